@@ -1,0 +1,1 @@
+"""The four smaller rule sets from the source documents: check resolution and exact odds."""
