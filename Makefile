@@ -1,0 +1,33 @@
+# Two commands: `make run` serves the app on an embedded stack, `make test` runs every test.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PORT   ?= 8000
+REQ_HASH := $(shell cksum requirements.txt | cut -d' ' -f1)
+STAMP  := $(VENV)/.installed-$(REQ_HASH)
+
+.PHONY: run test manage shell env clean-devstack
+
+$(STAMP): requirements.txt
+	@$(PYTHON) -c 'import sys; sys.exit("Python 3.11 or newer is needed (found %s)" % sys.version.split()[0]) if sys.version_info < (3, 11) else None'
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	@rm -f $(VENV)/.installed-* && touch $@
+
+run: $(STAMP)  ## serve on http://127.0.0.1:$(PORT) with PostgreSQL, Redis and a Celery worker
+	PORT=$(PORT) $(PY) -m zenergate_site.devstack run
+
+test: $(STAMP)  ## the whole suite on a throw-away PostgreSQL and Redis (ARGS="-k foo" to narrow)
+	$(PY) -m zenergate_site.devstack test -- $(ARGS)
+
+manage: $(STAMP)  ## manage.py against the running `make run` stack: make manage ARGS="createsuperuser"
+	$(PY) manage.py $(ARGS)
+
+shell: $(STAMP)
+	$(PY) manage.py shell
+
+env:
+	@$(PY) -m zenergate_site.devstack env
+
+clean-devstack:  ## forget the embedded database and Redis data (stop `make run` first)
+	rm -rf .devstack

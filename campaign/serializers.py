@@ -1,0 +1,50 @@
+"""Campaign API serializers: one for input, one for output, per endpoint. No rules here."""
+
+from rest_framework import serializers
+
+from .models import Campaign, Job, Membership
+
+
+class CampaignOut(serializers.ModelSerializer):
+    role = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Campaign
+        fields = ["id", "name", "description", "stat_entry", "max_skill_ranks", "game_hours", "role"]
+
+    def get_role(self, obj) -> str | None:
+        roles = self.context.get("roles", {})
+        return roles.get(obj.pk)
+
+
+class CampaignCreateIn(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    description = serializers.CharField(required=False, allow_blank=True, default="")
+    stat_entry = serializers.ChoiceField(choices=Campaign.StatEntry.choices, required=False,
+                                         default=Campaign.StatEntry.ENTER)
+
+
+class MemberOut(serializers.ModelSerializer):
+    username = serializers.CharField(source="user.username")
+
+    class Meta:
+        model = Membership
+        fields = ["id", "username", "role"]
+
+
+class MemberAddIn(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    role = serializers.ChoiceField(choices=Membership.Role.choices)
+
+
+class DowntimeIn(serializers.Serializer):
+    hours = serializers.IntegerField(min_value=1, max_value=24 * 365)
+
+
+class JobOut(serializers.ModelSerializer):
+    percent = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = Job
+        fields = ["id", "kind", "status", "progress", "total", "percent", "params", "report", "error",
+                  "created_at", "finished_at"]

@@ -1,0 +1,11 @@
+from django.urls import path
+
+from . import api
+
+urlpatterns = [
+    path("campaigns/", api.CampaignListApi.as_view(), name="api-campaign-list"),
+    path("campaigns/<int:campaign_id>/", api.CampaignDetailApi.as_view(), name="api-campaign-detail"),
+    path("campaigns/<int:campaign_id>/members/", api.MemberListApi.as_view(), name="api-campaign-members"),
+    path("campaigns/<int:campaign_id>/downtime/", api.DowntimeApi.as_view(), name="api-campaign-downtime"),
+    path("jobs/<int:job_id>/", api.JobDetailApi.as_view(), name="api-job-detail"),
+]

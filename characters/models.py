@@ -1,0 +1,1 @@
+"""Models: filled in as the issues for this app land."""

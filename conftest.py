@@ -1,0 +1,147 @@
+"""Fixtures shared by every app's tests: personas, an API client, a real Celery worker, Chromium."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+BASE_DIR = Path(__file__).resolve().parent
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+PASSWORD = "correct-horse-battery"
+
+
+# --- Personas ----------------------------------------------------------------------------
+@pytest.fixture
+def make_user(db, django_user_model):
+    def make(username: str):
+        return django_user_model.objects.create_user(username=username, password=PASSWORD)
+    return make
+
+
+@pytest.fixture
+def personas(db, make_user):
+    """The campaign's cast: gm, player, other_player, viewer, and an outsider in no campaign."""
+    from campaign import services
+
+    cast = {name: make_user(name) for name in ("gm", "player", "other_player", "viewer", "outsider")}
+    campaign = services.campaign_create(name="Test campaign", by=cast["gm"])
+    for name, role in (("player", "player"), ("other_player", "player"), ("viewer", "viewer")):
+        services.membership_add(campaign=campaign, username=name, role=role, by=cast["gm"])
+    cast["campaign"] = campaign
+    return cast
+
+
+@pytest.fixture
+def api_as(personas):
+    """Return an APIClient logged in as a persona name (or anonymous for None)."""
+    from rest_framework.test import APIClient
+
+    def client_for(name: str | None):
+        client = APIClient()
+        if name is not None:
+            client.force_authenticate(personas[name])
+        return client
+    return client_for
+
+
+# --- A real Celery worker ----------------------------------------------------------------
+@pytest.fixture
+def celery_worker_process(transactional_db):
+    """Start `celery worker` as a separate process on the test database and broker."""
+    from django.conf import settings
+    from django.db import connection
+
+    db = connection.settings_dict
+    auth = db["USER"] + (f":{quote(db['PASSWORD'], safe='')}" if db["PASSWORD"] else "")
+    if db["HOST"].startswith("/"):  # a Unix socket directory (the embedded server)
+        url = f"postgres://{auth}@/{db['HOST']}/{db['NAME']}"
+    else:
+        port = f":{db['PORT']}" if db["PORT"] else ""
+        url = f"postgres://{auth}@{db['HOST']}{port}/{db['NAME']}"
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "REDIS_URL": settings.REDIS_URL,
+        "LOG_FORMAT": "plain",
+    }
+    log = tempfile.NamedTemporaryFile(prefix="celery-", suffix=".log", delete=False)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "zenergate_site", "worker", "--pool", "solo",
+         "--loglevel", "INFO", "--hostname", f"test-{os.getpid()}@%h", "--without-gossip", "--without-mingle"],
+        env=env, cwd=BASE_DIR, stdout=log, stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while b"ready." not in Path(log.name).read_bytes():
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("Celery worker did not start:\n" + Path(log.name).read_text())
+            time.sleep(0.2)
+        yield proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        os.unlink(log.name)
+
+
+# --- Chromium through Playwright ---------------------------------------------------------
+def _chromium_available() -> bool:
+    return Path(CHROMIUM).exists() or shutil.which("chromium") is not None
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not _chromium_available():
+        message = f"BROWSER TESTS SKIPPED: no Chromium at {CHROMIUM} (apt-get install chromium)"
+        if os.environ.get("REQUIRE_BROWSER"):
+            pytest.fail(message + " and REQUIRE_BROWSER is set")
+        sys.stderr.write("\n" + "!" * 78 + f"\n{message}\n" + "!" * 78 + "\n")
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as pw:
+        # Playwright gives each launch a fresh, empty profile directory of its own.
+        chromium = pw.chromium.launch(
+            executable_path=CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium"),
+            args=CHROMIUM_FLAGS,
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page_for(browser, live_server):
+    """Return a function that opens a logged-in page for a user at a viewport size."""
+    contexts = []
+
+    def open_page(user=None, *, width: int = 1280, height: int = 900):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        if user is not None:
+            page.goto(f"{live_server.url}/accounts/login/")
+            page.fill("#id_username", user.username)
+            page.fill("#id_password", PASSWORD)
+            page.click("button[type=submit]")
+            page.wait_for_url(f"{live_server.url}/")
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()

@@ -1,0 +1,25 @@
+"""Domain errors shared by the apps, and their HTTP meaning.
+
+Each app raises its own subclass (``CampaignError``, ``CharacterError``, …) from services;
+``api_errors.exception_handler`` turns them into responses in one place.
+"""
+
+
+class DomainError(Exception):
+    """Bad input the rules or the app refuse: HTTP 400."""
+
+    status_code = 400
+
+    def __init__(self, message: str, *, field: str = "detail"):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+    def as_errors(self) -> dict[str, list[str]]:
+        return {self.field: [self.message]}
+
+
+class ConflictError(DomainError):
+    """The request is well formed but the current state forbids it: HTTP 409."""
+
+    status_code = 409
