@@ -13,6 +13,7 @@ def test_gm_logs_in_and_runs_downtime(personas, page_for, live_server, celery_wo
     page.click("text=Advance downtime")
     page.wait_for_selector(".job >> text=Done", timeout=30_000)
     assert "0 h → 12 h" in page.locator(".report").inner_text()
+    assert page.locator("#clock").inner_text().startswith("12 h")  # updated without a reload
     personas["campaign"].refresh_from_db()
     assert personas["campaign"].game_hours == 12
 
