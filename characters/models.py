@@ -1,1 +1,257 @@
-"""Models: filled in as the issues for this app land."""
+"""Characters and everything on their sheets.
+
+The 13 stat columns hold the sheet values: rolled + generation trades + Karma swaps (+ Karma
+raises once active). What was rolled and what was traded are kept beside them, because the
+budget prices the trades. Calculated stats (INT, HP, SHK, END max) are frozen at approval.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from simple_history.models import HistoricalRecords
+
+from rulebook.stats import PRIMARY_STATS
+
+STAT_FIELDS = {code: code.lower() for code in PRIMARY_STATS}  # "STR" → "str"
+STAT_CHOICES = [(code, code) for code in PRIMARY_STATS]
+
+
+class Breadth(models.TextChoices):
+    SPECIFIC = "specific", "Specific (1)"
+    NARROW = "narrow", "Narrow (2)"
+    BROAD = "broad", "Broad (4)"
+    WEAPON_MODEL = "weapon_model", "Weapon: specific model (1)"
+    WEAPON_TYPE = "weapon_type", "Weapon: type (2)"
+    WEAPON_CATEGORY = "weapon_category", "Weapon: general category (3)"
+
+
+GENERAL_BREADTHS = [Breadth.SPECIFIC, Breadth.NARROW, Breadth.BROAD]
+
+
+def _stat_field():
+    return models.PositiveSmallIntegerField()
+
+
+class Character(models.Model):
+    class State(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        SUBMITTED = "submitted", "Submitted"
+        ACTIVE = "active", "Active"
+        DEAD = "dead", "Dead"
+        RETIRED = "retired", "Retired"
+
+    campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="characters")
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="characters")
+    name = models.CharField(max_length=80)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.DRAFT)
+    review_comment = models.TextField(blank=True)  # the GM's note when returning a submission
+
+    # --- the 13 rolled stats, as on the sheet -----------------------------------------
+    str = _stat_field()
+    con = _stat_field()
+    res = _stat_field()
+    nim = _stat_field()
+    dex = _stat_field()  # the rolled DEX; effective DEX is ⌈(DEX + NIM) / 2⌉
+    acc = _stat_field()
+    mel = _stat_field()
+    prac = _stat_field()
+    theo = _stat_field()
+    enc = _stat_field()
+    lan = _stat_field()
+    awa = _stat_field()
+    pers = _stat_field()
+    rolled_stats = models.JSONField(default=dict)  # {"STR": 14, …} as rolled or entered
+    stat_trades = models.JSONField(default=dict, blank=True)  # {"STR": +1, "ENC": −2}: skill points
+    karma_swaps = models.JSONField(default=list, blank=True)  # [{"lowered": "PERS", "raised": "STR"}]
+    stat_raises = models.JSONField(default=dict, blank=True)  # Karma raises once active
+    int_plus_d6 = models.PositiveSmallIntegerField()
+    int_minus_d6 = models.PositiveSmallIntegerField()
+
+    # --- frozen at approval ------------------------------------------------------------
+    intelligence = models.PositiveSmallIntegerField(null=True, blank=True)
+    hit_points = models.PositiveSmallIntegerField(null=True, blank=True)
+    shock_threshold = models.PositiveSmallIntegerField(null=True, blank=True)
+    endurance_max = models.PositiveSmallIntegerField(null=True, blank=True)
+    starting_karma = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    # --- Karma (the ledger lives in campaign.KarmaEntry; this is its cached balance) ----
+    karma = models.IntegerField(default=0)
+    karma_converted = models.PositiveIntegerField(default=0)  # Karma turned into skill points
+
+    # --- current wounds ----------------------------------------------------------------
+    trauma = models.PositiveIntegerField(default=0)
+    shock = models.PositiveIntegerField(default=0)
+    endurance_spent = models.PositiveIntegerField(default=0)
+    stat_damage = models.JSONField(default=dict, blank=True)  # {"RES": 1}
+    long_term_con_damage = models.PositiveIntegerField(default=0)  # radiation
+    radiation_track = models.JSONField(default=dict, blank=True)
+    transitions_taken = models.PositiveIntegerField(default=0)
+    dying_modifier = models.IntegerField(null=True, blank=True)  # None: not dying
+    wounds_detail = models.JSONField(default=dict, blank=True)  # what the recovery rules remember
+
+    gm_notes = models.TextField(blank=True)  # never sent to players
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    history = HistoricalRecords(excluded_fields=["updated_at"])
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [
+            *[
+                models.CheckConstraint(condition=Q(**{f"{f}__gte": 1}) & Q(**{f"{f}__lte": 40}),
+                                       name=f"character_{f}_1_40")
+                for f in STAT_FIELDS.values()
+            ],
+            models.CheckConstraint(condition=Q(int_plus_d6__gte=1) & Q(int_plus_d6__lte=6), name="character_int_plus_d6"),
+            models.CheckConstraint(condition=Q(int_minus_d6__gte=1) & Q(int_minus_d6__lte=6), name="character_int_minus_d6"),
+            models.CheckConstraint(condition=Q(karma__gte=0), name="character_karma_never_negative"),
+            models.CheckConstraint(condition=Q(state__in=["draft", "submitted", "active", "dead", "retired"]),
+                                   name="character_state_valid"),
+            models.CheckConstraint(
+                condition=Q(state__in=["draft", "submitted"]) | (
+                    Q(hit_points__isnull=False) & Q(shock_threshold__isnull=False)
+                    & Q(endurance_max__isnull=False) & Q(intelligence__isnull=False) & Q(starting_karma__isnull=False)),
+                name="character_frozen_when_approved",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def stat_values(self) -> dict[str, int]:
+        """Return the 13 sheet stats keyed STR … PERS (rolled DEX under "DEX")."""
+        return {code: getattr(self, field) for code, field in STAT_FIELDS.items()}
+
+    @property
+    def is_editable_build(self) -> bool:
+        return self.state == self.State.DRAFT
+
+
+def _on_sheet(related_name: str):
+    return models.ForeignKey(Character, on_delete=models.CASCADE, related_name=related_name)
+
+
+class SheetItem(models.Model):
+    """What every line on a sheet shares: its order, its name and the GM's classification."""
+
+    position = models.PositiveSmallIntegerField(default=0)
+    name = models.CharField(max_length=80)
+    classified = models.BooleanField(default=False)
+
+    class Meta:
+        abstract = True
+        ordering = ["position", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Skill(SheetItem):
+    """A skill; the first (position 0) is the character's profession."""
+
+    character = _on_sheet("skills")
+    breadth = models.CharField(max_length=16, choices=Breadth.choices)
+    ranks = models.PositiveSmallIntegerField(default=1)
+    stat = models.CharField(max_length=4, choices=STAT_CHOICES)  # the stat it usually rests on
+    weapon_category = models.CharField(max_length=60, blank=True)  # e.g. "Firearm" for weapon skills
+
+    history = HistoricalRecords()
+
+    class Meta(SheetItem.Meta):
+        constraints = [
+            models.CheckConstraint(condition=Q(ranks__gte=1) & Q(ranks__lte=10), name="skill_ranks_1_10"),
+            models.CheckConstraint(condition=Q(breadth__in=Breadth.values), name="skill_breadth_valid"),
+            models.CheckConstraint(condition=Q(stat__in=list(PRIMARY_STATS)), name="skill_stat_valid"),
+        ]
+
+
+class Disadvantage(SheetItem):
+    character = _on_sheet("disadvantages")
+    value = models.PositiveSmallIntegerField()  # breadth value: 1 specific, 2 narrow, 4 broad
+    ranks = models.PositiveSmallIntegerField(default=1)
+    affects = models.CharField(max_length=200, blank=True)
+
+    history = HistoricalRecords()
+
+    class Meta(SheetItem.Meta):
+        constraints = [
+            models.CheckConstraint(condition=Q(value__in=[1, 2, 4]), name="disadvantage_value_1_2_4"),
+            models.CheckConstraint(condition=Q(ranks__gte=1) & Q(ranks__lte=20), name="disadvantage_ranks_positive"),
+        ]
+
+
+class Equipment(SheetItem):
+    """General equipment, priced like skills; counts as a related skill (+2) when used."""
+
+    character = _on_sheet("equipment")
+    breadth = models.CharField(max_length=16, choices=[(b.value, b.label) for b in GENERAL_BREADTHS])
+    ranks = models.PositiveSmallIntegerField(default=1)
+    notes = models.CharField(max_length=200, blank=True)
+
+    history = HistoricalRecords()
+
+    class Meta(SheetItem.Meta):
+        verbose_name_plural = "equipment"
+        constraints = [
+            models.CheckConstraint(condition=Q(breadth__in=["specific", "narrow", "broad"]), name="equipment_breadth_valid"),
+            models.CheckConstraint(condition=Q(ranks__gte=1) & Q(ranks__lte=10), name="equipment_ranks_1_10"),
+        ]
+
+
+class Weapon(SheetItem):
+    character = _on_sheet("weapons")
+    damage_points = models.PositiveSmallIntegerField()
+    rate_of_fire = models.PositiveSmallIntegerField(default=1)
+    extra_damage = models.PositiveSmallIntegerField(default=0)
+    range_reduction_steps = models.PositiveSmallIntegerField(default=0)
+    melee = models.BooleanField(default=False)
+    reach_steps = models.PositiveSmallIntegerField(default=0)
+    skilled = models.BooleanField(default=False)  # the character has an appropriate skill: cost halved
+
+    history = HistoricalRecords()
+
+    class Meta(SheetItem.Meta):
+        constraints = [
+            models.CheckConstraint(condition=Q(damage_points__gte=1) & Q(damage_points__lte=30), name="weapon_damage_points"),
+            models.CheckConstraint(condition=Q(rate_of_fire__in=[1, 2, 3]), name="weapon_rate_of_fire"),
+        ]
+
+
+class Armour(SheetItem):
+    character = _on_sheet("armour")
+    hardness = models.PositiveSmallIntegerField()
+    coverage = models.PositiveSmallIntegerField()
+    nim_penalty = models.PositiveSmallIntegerField(default=0)
+    tech_shift = models.SmallIntegerField(default=0)  # > 0 low-tech, < 0 high-tech
+    worn = models.BooleanField(default=True)
+    skilled = models.BooleanField(default=False)
+
+    history = HistoricalRecords()
+
+    class Meta(SheetItem.Meta):
+        verbose_name_plural = "armour"
+        constraints = [
+            models.CheckConstraint(condition=Q(hardness__gte=1) & Q(hardness__lte=10), name="armour_hardness_1_10"),
+            models.CheckConstraint(condition=Q(coverage__gte=1) & Q(coverage__lte=4), name="armour_coverage_1_4"),
+            models.CheckConstraint(condition=Q(tech_shift__gte=-5) & Q(tech_shift__lte=3), name="armour_tech_shift"),
+        ]
+
+
+class Language(SheetItem):
+    character = _on_sheet("languages")
+    era = models.CharField(max_length=60, blank=True)
+    native = models.BooleanField(default=False)
+    spoken = models.PositiveSmallIntegerField(default=0)
+    heard = models.PositiveSmallIntegerField(default=0)
+    written = models.PositiveSmallIntegerField(default=0)
+    read = models.PositiveSmallIntegerField(default=0)
+
+    history = HistoricalRecords()
+
+    class Meta(SheetItem.Meta):
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(spoken__lte=3) & Q(heard__lte=3) & Q(written__lte=3) & Q(read__lte=3),
+                name="language_ranks_0_3"),
+        ]

@@ -1,0 +1,90 @@
+"""The Karma ledger: every award and every spend, posted once, never below zero.
+
+Every post locks the character's row, checks the idempotency key under that lock, writes an
+append-only ``KarmaEntry`` and moves the cached balance in the same transaction. The database
+backs each promise: the balance and every ``balance_after`` are ≥ 0 (CHECK), a key is used
+once per character and an adventure pays a character once (UNIQUE).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.db import IntegrityError, transaction
+
+from characters.models import Character
+
+from .errors import CampaignConflict, CampaignError
+from .models import KarmaEntry
+from .services import log_action
+
+Kind = KarmaEntry.Kind
+
+
+class KarmaShort(CampaignConflict):
+    """The balance cannot cover a spend (HTTP 409)."""
+
+
+def _existing(character_id: int, key: str | None) -> KarmaEntry | None:
+    if not key:
+        return None
+    return KarmaEntry.objects.filter(character_id=character_id, idempotency_key=key).first()
+
+
+def karma_post(*, character: Character, amount: int, kind: str, by, reason: str = "", adventure=None,
+               macguffin=None, idempotency_key: str | None = None, data: dict | None = None,
+               effect: Callable[[Character], dict | None] | None = None) -> tuple[KarmaEntry, bool]:
+    """Post one ledger entry and move the balance; return (entry, created).
+
+    Replaying an ``idempotency_key`` returns the first entry and changes nothing. ``effect``
+    runs under the same lock and transaction before the entry is written (a stat raise, skill
+    points…): if it raises, nothing is posted.
+    """
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        raise CampaignError("The amount must be a whole number.", field="amount")
+    if idempotency_key is not None and (not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 100):
+        raise CampaignError("The idempotency key is a string of 1–100 characters.", field="idempotency_key")
+    try:
+        with transaction.atomic():
+            locked = Character.objects.select_for_update().select_related("campaign").get(pk=character.pk)
+            replay = _existing(locked.pk, idempotency_key)
+            if replay is not None:
+                return replay, False
+            if locked.state != Character.State.ACTIVE and kind != Kind.OPENING:
+                raise CampaignConflict(
+                    f"{locked.name} is {locked.get_state_display().lower()}: Karma moves only once the GM has "
+                    "approved the sheet.", field="character")
+            balance = locked.karma + amount
+            if balance < 0:
+                raise KarmaShort(f"{locked.name} has {locked.karma} Karma; this needs {-amount}.", field="amount")
+            extra = effect(locked) if effect else None
+            locked.karma = balance
+            locked.save(update_fields=["karma", "updated_at"])
+            entry = KarmaEntry.objects.create(
+                campaign_id=locked.campaign_id, character=locked, kind=kind, amount=amount, balance_after=balance,
+                reason=reason[:300], adventure=adventure, macguffin=macguffin, idempotency_key=idempotency_key,
+                data={**(data or {}), **(extra or {})}, by=by if getattr(by, "is_authenticated", False) else None,
+            )
+            log_action(campaign=locked.campaign, actor=by, action=f"karma.{kind}",
+                       summary=f"{locked.name}: {amount:+d} Karma ({KarmaEntry.Kind(kind).label.lower()})"
+                               + (f": {reason}" if reason else ""),
+                       data={"character": locked.pk, "entry": entry.pk})
+            character.karma = balance
+            return entry, True
+    except IntegrityError:
+        # A concurrent request with the same key won the race between our check and insert.
+        replay = _existing(character.pk, idempotency_key)
+        if replay is None:
+            raise
+        return replay, False
+
+
+def karma_open(*, character: Character, by) -> KarmaEntry:
+    """Open an approved character's ledger with its starting Karma (once)."""
+    entry, _ = karma_post(character=character, amount=character.starting_karma or 0, kind=Kind.OPENING, by=by,
+                          reason="Starting Karma at approval", idempotency_key="opening")
+    return entry
+
+
+def karma_ledger(*, character: Character, limit: int = 200):
+    return character.karma_entries.select_related("by", "adventure", "macguffin")[:limit]

@@ -1,0 +1,175 @@
+"""Writes to the lines of a sheet: skills, disadvantages, equipment, weapons, armour, languages.
+
+One set of services serves all six kinds; each kind names its model, the fields that are the
+GM's classification, and the rule checks its values must pass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Max
+
+from campaign.services import log_action
+from rulebook.equipment import armour_cost, weapon_cost
+from rulebook.karma import max_disadvantage_ranks
+from rulebook.skills import skill_cost
+
+from . import sheet as sheet_rules
+from .errors import CharacterConflict, CharacterError
+from .models import Armour, Character, Disadvantage, Equipment, Language, Skill, Weapon
+from .services import _locked, _rules
+
+State = Character.State
+
+
+def _check_skill(character: Character, values: dict, instance) -> None:
+    cap = character.campaign.max_skill_ranks
+    if values["ranks"] > cap:
+        raise CharacterError(f"Ranks are capped at {cap} in this campaign.", field="ranks")
+    _rules(skill_cost, values["breadth"], values["ranks"], max_ranks=cap, field="breadth")
+
+
+def _check_equipment(character: Character, values: dict, instance) -> None:
+    _check_skill(character, values, instance)
+
+
+def _check_disadvantage(character: Character, values: dict, instance) -> None:
+    current, start = sheet_rules.karma_for_limits(character)
+    limit = max_disadvantage_ranks(start)
+    if values["ranks"] > limit:
+        raise CharacterError(
+            f"A disadvantage may have at most {limit} ranks (starting Karma {start} ÷ 3, rounded up).",
+            field="ranks")
+    if instance is None and character.disadvantages.count() + 1 > current:
+        raise CharacterError(
+            f"Only as many disadvantages as the character's Karma ({current}) can earn points; "
+            "raise an existing one instead.", field="name")
+
+
+def _check_weapon(character: Character, values: dict, instance) -> None:
+    _rules(weapon_cost, values["damage_points"], values["rate_of_fire"], values["extra_damage"],
+           values["range_reduction_steps"], values["skilled"], melee=values["melee"],
+           reach_steps=values["reach_steps"], field="damage_points")
+
+
+def _check_armour(character: Character, values: dict, instance) -> None:
+    _rules(armour_cost, values["hardness"], values["coverage"], values["nim_penalty"], values["skilled"],
+           field="hardness")
+
+
+def _check_language(character: Character, values: dict, instance) -> None:
+    for aspect in ("spoken", "heard", "written", "read"):
+        if not 0 <= values[aspect] <= 3:
+            raise CharacterError("Language ranks run from 0 to 3.", field=aspect)
+
+
+@dataclass(frozen=True)
+class ItemKind:
+    model: type
+    label: str
+    # Fields whose value is the GM's call: a GM edit classifies, a player's edit asks again.
+    classification: tuple[str, ...]
+    check: Callable[[Character, dict, object], None]
+    needs_classification: bool = True
+
+
+ITEM_KINDS: dict[str, ItemKind] = {
+    "skills": ItemKind(Skill, "skill", ("breadth",), _check_skill),
+    "disadvantages": ItemKind(Disadvantage, "disadvantage", ("value",), _check_disadvantage),
+    "equipment": ItemKind(Equipment, "equipment", ("breadth",), _check_equipment),
+    "weapons": ItemKind(Weapon, "weapon", ("damage_points", "rate_of_fire", "extra_damage",
+                                           "range_reduction_steps", "melee", "reach_steps"), _check_weapon),
+    "armour": ItemKind(Armour, "armour", ("hardness", "coverage", "nim_penalty", "tech_shift"), _check_armour),
+    "languages": ItemKind(Language, "language", (), _check_language, needs_classification=False),
+}
+
+
+def _editable_fields(kind: ItemKind) -> list[str]:
+    skip = {"id", "character", "position", "classified"}
+    return [f.name for f in kind.model._meta.concrete_fields if f.name not in skip]
+
+
+def _require_build_rights(character: Character, *, is_gm: bool) -> None:
+    if character.state != State.DRAFT and not is_gm:
+        raise CharacterConflict(
+            f"{character.name} is {character.get_state_display().lower()}: the sheet changes only through "
+            "Karma spends or a GM edit.")
+
+
+def _classified_after(kind: ItemKind, *, instance, values: Mapping, is_gm: bool, requested) -> bool:
+    if not kind.needs_classification:
+        return True
+    if is_gm:
+        # A GM's edit is a classification unless they explicitly mark it pending again.
+        return True if requested is None else bool(requested)
+    if instance is None:
+        return False
+    touched = any(getattr(instance, f) != values[f] for f in kind.classification)
+    return instance.classified and not touched
+
+
+@transaction.atomic
+def item_create(*, character: Character, kind_name: str, data: Mapping, by, is_gm: bool):
+    """Add a line to a sheet after the rules accept it."""
+    kind = ITEM_KINDS[kind_name]
+    character = _locked(character)
+    _require_build_rights(character, is_gm=is_gm)
+    fields = _editable_fields(kind)
+    instance = kind.model(character=character, **{k: v for k, v in data.items() if k in fields})
+    values = {f: getattr(instance, f) for f in fields}
+    if not str(values.get("name", "")).strip():
+        raise CharacterError(f"Give the {kind.label} a name.", field="name")
+    kind.check(character, values, None)
+    top = kind.model.objects.filter(character=character).aggregate(top=Max("position"))["top"]
+    instance.position = 0 if top is None else top + 1
+    instance.classified = _classified_after(kind, instance=None, values=values, is_gm=is_gm,
+                                            requested=data.get("classified"))
+    instance.save()
+    log_action(campaign=character.campaign, actor=by, action=f"{kind.label}.create",
+               summary=f"{by} added the {kind.label} {instance.name} to {character.name}",
+               data={"character": character.pk, "id": instance.pk})
+    return instance
+
+
+@transaction.atomic
+def item_update(*, item, kind_name: str, data: Mapping, by, is_gm: bool):
+    """Change a line of a sheet; a GM's change to its classification fields classifies it."""
+    kind = ITEM_KINDS[kind_name]
+    character = _locked(item.character)
+    _require_build_rights(character, is_gm=is_gm)
+    item = kind.model.objects.select_for_update().get(pk=item.pk)
+    fields = _editable_fields(kind)
+    values = {f: data.get(f, getattr(item, f)) for f in fields}
+    if not str(values.get("name", "")).strip():
+        raise CharacterError(f"Give the {kind.label} a name.", field="name")
+    kind.check(character, values, item)
+    if "classified" in data and not is_gm:
+        raise CharacterError("Only the GM classifies.", field="classified")
+    classified = _classified_after(kind, instance=item, values=values, is_gm=is_gm, requested=data.get("classified"))
+    changed = [f for f in fields if getattr(item, f) != values[f]]
+    for f in changed:
+        setattr(item, f, values[f])
+    if classified != item.classified:
+        item.classified = classified
+        changed.append("classified")
+    if changed:
+        item.save(update_fields=changed)
+        verb = "classified" if is_gm and set(changed) & {*kind.classification, "classified"} else "edited"
+        log_action(campaign=character.campaign, actor=by, action=f"{kind.label}.update",
+                   summary=f"{by} {verb} the {kind.label} {item.name} on {character.name}",
+                   data={"character": character.pk, "id": item.pk, "fields": changed})
+    return item
+
+
+@transaction.atomic
+def item_delete(*, item, kind_name: str, by, is_gm: bool) -> None:
+    kind = ITEM_KINDS[kind_name]
+    character = _locked(item.character)
+    _require_build_rights(character, is_gm=is_gm)
+    log_action(campaign=character.campaign, actor=by, action=f"{kind.label}.delete",
+               summary=f"{by} removed the {kind.label} {item.name} from {character.name}",
+               data={"character": character.pk, "id": item.pk})
+    item.delete()

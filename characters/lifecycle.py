@@ -1,0 +1,161 @@
+"""A character's life: draft → submitted → active (approved) → dead / retired; and reverts."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from campaign.services import log_action
+
+from . import selectors
+from . import sheet as sheet_rules
+from .errors import CharacterConflict, CharacterError
+from .models import Character
+from .items import ITEM_KINDS
+
+State = Character.State
+
+
+def _problems_blocking_play(character: Character) -> dict[str, list[str]]:
+    """Return what stops this sheet from being submitted, keyed by the field to fix."""
+    errors: dict[str, list[str]] = {}
+    if not character.skills.all():
+        errors["skills"] = ["Add the character's profession as its first skill."]
+    computed = sheet_rules.compute_sheet(character)
+    if computed.budget is None:
+        errors["stats"] = computed.problems or ["The sheet cannot be computed."]
+    elif computed.budget.overspent:
+        b = computed.budget
+        errors["budget"] = [f"The sheet spends {b.spent} skill points but has {b.available}: "
+                            f"remove {b.spent - b.available} or earn more (disadvantages, stat trades)."]
+    return errors
+
+
+@transaction.atomic
+def character_submit(*, character: Character, by) -> Character:
+    """Hand a finished draft to the GM for approval."""
+    character = selectors.character_with_sheet(character_id=Character.objects.select_for_update().get(pk=character.pk).pk)
+    if character.state != State.DRAFT:
+        raise CharacterConflict(f"Only a draft can be submitted; {character.name} is "
+                                f"{character.get_state_display().lower()}.", field="state")
+    errors = _problems_blocking_play(character)
+    if errors:
+        field, messages = next(iter(errors.items()))
+        raise CharacterError(" ".join(messages), field=field)
+    character.state = State.SUBMITTED
+    character.save(update_fields=["state", "updated_at"])
+    log_action(campaign=character.campaign, actor=by, action="character.submit",
+               summary=f"{by} submitted {character.name} for approval", data={"character": character.pk})
+    return character
+
+
+@transaction.atomic
+def character_approve(*, character: Character, by) -> Character:
+    """Approve a submitted sheet: freeze its calculated stats and open its Karma ledger."""
+    from campaign.karma import karma_open  # the ledger lives in the campaign app
+
+    Character.objects.select_for_update().get(pk=character.pk)
+    character = selectors.character_with_sheet(character_id=character.pk)
+    if character.state not in (State.SUBMITTED, State.DRAFT):
+        raise CharacterConflict(f"{character.name} is already {character.get_state_display().lower()}.",
+                                field="state")
+    pending = [f"{kind.label} “{item.name}”" for name, kind in ITEM_KINDS.items() if kind.needs_classification
+               for item in getattr(character, name).all() if not item.classified]
+    if pending:
+        raise CharacterError("Classify these first: " + ", ".join(pending) + ".", field="classification")
+    errors = _problems_blocking_play(character)
+    if errors:
+        field, messages = next(iter(errors.items()))
+        raise CharacterError(" ".join(messages), field=field)
+    derived = sheet_rules.derived(character)
+    character.intelligence = derived.intelligence.total
+    character.hit_points = derived.hit_points.total
+    character.shock_threshold = derived.shock_threshold.total
+    character.endurance_max = derived.endurance.total
+    character.starting_karma = sheet_rules.starting_karma(character).total
+    character.state = State.ACTIVE
+    character.review_comment = ""
+    character.save(update_fields=["intelligence", "hit_points", "shock_threshold", "endurance_max",
+                                  "starting_karma", "state", "review_comment", "updated_at"])
+    log_action(campaign=character.campaign, actor=by, action="character.approve",
+               summary=f"{by} approved {character.name}", data={"character": character.pk})
+    karma_open(character=character, by=by)
+    return character
+
+
+@transaction.atomic
+def character_return(*, character: Character, by, comment: str) -> Character:
+    """Send a submitted sheet back to its player with the GM's comment."""
+    character = Character.objects.select_for_update().select_related("campaign").get(pk=character.pk)
+    if character.state != State.SUBMITTED:
+        raise CharacterConflict("Only a submitted sheet can be returned.", field="state")
+    comment = (comment or "").strip()
+    if not comment:
+        raise CharacterError("Say what the player should change.", field="comment")
+    character.state = State.DRAFT
+    character.review_comment = comment[:2000]
+    character.save(update_fields=["state", "review_comment", "updated_at"])
+    log_action(campaign=character.campaign, actor=by, action="character.return",
+               summary=f"{by} returned {character.name}: {comment[:120]}", data={"character": character.pk})
+    return character
+
+
+@transaction.atomic
+def character_set_state(*, character: Character, state: str, by) -> Character:
+    """Mark an active character dead or retired, or bring one back (GM only)."""
+    if state not in (State.ACTIVE, State.DEAD, State.RETIRED):
+        raise CharacterError("The GM may set active, dead or retired here.", field="state")
+    character = Character.objects.select_for_update().select_related("campaign").get(pk=character.pk)
+    if character.state in (State.DRAFT, State.SUBMITTED):
+        raise CharacterConflict("Approve the sheet first.", field="state")
+    character.state = state
+    character.save(update_fields=["state", "updated_at"])
+    log_action(campaign=character.campaign, actor=by, action="character.state",
+               summary=f"{by} marked {character.name} {character.get_state_display().lower()}",
+               data={"character": character.pk})
+    return character
+
+
+def history(character: Character, limit: int = 100) -> list[dict]:
+    """Return the sheet's changes, newest first: the character row and every sheet line."""
+    rows = [{"when": h.history_date, "who": h.history_user.username if h.history_user else None,
+             "what": f"{'created' if h.history_type == '+' else 'deleted' if h.history_type == '-' else 'changed'} sheet",
+             "history_id": h.history_id}
+            for h in character.history.select_related("history_user").all()[:limit]]
+    for name, kind in ITEM_KINDS.items():
+        for h in kind.model.history.filter(character_id=character.pk).select_related("history_user")[:limit]:
+            verb = {"+": "added", "-": "removed", "~": "changed"}[h.history_type]
+            rows.append({"when": h.history_date, "who": h.history_user.username if h.history_user else None,
+                         "what": f"{verb} {kind.label} {h.name}", "history_id": None})
+    rows.sort(key=lambda r: r["when"], reverse=True)
+    return rows[:limit]
+
+
+@transaction.atomic
+def character_revert(*, character: Character, history_id: int, by) -> Character:
+    """Put the whole sheet back as it was at one point of its history (GM only).
+
+    The character's row and every sheet line are restored as they stood then; lines added
+    since are removed. Karma is money and stays with the ledger: a revert never touches it.
+    """
+    character = Character.objects.select_for_update().select_related("campaign").get(pk=character.pk)
+    record = character.history.filter(history_id=history_id).first()
+    if record is None:
+        raise CharacterError("No such point in this sheet's history.", field="history_id")
+    moment = record.history_date
+    old = record.instance
+    keep = {"id", "campaign", "owner", "karma", "karma_converted", "created_at", "updated_at"}
+    for f in Character._meta.concrete_fields:
+        if f.name not in keep:
+            setattr(character, f.attname, getattr(old, f.attname))
+    character.save()
+    for kind in ITEM_KINDS.values():
+        then = {obj.pk: obj for obj in kind.model.history.as_of(moment).filter(character_id=character.pk)}
+        kind.model.objects.filter(character=character).exclude(pk__in=list(then)).delete()
+        for pk, obj in then.items():
+            obj.character_id = character.pk
+            obj.save()
+    log_action(campaign=character.campaign, actor=by, action="character.revert",
+               summary=f"{by} reverted {character.name} to {timezone.localtime(moment):%Y-%m-%d %H:%M}",
+               data={"character": character.pk, "history_id": history_id})
+    return character

@@ -1,0 +1,33 @@
+"""Reads for the characters app, scoped by the viewer."""
+
+from django.db.models import Prefetch, QuerySet
+
+from campaign.models import Membership
+
+from .models import Armour, Character, Disadvantage, Equipment, Language, Skill, Weapon
+
+SHEET_PREFETCH = (
+    Prefetch("skills", queryset=Skill.objects.order_by("position", "id")),
+    Prefetch("disadvantages", queryset=Disadvantage.objects.order_by("position", "id")),
+    Prefetch("equipment", queryset=Equipment.objects.order_by("position", "id")),
+    Prefetch("weapons", queryset=Weapon.objects.order_by("position", "id")),
+    Prefetch("armour", queryset=Armour.objects.order_by("position", "id")),
+    Prefetch("languages", queryset=Language.objects.order_by("position", "id")),
+)
+
+
+def character_with_sheet(*, character_id: int) -> Character:
+    """Load a character with every sheet line in a fixed number of queries."""
+    return (Character.objects.select_related("campaign", "owner").prefetch_related(*SHEET_PREFETCH)
+            .get(pk=character_id))
+
+
+def character_list(*, viewer, campaign_id: int | None = None) -> QuerySet[Character]:
+    """Return the characters in the viewer's campaigns (one campaign when given)."""
+    if not viewer.is_authenticated:
+        return Character.objects.none()
+    campaigns = Membership.objects.filter(user=viewer).values("campaign_id")
+    qs = Character.objects.filter(campaign_id__in=campaigns).select_related("campaign", "owner")
+    if campaign_id is not None:
+        qs = qs.filter(campaign_id=campaign_id)
+    return qs.order_by("campaign_id", "name", "id")

@@ -1,0 +1,145 @@
+"""Every write to a character sheet: one transaction each, row-locked, logged, in its history.
+
+Who may write is decided by ``permissions.access_character``; what may change in the
+character's state is decided here (CharacterConflict → 409), and what the rules allow by the
+rulebook (RulesError → CharacterError → 400).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from django.db import transaction
+
+from campaign.services import log_action
+from rulebook import RulesError
+from rulebook.stats import PRIMARY_STATS, apply_karma_swap, validate_stats
+
+from . import sheet as sheet_rules
+from .errors import CharacterConflict, CharacterError
+from .models import STAT_FIELDS, Character
+
+State = Character.State
+
+
+def _rules(call, *args, field: str = "detail", **kwargs):
+    """Run a rulebook call, turning its refusal into a 400 on ``field``."""
+    try:
+        return call(*args, **kwargs)
+    except RulesError as exc:
+        raise CharacterError(str(exc), field=field) from None
+
+
+def _validate_generation(*, rolled: Mapping, trades: Mapping, swaps: list) -> dict[str, int]:
+    """Return the sheet stats from rolled stats, trades and Karma swaps, or raise with field messages."""
+    if not isinstance(rolled, Mapping):
+        raise CharacterError("Give the 13 stats as an object keyed STR … PERS.", field="stats")
+    unknown = sorted(set(rolled) - set(PRIMARY_STATS))
+    if unknown:
+        raise CharacterError(f"Unknown stat(s): {', '.join(map(str, unknown))}.", field="stats")
+    _rules(validate_stats, rolled, field="stats")
+    if not isinstance(trades, Mapping) or any(
+            k not in PRIMARY_STATS or isinstance(v, bool) or not isinstance(v, int) for k, v in trades.items()):
+        raise CharacterError("Trades are whole numbers keyed by stat, e.g. {\"STR\": 1, \"ENC\": -2}.", field="trades")
+    stats = {code: rolled[code] + trades.get(code, 0) for code in PRIMARY_STATS}
+    _rules(validate_stats, stats, field="trades")
+    if not isinstance(swaps, list):
+        raise CharacterError("Karma swaps are a list of {\"lowered\": stat, \"raised\": stat}.", field="karma_swaps")
+    for swap in swaps:
+        if not isinstance(swap, Mapping) or set(swap) != {"lowered", "raised"}:
+            raise CharacterError("Each Karma swap names the stat lowered and the stat raised.", field="karma_swaps")
+        stats = _rules(apply_karma_swap, stats, lowered=swap["lowered"], raised=swap["raised"], field="karma_swaps")
+    return stats
+
+
+def _check_int_dice(int_dice) -> tuple[int, int]:
+    if (not isinstance(int_dice, list | tuple) or len(int_dice) != 2
+            or any(isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6 for d in int_dice)):
+        raise CharacterError("The INT dice are two d6 results, each 1–6: [plus, minus].", field="int_dice")
+    return int(int_dice[0]), int(int_dice[1])
+
+
+@transaction.atomic
+def character_create(*, campaign, owner, name: str, stats: Mapping, int_dice, trades: Mapping | None = None,
+                     karma_swaps: list | None = None, by) -> Character:
+    """Create a draft character owned by ``owner`` from its rolled stats and INT dice."""
+    name = (name or "").strip()
+    if not name:
+        raise CharacterError("Give the character a name.", field="name")
+    trades, karma_swaps = dict(trades or {}), list(karma_swaps or [])
+    final = _validate_generation(rolled=stats, trades=trades, swaps=karma_swaps)
+    plus, minus = _check_int_dice(int_dice)
+    character = Character(
+        campaign=campaign, owner=owner, name=name[:80], rolled_stats=dict(stats), stat_trades=trades,
+        karma_swaps=karma_swaps, int_plus_d6=plus, int_minus_d6=minus,
+        **{STAT_FIELDS[code]: value for code, value in final.items()},
+    )
+    _rules(sheet_rules.starting_karma, character, field="karma_swaps")
+    character.save()
+    log_action(campaign=campaign, actor=by, action="character.create", summary=f"{by} created {character.name}",
+               data={"character": character.pk})
+    return character
+
+
+def _locked(character: Character) -> Character:
+    return Character.objects.select_for_update().select_related("campaign").get(pk=character.pk)
+
+
+@transaction.atomic
+def character_update(*, character: Character, by, is_gm: bool, data: Mapping) -> Character:
+    """Change a character's name, stats, trades, swaps, INT dice or GM notes.
+
+    A draft's owner changes anything but GM notes; once submitted or active, stats change
+    only through Karma spends or a GM edit (409 for anyone else).
+    """
+    character = _locked(character)
+    changed: list[str] = []
+    generation_keys = {"stats", "trades", "karma_swaps", "int_dice"} & set(data)
+    if generation_keys and character.state != State.DRAFT and not is_gm:
+        raise CharacterConflict(
+            f"{character.name} is {character.get_state_display().lower()}: stats change only through "
+            "Karma spends or a GM edit.", field=sorted(generation_keys)[0])
+    if "gm_notes" in data and not is_gm:
+        raise CharacterError("Only the GM writes GM notes.", field="gm_notes")
+    if "name" in data:
+        name = (data["name"] or "").strip() if isinstance(data["name"], str) else ""
+        if not name:
+            raise CharacterError("Give the character a name.", field="name")
+        character.name = name[:80]
+        changed.append("name")
+    if generation_keys:
+        rolled = dict(character.rolled_stats)
+        if "stats" in data:
+            if not isinstance(data["stats"], Mapping):
+                raise CharacterError("Give stats as an object keyed STR … PERS.", field="stats")
+            rolled.update(data["stats"])
+        trades = dict(data.get("trades", character.stat_trades) or {})
+        swaps = list(data.get("karma_swaps", character.karma_swaps) or [])
+        final = _validate_generation(rolled=rolled, trades=trades, swaps=swaps)
+        for code, stat_field in STAT_FIELDS.items():
+            setattr(character, stat_field, final[code] + (character.stat_raises or {}).get(code, 0))
+        character.rolled_stats, character.stat_trades, character.karma_swaps = rolled, trades, swaps
+        changed += [*STAT_FIELDS.values(), "rolled_stats", "stat_trades", "karma_swaps"]
+        if "int_dice" in data:
+            character.int_plus_d6, character.int_minus_d6 = _check_int_dice(data["int_dice"])
+            changed += ["int_plus_d6", "int_minus_d6"]
+        _rules(sheet_rules.starting_karma, character, field="karma_swaps")
+    if "gm_notes" in data:
+        character.gm_notes = str(data["gm_notes"] or "")
+        changed.append("gm_notes")
+    if changed:
+        character.save(update_fields=[*changed, "updated_at"])
+        log_action(campaign=character.campaign, actor=by, action="character.update",
+                   summary=f"{by} edited {character.name}", data={"character": character.pk, "fields": changed})
+    return character
+
+
+@transaction.atomic
+def character_delete(*, character: Character, by, is_gm: bool) -> None:
+    """Delete a character: its player while it is a draft, the GM at any time."""
+    character = _locked(character)
+    if character.state != State.DRAFT and not is_gm:
+        raise CharacterConflict("Only drafts can be deleted by their player; ask the GM to retire the character.")
+    log_action(campaign=character.campaign, actor=by, action="character.delete",
+               summary=f"{by} deleted {character.name}", data={"character": character.pk})
+    character.delete()

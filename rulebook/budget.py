@@ -1,0 +1,143 @@
+"""The skill-point budget of a character sheet: what the sheet earns, what it spends.
+
+Article: "Skill Points", "Improving Stats", "Disadvantages", "Karma Limits", "Other Uses For
+Karma", "Equipment", "Weapons", "Armor". RULINGS.md sections 2 and 3.
+
+The budget never raises for an overspent sheet: a draft is allowed to be overspent while the
+player builds it, and the budget says so (``remaining`` < 0). Bad values still raise
+``RulesError``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from rulebook import RulesError
+from rulebook.karma import Disadvantage, karmic_debt
+from rulebook.skills import BREADTHS, skill_cost
+from rulebook.stats import (
+    PRIMARY_STATS,
+    SKILL_POINTS_PER_KARMA,
+    SKILL_POINTS_PER_STAT_LOWER,
+    SKILL_POINTS_PER_STAT_RAISE,
+)
+
+
+@dataclass(frozen=True)
+class BudgetLine:
+    """One term of the budget: positive points are earned, negative are spent."""
+
+    label: str
+    points: int
+    pending: bool = False  # priced on the player's proposed breadth, not yet classified by the GM
+
+
+@dataclass(frozen=True)
+class SkillLike:
+    """A skill or general item for the budget: breadth and ranks."""
+
+    name: str
+    breadth: str
+    ranks: int = 1
+    classified: bool = True
+
+
+@dataclass(frozen=True)
+class PricedItem:
+    """A weapon or armour whose cost the equipment rules already computed."""
+
+    name: str
+    cost: int
+    classified: bool = True
+
+
+@dataclass(frozen=True)
+class Budget:
+    available: int
+    spent: int
+    lines: list[BudgetLine] = field(default_factory=list)
+    debt_actions: list[str] = field(default_factory=list)
+
+    @property
+    def remaining(self) -> int:
+        return self.available - self.spent
+
+    @property
+    def overspent(self) -> bool:
+        return self.remaining < 0
+
+    @property
+    def pending(self) -> int:
+        """Return how many lines are priced on a breadth the GM has not classified yet."""
+        return sum(1 for line in self.lines if line.pending)
+
+
+def trade_points(trades: Mapping[str, int]) -> int:
+    """Return the skill points generation stat trades give (negative: they cost).
+
+    Each +1 to a stat costs 3 skill points; each −1 gives 2 ("Improving Stats").
+    """
+    total = 0
+    for stat, delta in trades.items():
+        if stat not in PRIMARY_STATS:
+            raise RulesError(f"Unknown stat {stat!r}")
+        total += -SKILL_POINTS_PER_STAT_RAISE * delta if delta > 0 else SKILL_POINTS_PER_STAT_LOWER * -delta
+    return total
+
+
+def character_budget(
+    *,
+    intelligence: int,
+    trades: Mapping[str, int],
+    karma_converted: int,
+    disadvantages: Iterable[Disadvantage],
+    current_karma: int,
+    starting_karma: int,
+    skills: Iterable[SkillLike],
+    equipment: Iterable[SkillLike] = (),
+    priced_items: Iterable[PricedItem] = (),
+    max_ranks: int = 3,
+) -> Budget:
+    """Compute a sheet's skill-point budget, line by line.
+
+    Available = 2 × INT + points of the disadvantages that earn (Karma limits applied) +
+    generation stat trades + 2 per Karma converted. Spent = every skill (first rank at its
+    breadth, 1 per further rank) + general equipment (priced like skills) + weapons and armour.
+    """
+    lines: list[BudgetLine] = [BudgetLine(f"2 × INT {intelligence}", 2 * intelligence)]
+    debt = karmic_debt(list(disadvantages), current_karma=current_karma, starting_karma=starting_karma)
+    for standing in debt.standings:
+        if standing.earning:
+            label = f"Disadvantage: {standing.name} ({standing.ranks} rank{'s' if standing.ranks != 1 else ''})"
+            if standing.excess_ranks:
+                label += f", {standing.excess_ranks} over the rank limit earn nothing"
+            lines.append(BudgetLine(label, standing.points_earned))
+        elif standing.ranks:
+            lines.append(BudgetLine(f"Disadvantage: {standing.name} earns nothing (Karmic Debt)", 0))
+    traded = trade_points(trades)
+    if traded:
+        lines.append(BudgetLine("Stat trades (+1 costs 3, −1 gives 2)", traded))
+    if karma_converted:
+        lines.append(BudgetLine(f"{karma_converted} Karma converted × {SKILL_POINTS_PER_KARMA}",
+                                SKILL_POINTS_PER_KARMA * karma_converted))
+    available = sum(line.points for line in lines)
+
+    spent = 0
+    for kind, items in (("Skill", skills), ("Equipment", equipment)):
+        for item in items:
+            breadth = item.breadth if item.breadth in BREADTHS else None
+            if breadth is None:
+                raise RulesError(f"Unknown breadth {item.breadth!r} for {item.name}")
+            cost = skill_cost(breadth, item.ranks, max_ranks=max_ranks)
+            spent += cost
+            pending = not item.classified
+            lines.append(BudgetLine(
+                f"{kind}: {item.name} ({breadth.replace('_', ' ')}, {item.ranks} rank{'s' if item.ranks != 1 else ''})"
+                + (" — awaiting GM classification" if pending else ""),
+                -cost, pending))
+    for item in priced_items:
+        spent += item.cost
+        lines.append(BudgetLine(f"{item.name}" + (" — awaiting GM classification" if not item.classified else ""),
+                                -item.cost, not item.classified))
+    return Budget(available=available, spent=spent, lines=lines, debt_actions=list(debt.actions))
