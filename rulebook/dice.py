@@ -1,14 +1,32 @@
 """Dice: seeded rolling helpers, exact check distributions, miracle and extra-benefit dice.
 
-Article: "Stat Checks", "Skill Checks", "Additional Rules / Impossible Chances".
+Article: "Stat Checks", "Skill Checks", "Additional Rules / Impossible Chances", and the
+"Combat" discussion of 1d6 to 4d6. RULINGS.md section 1.
+
+Every check is "roll N d6, succeed on a total at or below the target". Exact chances are
+``Fraction`` values computed from cached distributions, so asking the same odds twice costs
+a dictionary look-up.
 """
 
 from __future__ import annotations
 
+import operator
 import random
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from math import comb
+
+from rulebook import RulesError
 
 #: The rng used when a caller passes none. Tests always inject their own.
 default_rng = random.Random()
+
+#: No check ever rolls more dice than this, miracle and extra-benefit dice included. It keeps
+#: absurd targets (a GM typo of −1000) from asking for thousands of dice.
+MAX_DICE = 100
+
+DIE_SIDES = 6
 
 
 def _rng(rng: random.Random | None) -> random.Random:
@@ -16,33 +34,51 @@ def _rng(rng: random.Random | None) -> random.Random:
 
 
 def roll_die(sides: int, rng: random.Random | None = None) -> int:
-    """Roll one die with ``sides`` faces (1..sides)."""
+    """Roll one die with ``sides`` faces (1..sides): the d6, d10, d% … of every section."""
     return _rng(rng).randint(1, sides)
 
 
 def roll_dice(count: int, sides: int = 6, rng: random.Random | None = None) -> list[int]:
-    """Roll ``count`` dice with ``sides`` faces and return the faces in roll order."""
+    """Roll ``count`` dice with ``sides`` faces and return the faces in roll order.
+
+    The Nd6 of "Stat Checks" and "Skill Checks", and every damage roll.
+    """
     r = _rng(rng)
     return [r.randint(1, sides) for _ in range(count)]
 
 
+# --- Input checks ---------------------------------------------------------------------------
+def _whole(value: object, what: str) -> int:
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise RulesError(f"{what} must be a whole number, not {value!r}.") from None
+
+
+def _dice_count(dice: object) -> int:
+    count = _whole(dice, "The number of dice")
+    if not 1 <= count <= MAX_DICE:
+        raise RulesError(f"A check rolls between 1 and {MAX_DICE} dice, not {count}.")
+    return count
+
+
 # --- Exact distributions ------------------------------------------------------------------
-from dataclasses import dataclass  # noqa: E402
-from fractions import Fraction  # noqa: E402
-from functools import lru_cache  # noqa: E402
-
-
 @lru_cache(maxsize=None)
 def sum_counts(dice: int, sides: int = 6) -> tuple[int, ...]:
-    """Return the number of ways to roll each total 0..dice*sides on ``dice`` dice."""
-    counts = [1]
-    for _ in range(dice):
-        nxt = [0] * (len(counts) + sides)
-        for total, ways in enumerate(counts):
-            if ways:
-                for face in range(1, sides + 1):
-                    nxt[total + face] += ways
-        counts = nxt
+    """Return the number of ways to roll each total 0..dice*sides on ``dice`` dice.
+
+    The exact distribution behind "Stat Checks" and "Skill Checks", built by repeated
+    convolution and cached per dice count.
+    """
+    if dice == 0:
+        return (1,)
+    # Built from the previous count so a 12-dice table reuses the 11-dice one.
+    previous = sum_counts(dice - 1, sides)
+    counts = [0] * (len(previous) + sides)
+    for total, ways in enumerate(previous):
+        if ways:
+            for face in range(1, sides + 1):
+                counts[total + face] += ways
     return tuple(counts)
 
 
@@ -56,19 +92,65 @@ def _at_most_counts(dice: int, sides: int) -> tuple[int, ...]:
 
 
 def probability_at_most(target: int, dice: int, sides: int = 6) -> Fraction:
-    """Return P(sum of ``dice`` dice ≤ target), exactly."""
+    """Return P(sum of ``dice`` dice ≤ target), exactly ("Stat Checks", "Skill Checks")."""
     if target < dice:
         return Fraction(0)
     if target >= dice * sides:
         return Fraction(1)
+    if target == dice:
+        # Only all ones reach it; skipping the table keeps deep miracle rolls cheap.
+        return Fraction(1, sides**dice)
     return Fraction(_at_most_counts(dice, sides)[target], sides**dice)
 
 
+@lru_cache(maxsize=None)
+def _keep_lowest_at_most_counts(rolled: int, kept: int, sides: int) -> tuple[int, ...]:
+    """Count the ordered rolls of ``rolled`` dice whose lowest ``kept`` faces sum ≤ t."""
+    # Faces are placed from the lowest up, so the first ``kept`` dice placed are the ones
+    # that count. A state is (dice placed so far, sum of the counted ones); once ``kept``
+    # dice are placed the sum is settled and the rest may show any higher face.
+    per_total = [0] * (kept * sides + 1)
+    states: dict[tuple[int, int], int] = {(0, 0): 1}
+    for face in range(1, sides + 1):
+        following: dict[tuple[int, int], int] = {}
+        for (placed, counted_sum), ways in states.items():
+            free = rolled - placed
+            for showing in range(free + 1):
+                arrangements = ways * comb(free, showing)
+                if placed + showing >= kept:
+                    settled = counted_sum + (kept - placed) * face
+                    per_total[settled] += arrangements * (sides - face) ** (free - showing)
+                else:
+                    key = (placed + showing, counted_sum + showing * face)
+                    following[key] = following.get(key, 0) + arrangements
+        states = following
+    running, out = 0, []
+    for ways in per_total:
+        running += ways
+        out.append(running)
+    return tuple(out)
+
+
+def _probability_keep_lowest(target: int, rolled: int, kept: int) -> Fraction:
+    if target < kept:
+        return Fraction(0)
+    if target >= kept * DIE_SIDES:
+        return Fraction(1)
+    return Fraction(_keep_lowest_at_most_counts(rolled, kept, DIE_SIDES)[target], DIE_SIDES**rolled)
+
+
+def clear_caches() -> None:
+    """Forget every cached distribution and odds ("Stat Checks"; the benchmark's cold runs)."""
+    for cached in (sum_counts, _at_most_counts, _keep_lowest_at_most_counts, _check_odds):
+        cached.cache_clear()
+
+
+# --- Impossible chances: miracle dice and extra benefits ----------------------------------
 def miracle_dice(target: int, dice: int = 3) -> tuple[int, int]:
     """Apply the impossible-chances rule: return (dice, target) actually rolled.
 
     While no roll can succeed (target < number of dice), one more die is added and the
-    target rises by 2 ("Impossible Chances"; RULINGS.md section 1).
+    target rises by 2 ("Additional Rules / Impossible Chances"; RULINGS.md section 1).
     """
     while target < dice:
         dice += 1
@@ -76,27 +158,158 @@ def miracle_dice(target: int, dice: int = 3) -> tuple[int, int]:
     return dice, target
 
 
+def extra_benefit_limit(target: int, dice: int = 3) -> int:
+    """Return the most extra-benefit dice a roller may add to a check that cannot fail.
+
+    "Additional Rules / Impossible Chances": only a target of at least 6 × dice (18 on 3d6,
+    24 on 4d6) allows them, and at most ⌊(target − 6 × dice) / 2⌋ + 1 (RULINGS.md section 1).
+    Any other target allows none.
+    """
+    target = _whole(target, "The target")
+    dice = _dice_count(dice)
+    certain = DIE_SIDES * dice
+    if target < certain:
+        return 0
+    return min((target - certain) // 2 + 1, MAX_DICE - dice)
+
+
+def _extra_dice(target: int, dice: int, extra: object) -> int:
+    extra = _whole(extra, "The number of extra-benefit dice")
+    if extra < 0:
+        raise RulesError(f"Extra-benefit dice cannot be negative ({extra}).")
+    limit = extra_benefit_limit(target, dice)
+    if extra > limit:
+        if limit == 0:
+            raise RulesError(
+                f"Extra-benefit dice need a check that cannot fail: target {target} on "
+                f"{dice}d6 needs to be at least {DIE_SIDES * dice}."
+            )
+        raise RulesError(
+            f"Target {target} on {dice}d6 allows at most {limit} extra-benefit "
+            f"{'die' if limit == 1 else 'dice'}, not {extra}."
+        )
+    return extra
+
+
+# --- Odds ---------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class CheckOdds:
+    """The exact chance of a check, with the dice the rules make the roller use."""
+
     target: int
     base_dice: int
     dice: int
     effective_target: int
     probability: Fraction
+    extra: int = 0
+
+    @property
+    def kept(self) -> int:
+        """How many dice count toward the total (the lowest ones under extra benefits)."""
+        return self.dice - self.extra
 
     @property
     def miracle(self) -> bool:
-        return self.dice > self.base_dice
+        """Whether the impossible-chances rule added dice to make success possible."""
+        return self.extra == 0 and self.dice > self.base_dice
+
+    @property
+    def breakdown(self) -> list[tuple[str, object]]:
+        """Return the odds term by term, as (label, value) pairs."""
+        lines: list[tuple[str, object]] = [("target", self.target), ("dice", self.base_dice)]
+        if self.miracle:
+            added = self.dice - self.base_dice
+            lines += [("miracle dice added", added), ("miracle target bonus", 2 * added)]
+        if self.extra:
+            lines += [("extra-benefit dice", self.extra), ("extra-benefit target", -2 * self.extra)]
+        lines += [
+            ("effective target", self.effective_target),
+            ("dice rolled", self.dice),
+            ("dice counted", self.kept),
+            ("chance of success", self.probability),
+        ]
+        return lines
 
 
-def check_odds(target: int, dice: int = 3) -> CheckOdds:
-    """Return the exact chance of a check succeeding (sum ≤ target), miracle rule applied."""
+@lru_cache(maxsize=None)
+def _check_odds(target: int, dice: int, extra: int) -> CheckOdds:
+    if extra:
+        effective = target - 2 * extra
+        probability = _probability_keep_lowest(effective, dice + extra, dice)
+        return CheckOdds(target, dice, dice + extra, effective, probability, extra)
     rolled, effective = miracle_dice(target, dice)
+    if rolled > MAX_DICE:
+        raise RulesError(
+            f"Target {target} on {dice}d6 would need {rolled} dice under the miracle rule; "
+            f"no check rolls more than {MAX_DICE}. Check the modifiers."
+        )
     return CheckOdds(target, dice, rolled, effective, probability_at_most(effective, rolled))
 
 
+def check_odds(target: int, dice: int = 3) -> CheckOdds:
+    """Return the exact chance of a check succeeding (sum ≤ target), miracle rule applied.
+
+    "Skill Checks" roll 3d6 and "Stat Checks" 4d6 (RULINGS.md section 1). A target below
+    the number of dice is a miracle attempt ("Additional Rules / Impossible Chances"): the
+    odds are those of the larger roll. Results are cached.
+
+    Args:
+        target: the check's target, modifiers included (target side: positive is easier).
+        dice: 3 for skill checks and attacks, 4 for stat checks.
+
+    Returns:
+        CheckOdds with ``probability`` (a Fraction), ``dice`` rolled and ``effective_target``.
+
+    Raises:
+        RulesError: a non-whole target, a dice count outside 1–100, or a target so low the
+            miracle rule would need more than 100 dice.
+    """
+    return _check_odds(_whole(target, "The target"), _dice_count(dice), 0)
+
+
+def extra_benefit_odds(target: int, dice: int = 3, extra: int = 1) -> CheckOdds:
+    """Return the chance of a can't-fail check taken with ``extra`` extra-benefit dice.
+
+    "Additional Rules / Impossible Chances": the roller adds ``extra`` dice, only the lowest
+    ``dice`` of them count, and the target drops by 2 per extra die. Raises RulesError when
+    the target does not allow that many (see ``extra_benefit_limit``).
+
+    Args:
+        target: the check's target before the extra dice lower it.
+        dice: how many dice count (3 for skill checks, 4 for stat checks).
+        extra: how many extra dice the roller asks for.
+
+    Returns:
+        CheckOdds with ``dice`` = dice + extra, ``kept`` = dice and ``effective_target`` =
+        target − 2 × extra.
+    """
+    target = _whole(target, "The target")
+    dice = _dice_count(dice)
+    return _check_odds(target, dice, _extra_dice(target, dice, extra))
+
+
+def odds_curve(dice: int = 3, low: int | None = None, high: int | None = None) -> list[tuple[int, Fraction]]:
+    """Return (target, chance of success) for every target from ``low`` to ``high``.
+
+    Backs the odds charts of "Stat Checks" and "Skill Checks". By default the curve runs from
+    target 0 (a miracle roll, as in the article's maximum-armour discussion under "Combat")
+    to 6 × dice, the first certain target.
+    """
+    dice = _dice_count(dice)
+    low = 0 if low is None else _whole(low, "The lowest target")
+    high = DIE_SIDES * dice if high is None else _whole(high, "The highest target")
+    if low > high:
+        raise RulesError(f"The lowest target ({low}) must not exceed the highest ({high}).")
+    if high - low > 1000:
+        raise RulesError("An odds curve covers at most 1,001 targets; narrow the range.")
+    return [(target, check_odds(target, dice).probability) for target in range(low, high + 1)]
+
+
+# --- Rolling ------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class CheckRoll:
+    """One rolled check: every face, the ones that counted, and the outcome."""
+
     target: int
     effective_target: int
     dice: int
@@ -105,24 +318,61 @@ class CheckRoll:
     success: bool
     margin: int
     critical: bool
+    kept: tuple[int, ...] = ()
+    extra: int = 0
+
+    @property
+    def breakdown(self) -> list[tuple[str, object]]:
+        """Return the roll term by term, as (label, value) pairs."""
+        lines: list[tuple[str, object]] = [("target", self.target)]
+        if self.extra:
+            lines.append(("extra-benefit target", -2 * self.extra))
+        elif self.effective_target != self.target:
+            lines.append(("miracle target bonus", self.effective_target - self.target))
+        lines += [("effective target", self.effective_target), ("faces rolled", self.faces)]
+        if self.extra:
+            lines.append(("faces counted (lowest)", self.kept))
+        lines += [("total", self.total), ("margin", self.margin)]
+        return lines
 
 
-def roll_check(target: int, dice: int = 3, rng: random.Random | None = None) -> CheckRoll:
-    """Roll a check: sum ``dice`` d6 (more under the miracle rule) and succeed on ≤ target.
+def roll_check(target: int, dice: int = 3, rng: random.Random | None = None, extra: int = 0) -> CheckRoll:
+    """Roll a check: sum ``dice`` d6 and succeed on a total at or below the target.
 
-    Margin is effective target − total. A critical needs every die on 1 and a total strictly
-    below the target (RULINGS.md section 1).
+    "Stat Checks", "Skill Checks", "Additional Rules / Impossible Chances": a target below
+    the number of dice rolls miracle dice (one more die and +2 per step, all summed).
+    ``extra`` extra-benefit dice (only on a check that cannot fail) are rolled too, but only
+    the lowest ``dice`` faces count and the target drops by 2 per extra die.
+
+    Margin is effective target − total. A critical needs every counted die on 1 and a total
+    strictly below the effective target (RULINGS.md section 1).
+
+    Args:
+        target: the check's target, modifiers included.
+        dice: 3 for skill checks and attacks, 4 for stat checks.
+        rng: the random generator (or any object with ``randint``); the module's by default.
+        extra: extra-benefit dice, 0 unless the check cannot fail.
+
+    Raises:
+        RulesError: as for ``check_odds``, or extra dice the target does not allow.
     """
-    rolled, effective = miracle_dice(target, dice)
-    faces = tuple(roll_dice(rolled, 6, rng))
-    total = sum(faces)
+    target = _whole(target, "The target")
+    dice = _dice_count(dice)
+    extra = _extra_dice(target, dice, extra)
+    odds = _check_odds(target, dice, extra)
+    faces = tuple(roll_dice(odds.dice, DIE_SIDES, rng))
+    kept = tuple(sorted(faces)[: odds.kept]) if extra else faces
+    total = sum(kept)
+    effective = odds.effective_target
     return CheckRoll(
         target=target,
         effective_target=effective,
-        dice=rolled,
+        dice=odds.dice,
         faces=faces,
         total=total,
         success=total <= effective,
         margin=effective - total,
-        critical=all(f == 1 for f in faces) and total < effective,
+        critical=all(face == 1 for face in kept) and total < effective,
+        kept=kept,
+        extra=extra,
     )

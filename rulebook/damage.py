@@ -1,0 +1,392 @@
+"""Damage: trauma, shock and the shock-threshold save, stat damage, dying, and END costs.
+
+Article: "Damage & Recovery" (Trauma, Shock, Stat damage, the rifle example), "Death",
+"Endurance". RULINGS.md sections 1 and 6.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from types import MappingProxyType
+
+from rulebook import RulesError
+from rulebook.dice import CheckRoll, roll_check, roll_die
+from rulebook.stats import PRIMARY_STATS, STAT_CHECK_DICE
+from rulebook.tables import time_multiplier
+
+#: Stats a wound can lower: the rolled stats and END (chest and abdomen hits).
+WOUNDABLE_STATS: tuple[str, ...] = PRIMARY_STATS + ("END",)
+#: The shock save's unconsciousness roll is d10 − 4 (+ excess) on the time chart, in seconds.
+SHOCK_SAVE_OFFSET = -4
+#: Total shock above HP: d10 − 7 on the time chart, in minutes.
+SHOCK_OVERLOAD_OFFSET = -7
+
+#: END per period of activity: (END, minutes).
+ACTIVITY_ENDURANCE: dict[str, tuple[int, int]] = {"ordinary": (1, 30), "strenuous": (4, 60)}
+#: END paid before an attack: a physical attack (swing, punch, throw) or just pulling a trigger.
+ATTACK_ENDURANCE: dict[str, int] = {"physical": 2, "trigger": 1}
+#: A combat round itself costs nothing; only the attacks in it do.
+COMBAT_ROUND_ENDURANCE = 0
+
+
+def _int(name: str, value: object, minimum: int | None = None, maximum: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RulesError(f"{name} must be a whole number, not {value!r}.")
+    if minimum is not None and value < minimum or maximum is not None and value > maximum:
+        span = f"{minimum} to {maximum}" if maximum is not None else f"at least {minimum}"
+        raise RulesError(f"{name} must be {span}, not {value}.")
+    return value
+
+
+def _half_up(value: int) -> int:
+    return -(-value // 2)
+
+
+def trauma(weapon_damage: int, location_trauma: int = 0, armour_rating: int = 0, *,
+           adjustment: int = 0) -> int:
+    """Return the trauma a hit deals: weapon damage + location trauma − armour (never below 0).
+
+    ``adjustment`` carries a near miss's −1.
+
+    Article: "Damage & Recovery", Trauma; RULINGS.md section 6.
+    """
+    _int("Weapon damage", weapon_damage, 0)
+    _int("Armour rating", armour_rating, 0, 10)
+    return max(0, weapon_damage + _int("Location trauma", location_trauma)
+               - armour_rating + _int("Trauma adjustment", adjustment))
+
+
+def shock_from_hit(trauma: int, d6: int, location_shock: int = 0, *, adjustment: int = 0) -> int:
+    """Return a hit's shock: ⌈trauma / 2⌉ + d6 + location shock (never below 0).
+
+    ``adjustment`` carries a near miss's −1 or −2.
+
+    Article: "Damage & Recovery", Shock; RULINGS.md section 6.
+    """
+    _int("Trauma", trauma, 0)
+    _int("The shock d6", d6, 1, 6)
+    return max(0, _half_up(trauma) + d6 + _int("Location shock", location_shock)
+               + _int("Shock adjustment", adjustment))
+
+
+def shock_after_save(d6: int, location_shock: int = 0, *, adjustment: int = 0) -> int:
+    """Return the shock taken after a successful shock save: ⌈d6 / 2⌉ + location shock.
+
+    The trauma half is not counted at all.
+
+    Article: "Damage & Recovery", Shock, and the rifle example's success branch.
+    """
+    _int("The shock d6", d6, 1, 6)
+    return max(0, _half_up(d6) + _int("Location shock", location_shock)
+               + _int("Shock adjustment", adjustment))
+
+
+def unconscious_seconds(d10: int, excess: int) -> Fraction:
+    """Return how long a failed shock save knocks a character out: time chart(d10 − 4 + excess) s.
+
+    Article: "Damage & Recovery", Shock (rifle example: d10 6, excess 2 → index 4 → 10 s).
+    """
+    _int("The d10", d10, 1, 10)
+    return time_multiplier(d10 + SHOCK_SAVE_OFFSET + _int("Shock excess", excess, 0))
+
+
+def unconscious_minutes(d10: int) -> Fraction:
+    """Return how long total shock above HP knocks a character out: time chart(d10 − 7) min.
+
+    Article: "Damage & Recovery", Shock.
+    """
+    return time_multiplier(_int("The d10", d10, 1, 10) + SHOCK_OVERLOAD_OFFSET)
+
+
+@dataclass(frozen=True)
+class ShockSave:
+    """A CON save against shock above the threshold, and its unconsciousness if failed."""
+
+    excess: int
+    target_modifier: int
+    target: int
+    check: CheckRoll
+    saved: bool
+    d10: int | None
+    unconscious_index: int | None
+    unconscious_seconds: Fraction | None
+    breakdown: list[tuple[str, int]]
+
+
+def shock_threshold_save(*, con: int, round_shock: int, shock_threshold: int,
+                         rng: random.Random | None = None) -> ShockSave:
+    """Roll the CON save for shock above the threshold this round, at −1 per point over.
+
+    A failed save rolls the d10 for the time out cold. Raises RulesError if the shock does
+    not exceed the threshold (there is nothing to save against).
+
+    Article: "Damage & Recovery", Shock; RULINGS.md sections 1 and 6.
+    """
+    _int("CON", con)
+    excess = _int("Shock this round", round_shock, 0) - _int("Shock threshold", shock_threshold, 1)
+    if excess <= 0:
+        raise RulesError(f"{round_shock} shock does not exceed the threshold of {shock_threshold}: "
+                         "no save is needed.")
+    target = con - excess
+    check = roll_check(target, STAT_CHECK_DICE, rng)
+    breakdown = [("CON", con),
+                 (f"shock over threshold ({round_shock} − {shock_threshold})", -excess)]
+    d10 = index = seconds = None
+    if not check.success:
+        d10 = roll_die(10, rng)
+        index = d10 + SHOCK_SAVE_OFFSET + excess
+        seconds = time_multiplier(index)
+        breakdown += [("unconscious d10", d10), ("time chart offset", SHOCK_SAVE_OFFSET),
+                      ("shock excess", excess), ("time chart index", index)]
+    return ShockSave(excess, -excess, target, check, check.success, d10, index, seconds, breakdown)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """What an attack brings to the target: rolled weapon damage and the location's additions."""
+
+    weapon_damage: int
+    armour_rating: int = 0
+    location_trauma: int = 0
+    location_shock: int = 0
+    trauma_adjustment: int = 0
+    shock_adjustment: int = 0
+    no_trauma: bool = False
+    stat_damage: tuple[tuple[str, int], ...] = ()
+
+
+def _frozen(mapping: Mapping[str, int], what: str) -> Mapping[str, int]:
+    for name, value in mapping.items():
+        if name not in WOUNDABLE_STATS:
+            raise RulesError(f"Unknown stat {name!r} in {what}: use {', '.join(WOUNDABLE_STATS)}.")
+        _int(name, value)
+    return MappingProxyType(dict(mapping))
+
+
+@dataclass(frozen=True)
+class WoundState:
+    """A character's wound numbers: HP and SHK, current stats, trauma, shock and stat damage.
+
+    ``stats`` holds current values (stat damage already taken off); END there is the END stat,
+    not the END spent on activity.
+    """
+
+    hit_points: int
+    shock_threshold: int
+    stats: Mapping[str, int]
+    trauma: int = 0
+    shock: int = 0
+    shock_this_round: int = 0
+    stat_damage: Mapping[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        _int("HP", self.hit_points, 1)
+        _int("Shock threshold", self.shock_threshold, 1)
+        for name in ("trauma", "shock", "shock_this_round"):
+            _int(name.replace("_", " ").capitalize(), getattr(self, name), 0)
+        object.__setattr__(self, "stats", _frozen(self.stats, "stats"))
+        object.__setattr__(self, "stat_damage", _frozen(self.stat_damage, "stat damage"))
+
+    @property
+    def current_hit_points(self) -> int:
+        """Return HP − trauma."""
+        return self.hit_points - self.trauma
+
+    @property
+    def dying_causes(self) -> tuple[str, ...]:
+        """Return what has the character dying: "HP" and every stat at 0 or below."""
+        causes = ("HP",) if self.current_hit_points <= 0 else ()
+        return causes + tuple(name for name, value in self.stats.items() if value <= 0)
+
+    @property
+    def dying(self) -> bool:
+        """Tell whether any stat other than shock is at 0 or below ("Death")."""
+        return bool(self.dying_causes)
+
+    def next_round(self) -> WoundState:
+        """Return the state at the start of a new combat round (shock this round back to 0)."""
+        return replace(self, shock_this_round=0)
+
+
+@dataclass(frozen=True)
+class HitResult:
+    """The wound state after a hit, and the report of how it got there."""
+
+    wounds: WoundState
+    trauma: int
+    shock_d6: int
+    full_shock: int
+    shock_taken: int
+    round_shock: int
+    save: ShockSave | None
+    unconscious_seconds: Fraction | None
+    overload_d10: int | None
+    unconscious_minutes: Fraction | None
+    stat_damage: tuple[tuple[str, int], ...]
+    shock_back_on_waking: int | None
+    dying: bool
+    breakdown: list[tuple[str, int]]
+
+
+def apply_hit(*, wounds: WoundState, hit: Hit, rng: random.Random | None = None) -> HitResult:
+    """Apply one hit to a wound state: trauma, shock (and its saves) and stat damage.
+
+    Rolls, in this order: the shock d6; if this round's shock now exceeds SHK, the 4d6 CON save
+    and on failure its d10; if total shock now exceeds HP, the d10 for minutes out cold.
+    Stat damage lands only when the hit deals trauma.
+
+    Article: "Damage & Recovery" (Trauma, Shock, Stat damage, the rifle example), "Death";
+    RULINGS.md section 6.
+    """
+    dealt = 0 if hit.no_trauma else trauma(hit.weapon_damage, hit.location_trauma,
+                                           hit.armour_rating, adjustment=hit.trauma_adjustment)
+    breakdown = [("weapon damage", hit.weapon_damage), ("location trauma", hit.location_trauma),
+                 ("armour", -hit.armour_rating)]
+    if hit.trauma_adjustment:
+        breakdown.append(("near miss trauma", hit.trauma_adjustment))
+    if hit.no_trauma:
+        breakdown.append(("near miss two areas up: no trauma", 0))
+    breakdown.append(("trauma", dealt))
+
+    d6 = roll_die(6, rng)
+    full = shock_from_hit(dealt, d6, hit.location_shock, adjustment=hit.shock_adjustment)
+    breakdown += [("shock: half the trauma, rounded up", _half_up(dealt)), ("shock d6", d6),
+                  ("location shock", hit.location_shock)]
+    if hit.shock_adjustment:
+        breakdown.append(("near miss shock", hit.shock_adjustment))
+    breakdown.append(("shock", full))
+
+    taken, save, seconds = full, None, None
+    if wounds.shock_this_round + full > wounds.shock_threshold:
+        if "CON" not in wounds.stats:
+            raise RulesError("The shock save needs the character's current CON in the wound state.")
+        save = shock_threshold_save(con=wounds.stats["CON"],
+                                    round_shock=wounds.shock_this_round + full,
+                                    shock_threshold=wounds.shock_threshold, rng=rng)
+        if save.saved:
+            taken = shock_after_save(d6, hit.location_shock, adjustment=hit.shock_adjustment)
+            breakdown.append(("shock after a successful save: half the d6, rounded up, "
+                              "+ location shock", taken))
+        else:
+            seconds = save.unconscious_seconds
+    total_shock = wounds.shock + taken
+
+    overload_d10 = minutes = None
+    if taken and total_shock > wounds.hit_points:
+        overload_d10 = roll_die(10, rng)
+        minutes = unconscious_minutes(overload_d10)
+        breakdown.append(("total shock over HP: d10 for minutes unconscious", overload_d10))
+
+    stats, damage_taken = dict(wounds.stats), dict(wounds.stat_damage)
+    applied = hit.stat_damage if dealt > 0 else ()
+    for stat, points in applied:
+        if stat not in stats:
+            raise RulesError(f"The hit damages {stat}: put the character's current {stat} "
+                             "in the wound state.")
+        stats[stat] -= _int("Stat damage", points, 0)
+        damage_taken[stat] = damage_taken.get(stat, 0) + points
+        breakdown.append((f"{stat} damage", -points))
+
+    new = replace(wounds, trauma=wounds.trauma + dealt, shock=total_shock,
+                  shock_this_round=wounds.shock_this_round + taken, stats=stats,
+                  stat_damage=damage_taken)
+    # Knocked out, the character misses an action and gets the skipped-action third back on waking.
+    back = _third_up(total_shock) if seconds is not None else None
+    return HitResult(
+        wounds=new, trauma=dealt, shock_d6=d6, full_shock=full, shock_taken=taken,
+        round_shock=new.shock_this_round, save=save, unconscious_seconds=seconds,
+        overload_d10=overload_d10, unconscious_minutes=minutes, stat_damage=tuple(applied),
+        shock_back_on_waking=back, dying=new.dying, breakdown=breakdown,
+    )
+
+
+def _third_up(shock: int) -> int:
+    """Return ⌈shock / 3⌉, the share recovered per skipped action (kept here, not imported)."""
+    return -(-shock // 3)
+
+
+@dataclass(frozen=True)
+class DyingRound:
+    """One round of dying: the CON check, its modifier, and whether it saved or restored."""
+
+    modifier: int
+    medical_help: bool
+    target: int
+    check: CheckRoll
+    survived: bool
+    restored: bool
+    breakdown: list[tuple[str, int]]
+
+
+def dying_round(*, con: int, previous_modifier: int | None = None, medical_help: bool = False,
+                gm_modifier: int = 0, rng: random.Random | None = None) -> DyingRound:
+    """Roll one round's CON check for a dying character.
+
+    The first round (``previous_modifier`` None) is at 0. Each later round steps −1, or +1
+    when a medical check succeeded that round; help only removes a penalty, so the modifier
+    never rises above 0. A success at 0 with help restores the character (to 1 in each stat
+    at 0 or below); a failure is death.
+
+    Article: "Death" and its example (rounds D … D+4); RULINGS.md sections 1 and 6.
+    """
+    _int("CON", con)
+    _int("GM modifier", gm_modifier)
+    if previous_modifier is None:
+        modifier = 0
+        breakdown = [("first round dying", 0)]
+    else:
+        step = 1 if medical_help else -1
+        modifier = min(0, _int("Previous dying modifier", previous_modifier) + step)
+        breakdown = [("previous round", previous_modifier),
+                     ("medical help" if medical_help else "another round dying", step)]
+        if modifier != previous_modifier + step:
+            breakdown.append(("help cannot go past no penalty",
+                              modifier - previous_modifier - step))
+    target = con + modifier + gm_modifier
+    breakdown = [("CON", con)] + breakdown + ([("GM modifier", gm_modifier)] if gm_modifier else [])
+    check = roll_check(target, STAT_CHECK_DICE, rng)
+    restored = check.success and medical_help and modifier >= 0
+    return DyingRound(modifier, medical_help, target, check, check.success, restored, breakdown)
+
+
+def restore_from_dying(wounds: WoundState) -> WoundState:
+    """Return the wound state of a character saved from dying: 1 in each stat at 0 or below.
+
+    Current HP comes back to 1 by lowering trauma; stat damage shrinks by what was restored.
+
+    Article: "Death".
+    """
+    stats, damage_taken = dict(wounds.stats), dict(wounds.stat_damage)
+    for name, value in wounds.stats.items():
+        if value <= 0:
+            stats[name] = 1
+            if name in damage_taken:
+                damage_taken[name] = max(0, damage_taken[name] - (1 - value))
+    trauma_left = min(wounds.trauma, wounds.hit_points - 1)
+    return replace(wounds, stats=stats, stat_damage=damage_taken, trauma=trauma_left)
+
+
+def activity_endurance_cost(activity: str, minutes: int) -> int:
+    """Return the END an activity costs over ``minutes``: only completed shares are charged.
+
+    Ordinary activity costs 1 per half hour, strenuous activity 4 per hour.
+
+    Article: "Endurance".
+    """
+    if activity not in ACTIVITY_ENDURANCE:
+        raise RulesError(f"Unknown activity {activity!r}: use {', '.join(ACTIVITY_ENDURANCE)}.")
+    cost, period = ACTIVITY_ENDURANCE[activity]
+    return cost * _int("Minutes", minutes, 0) // period
+
+
+def attack_endurance_cost(attack_kind: str) -> int:
+    """Return the END an attack costs: 2 for a physical attack, 1 for a trigger pull.
+
+    Article: "Endurance", and "Combat" (the summary list).
+    """
+    if attack_kind not in ATTACK_ENDURANCE:
+        raise RulesError(f"Unknown attack kind {attack_kind!r}: use physical or trigger.")
+    return ATTACK_ENDURANCE[attack_kind]

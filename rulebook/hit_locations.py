@@ -1,0 +1,328 @@
+"""Hit locations: the d% table by aimed area, its sub-tables and the effects of each body part.
+
+Article: "Hit Location" (Hit Location Table, Hit Location Effects). RULINGS.md section 6.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from rulebook import RulesError
+from rulebook.dice import roll_die
+
+#: Aimed areas, largest first: the six columns of the hit location table.
+AREAS: tuple[str, ...] = ("whole_body", "head_torso", "head_neck", "left_hand", "right_hand", "eye")
+
+#: Locations in the order the article lists its rows.
+LOCATIONS: tuple[str, ...] = (
+    "skull", "face", "neck", "left_chest", "left_upper_arm", "left_abdomen", "left_forearm",
+    "right_chest", "right_upper_arm", "right_abdomen", "right_forearm", "left_leg", "right_leg",
+    "attackers_choice",
+)
+
+# The rebuilt columns: (first, last, location). d% 100 is the die's "00". A leg marked
+# upper_leg_only skips the d12 leg table (the article's "(Upper Leg Only)").
+_COLUMN_ROWS: dict[str, tuple[tuple[int, int, str], ...]] = {
+    "whole_body": (
+        (1, 5, "skull"), (6, 10, "face"), (11, 15, "neck"), (16, 30, "left_chest"),
+        (31, 35, "left_upper_arm"), (36, 40, "left_abdomen"), (41, 45, "left_forearm"),
+        (46, 60, "right_chest"), (61, 65, "right_upper_arm"), (66, 70, "right_abdomen"),
+        (71, 75, "right_forearm"), (76, 85, "left_leg"), (86, 95, "right_leg"),
+        (96, 100, "attackers_choice"),
+    ),
+    "head_torso": (
+        (1, 7, "skull"), (8, 14, "face"), (15, 21, "neck"), (22, 35, "left_chest"),
+        (36, 42, "left_upper_arm"), (43, 49, "left_abdomen"), (50, 56, "left_forearm"),
+        (57, 70, "right_chest"), (71, 77, "right_upper_arm"), (78, 84, "right_forearm"),
+        (85, 100, "attackers_choice"),
+    ),
+    "head_neck": (
+        (1, 10, "skull"), (11, 21, "face"), (22, 28, "neck"), (29, 42, "left_chest"),
+        (43, 49, "left_upper_arm"), (50, 56, "left_forearm"), (57, 63, "right_chest"),
+        (64, 70, "right_upper_arm"), (71, 77, "right_forearm"), (78, 100, "attackers_choice"),
+    ),
+    "left_hand": (
+        (1, 2, "skull"), (3, 5, "face"), (6, 10, "neck"), (11, 20, "left_chest"),
+        (21, 30, "left_upper_arm"), (31, 35, "left_abdomen"), (36, 50, "left_forearm"),
+        (51, 55, "right_chest"), (56, 60, "right_abdomen"), (61, 70, "right_forearm"),
+        (71, 80, "left_leg"), (81, 85, "right_leg"), (86, 100, "attackers_choice"),
+    ),
+    "right_hand": (
+        (1, 2, "skull"), (3, 5, "face"), (6, 10, "neck"), (11, 15, "left_chest"),
+        (16, 20, "left_abdomen"), (21, 30, "left_forearm"), (31, 40, "right_chest"),
+        (41, 50, "right_upper_arm"), (51, 55, "right_abdomen"), (56, 70, "right_forearm"),
+        (71, 75, "left_leg"), (76, 85, "right_leg"), (86, 100, "attackers_choice"),
+    ),
+    "eye": (
+        (1, 15, "skull"), (16, 40, "face"), (41, 55, "neck"), (56, 60, "left_chest"),
+        (61, 65, "left_forearm"), (66, 70, "right_chest"), (71, 75, "right_forearm"),
+        (76, 100, "attackers_choice"),
+    ),
+}
+_UPPER_LEG_ONLY = {("left_hand", "left_leg"), ("left_hand", "right_leg"),
+                   ("right_hand", "left_leg"), ("right_hand", "right_leg")}
+
+
+@dataclass(frozen=True)
+class BodyPart:
+    """One row of the effects chart: bonuses and the die that picks the damaged stat."""
+
+    name: str
+    shock: int
+    trauma: int
+    die: int
+    rolls: int
+    faces: tuple[str, ...]  # faces[i] is the stat named by a roll of i + 1
+
+
+def _faces(*spans: tuple[int, str]) -> tuple[str, ...]:
+    return tuple(stat for count, stat in spans for _ in range(count))
+
+
+#: The effects chart. A part without shock/trauma bonuses only picks the damaged stat.
+BODY_PARTS: dict[str, BodyPart] = {p.name: p for p in (
+    BodyPart("skull", 2, 4, 8, 1, _faces((2, "THEO"), (1, "ENC"), (2, "AWA"), (3, "PERS"))),
+    BodyPart("face", 4, 2, 5, 1, _faces((2, "CON"), (1, "THEO"), (2, "AWA"))),
+    BodyPart("eye", 2, 6, 10, 2, _faces((1, "DEX"), (1, "ACC"), (2, "PRAC"), (2, "THEO"),
+                                        (3, "AWA"), (1, "PERS"))),
+    BodyPart("neck", 1, 2, 5, 1, _faces((4, "CON"), (1, "RES"))),
+    BodyPart("chest", 2, 1, 8, 1, _faces((1, "STR"), (2, "CON"), (2, "RES"), (1, "MEL"),
+                                         (2, "END"))),
+    BodyPart("shoulder", 0, 0, 4, 1, _faces((2, "STR"), (2, "MEL"))),
+    BodyPart("upper_arm", 0, 0, 6, 1, _faces((2, "STR"), (1, "DEX"), (1, "ACC"), (2, "MEL"))),
+    BodyPart("elbow", 0, 0, 6, 1, _faces((1, "STR"), (1, "DEX"), (1, "ACC"), (2, "MEL"),
+                                         (1, "PRAC"))),
+    BodyPart("lower_arm", 0, 0, 6, 1, _faces((1, "STR"), (2, "DEX"), (1, "ACC"), (1, "PRAC"),
+                                             (1, "THEO"))),
+    BodyPart("hand", 0, 0, 10, 2, _faces((1, "STR"), (3, "DEX"), (2, "ACC"), (2, "MEL"),
+                                         (2, "PRAC"))),
+    BodyPart("abdomen", 1, 1, 12, 1, _faces((1, "STR"), (4, "CON"), (2, "RES"), (1, "NIM"),
+                                            (1, "MEL"), (3, "END"))),
+    BodyPart("upper_leg", 0, 0, 5, 1, _faces((1, "STR"), (2, "NIM"), (2, "MEL"))),
+    BodyPart("knee", 0, 0, 5, 1, _faces((2, "STR"), (2, "NIM"), (1, "MEL"))),
+    BodyPart("lower_leg", 0, 0, 5, 1, _faces((1, "STR"), (3, "NIM"), (1, "MEL"))),
+    BodyPart("foot", 0, 0, 5, 1, _faces((3, "NIM"), (2, "MEL"))),
+)}
+
+# Sub-tables: (die, faces) where faces[i] is the part for a roll of i + 1.
+_ARM_UPPER = (6, _faces((2, "shoulder"), (3, "upper_arm"), (1, "elbow")))
+_ARM_LOWER = (6, _faces((5, "lower_arm"), (1, "hand")))
+_LEG = (12, _faces((6, "upper_leg"), (1, "knee"), (4, "lower_leg"), (1, "foot")))
+_SUB_TABLES = {"upper_arm": _ARM_UPPER, "forearm": _ARM_LOWER, "leg": _LEG}
+_FIXED_PARTS = {"skull": "skull", "face": "face", "neck": "neck", "chest": "chest",
+                "abdomen": "abdomen", "eye": "eye"}
+
+#: Critical-location chances: (die, highest face that makes the location critical).
+#: Skull is always critical; a location not listed never is.
+CRITICAL_CHANCES: dict[str, tuple[int, int] | None] = {
+    "skull": None, "neck": (6, 1), "left_chest": (12, 3), "right_chest": (6, 1),
+    "left_abdomen": (6, 1), "right_abdomen": (6, 1),
+}
+#: Extra trauma for striking a critical location (RULINGS.md section 6).
+CRITICAL_LOCATION_TRAUMA = 2
+#: Attack bonus against the same target next round after a critical hit that did no extra damage.
+CRITICAL_FOLLOW_UP_BONUS = 2
+#: What the attacker takes when the table says "attacker's choice" and they have not chosen.
+_DEFAULT_CHOICE = {"eye": ("eye", None), "left_hand": ("left_forearm", "hand"),
+                   "right_hand": ("right_forearm", "hand")}
+
+
+def _split(location: str) -> tuple[str | None, str]:
+    """Return (side, kind) of a table location: "left_upper_arm" → ("left", "upper_arm")."""
+    for side in ("left", "right"):
+        if location.startswith(side + "_"):
+            return side, location[len(side) + 1:]
+    return None, location
+
+
+def _check_area(area: str) -> None:
+    if area not in _COLUMN_ROWS:
+        raise RulesError(f"Unknown aimed area {area!r}: choose one of {', '.join(AREAS)}.")
+
+
+def column(area: str) -> tuple[tuple[int, int, str], ...]:
+    """Return the rebuilt d% column of an aimed area as (first, last, location) rows.
+
+    Article: "Hit Location", Hit Location Table (column layout rebuilt, see docs/rules/combat.md).
+    """
+    _check_area(area)
+    return _COLUMN_ROWS[area]
+
+
+def hit_location(area: str, d100: int) -> str:
+    """Look up the location a d% roll hits in an aimed area's column (100 is the die's "00").
+
+    Article: "Hit Location", Hit Location Table.
+    """
+    _check_area(area)
+    if isinstance(d100, bool) or not isinstance(d100, int) or not 1 <= d100 <= 100:
+        raise RulesError(f"A d% roll is 1 to 100 (read 00 as 100), not {d100!r}.")
+    for first, last, location in _COLUMN_ROWS[area]:
+        if first <= d100 <= last:
+            return location
+    raise AssertionError("every column covers 1-100")  # pragma: no cover
+
+
+def upper_leg_only(area: str, location: str) -> bool:
+    """Tell whether a leg hit in this column is fixed to the upper leg ("(Upper Leg Only)").
+
+    Article: "Hit Location", Hit Location Table notes.
+    """
+    return (area, location) in _UPPER_LEG_ONLY
+
+
+def attackers_choices(area: str) -> tuple[str, ...]:
+    """List what an attacker may pick on "attacker's choice": the column's locations and the eye.
+
+    Article: "Hit Location", the attacker's choice row.
+    """
+    named = [loc for _, _, loc in column(area) if loc != "attackers_choice"]
+    return tuple(dict.fromkeys(named)) + ("eye",)
+
+
+def can_be_critical(location: str) -> bool:
+    """Tell whether a location can ever be a critical location.
+
+    Article: "Hit Location", the critical-location notes of the table.
+    """
+    return location in CRITICAL_CHANCES
+
+
+@dataclass(frozen=True)
+class LocationResult:
+    """Where a hit landed and everything the location adds to the damage."""
+
+    area: str
+    d100: int
+    location: str
+    part: str
+    side: str | None
+    sub_roll: int | None
+    upper_leg_only: bool
+    attackers_choice: bool
+    chosen_by_default: bool
+    critical_hit: bool
+    critical_location: bool
+    critical_location_roll: int | None
+    shock_bonus: int
+    trauma_bonus: int
+    stat_rolls: tuple[tuple[int, str], ...]
+    stat_damage: tuple[tuple[str, int], ...]
+    next_attack_bonus: int
+    breakdown: list[tuple[str, int]]
+
+
+def _part_of(kind: str, area: str, location: str, chosen_part: str | None,
+             rng: random.Random | None) -> tuple[str, int | None, bool]:
+    """Return (part, sub-table roll, upper-leg-only) for a location kind."""
+    if kind in _FIXED_PARTS:
+        if chosen_part not in (None, _FIXED_PARTS[kind]):
+            raise RulesError(f"A {kind} hit has no part {chosen_part!r} to choose.")
+        return _FIXED_PARTS[kind], None, False
+    fixed_upper = upper_leg_only(area, location)
+    die, faces = _SUB_TABLES[kind]
+    if chosen_part is not None:
+        allowed = ("upper_leg",) if fixed_upper else tuple(dict.fromkeys(faces))
+        if chosen_part not in allowed:
+            raise RulesError(f"On this {location} hit choose one of: {', '.join(allowed)}.")
+        return chosen_part, None, fixed_upper
+    if fixed_upper:
+        return "upper_leg", None, True
+    roll = roll_die(die, rng)
+    return faces[roll - 1], roll, False
+
+
+def resolve_location(area: str, rng: random.Random | None = None, critical_hit: bool = False,
+                     d100: int | None = None, *, chosen_location: str | None = None,
+                     chosen_part: str | None = None) -> LocationResult:
+    """Roll where a hit lands and what the location does to the target.
+
+    Rolls, in this order: d% (unless ``d100`` is given), the location's sub-table die (arm d6,
+    leg d12), its critical-location die (neck, chests, abdomen), one die per stat roll of the
+    effects chart, then a d3 per stat roll for a critical hit on a critical location.
+
+    On "attacker's choice" the attacker names ``chosen_location`` (a location of this column or
+    "eye") and, for a limb, may name ``chosen_part``. The choice counts as a critical location
+    whenever that location can be one. Without a choice the eye is taken for the eye area, the
+    hand for a hand area and the skull otherwise, and ``chosen_by_default`` says so.
+
+    Article: "Hit Location" (table, sub-tables, effects); RULINGS.md section 6 (stat damage).
+    """
+    _check_area(area)
+    if d100 is None:
+        d100 = roll_die(100, rng)
+    location = hit_location(area, d100)
+    breakdown: list[tuple[str, int]] = [(f"d% on the {area.replace('_', ' ')} column", d100)]
+    by_choice = location == "attackers_choice"
+    by_default = False
+    if by_choice:
+        if chosen_location is None:
+            chosen_location, chosen_part = _DEFAULT_CHOICE.get(area, ("skull", None))
+            by_default = True
+        if chosen_location not in attackers_choices(area):
+            choices = ", ".join(attackers_choices(area))
+            raise RulesError(f"On attacker's choice pick one of: {choices}.")
+        location = chosen_location
+    elif chosen_location is not None or chosen_part is not None:
+        raise RulesError(f"The roll hit the {location.replace('_', ' ')}: "
+                         "there is no choice to make.")
+
+    side, kind = _split(location)
+    part, sub_roll, fixed_upper = _part_of(kind, area, location, chosen_part, rng)
+    if sub_roll is not None:
+        breakdown.append((f"{kind.replace('_', ' ')} d{_SUB_TABLES[kind][0]} → {part}", sub_roll))
+
+    critical_roll = None
+    if by_choice:
+        critical = can_be_critical(location)
+    elif location not in CRITICAL_CHANCES:
+        critical = False
+    elif CRITICAL_CHANCES[location] is None:
+        critical = True
+    else:
+        die, highest = CRITICAL_CHANCES[location]
+        critical_roll = roll_die(die, rng)
+        critical = critical_roll <= highest
+        breakdown.append((f"critical-location d{die} ({highest} in {die})", critical_roll))
+
+    body = BODY_PARTS[part]
+    trauma_bonus = body.trauma + (CRITICAL_LOCATION_TRAUMA if critical else 0)
+    breakdown += [(f"{part.replace('_', ' ')} shock", body.shock),
+                  (f"{part.replace('_', ' ')} trauma", body.trauma)]
+    if critical:
+        breakdown.append(("critical location trauma", CRITICAL_LOCATION_TRAUMA))
+
+    stat_rolls, stat_damage = [], []
+    for _ in range(body.rolls):
+        face = roll_die(body.die, rng)
+        stat_rolls.append((face, body.faces[face - 1]))
+        breakdown.append((f"{part.replace('_', ' ')} d{body.die} → {body.faces[face - 1]}", face))
+    for face, stat in stat_rolls:
+        points = roll_die(3, rng) if critical_hit and critical else 1
+        stat_damage.append((stat, points))
+        breakdown.append((f"{stat} damage", points))
+
+    # A critical hit that found no critical location did no extra damage: it pays off next round.
+    follow_up = CRITICAL_FOLLOW_UP_BONUS if critical_hit and not critical else 0
+    return LocationResult(
+        area=area, d100=d100, location=location, part=part, side=side, sub_roll=sub_roll,
+        upper_leg_only=fixed_upper, attackers_choice=by_choice, chosen_by_default=by_default,
+        critical_hit=critical_hit, critical_location=critical, critical_location_roll=critical_roll,
+        shock_bonus=body.shock, trauma_bonus=trauma_bonus, stat_rolls=tuple(stat_rolls),
+        stat_damage=tuple(stat_damage), next_attack_bonus=follow_up, breakdown=breakdown,
+    )
+
+
+def stat_risk_tally() -> dict[str, int]:
+    """Count the effect-die faces naming each stat, a two-roll part counting twice.
+
+    This is the article's "risks by stat" list, recomputed from the effects chart.
+
+    Article: "Hit Location", Hit Location Effects.
+    """
+    tally: dict[str, int] = {}
+    for body in BODY_PARTS.values():
+        for stat in body.faces:
+            tally[stat] = tally.get(stat, 0) + body.rolls
+    return tally

@@ -1,0 +1,540 @@
+"""Radiation: Zener Transition damage, the long-term recovery track and anti-radiation therapies.
+
+Article: "Radiation Damage". RULINGS.md sections 1 and 7.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from numbers import Real
+
+from rulebook import RulesError
+from rulebook.dice import CheckRoll, roll_check, roll_dice, roll_die
+from rulebook.stats import PRIMARY_STATS, STAT_CHECK_DICE
+from rulebook.tables import as_fraction
+
+#: The GM's transition categories: 1 tranquil, 2 normal, 3A long-term heavy, 3B short-term heavy.
+CATEGORIES: tuple[str, ...] = ("1", "2", "3A", "3B")
+#: The article's "CON roll at +15", stored target-side (RULINGS section 1).
+TRANSITION_SAVE_MODIFIER = -15
+#: Points healed by the first four steps of the recovery track; every later step heals 1.
+TRACK_FIRST_STEPS: tuple[int, ...] = (6, 4, 2, 1)
+#: Rest a step's period must include: this much restful sleep, or this much rest of any kind.
+RESTFUL_SLEEP_HOURS = 6
+ROUGH_REST_HOURS = 9
+
+
+def _ceil_half(value: int) -> int:
+    return -(-value // 2)
+
+
+def _whole(value: int, name: str, minimum: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise RulesError(f"{name} must be a whole number of at least {minimum}, not {value!r}.")
+    return value
+
+
+def _hours(value: Real | str, name: str) -> Fraction:
+    try:
+        hours = as_fraction(value)
+    except (TypeError, ValueError, ZeroDivisionError):
+        raise RulesError(f"{name} must be a number of hours, not {value!r}.") from None
+    if hours < 0:
+        raise RulesError(f"{name} cannot be negative ({value!r}).")
+    return hours
+
+
+@dataclass(frozen=True)
+class DamageLine:
+    """One rolled amount (a damage line or a therapy effect) with its terms."""
+
+    label: str
+    amount: int
+    breakdown: list[tuple[str, int]]
+
+
+@dataclass(frozen=True)
+class TransitionOutcome:
+    """One transition: the CON save, the repeat-transition extra and the three damage lines."""
+
+    category: str
+    transition_number: int
+    save: CheckRoll
+    save_breakdown: list[tuple[str, int]]
+    saved: bool
+    repeat_extra: int
+    extra_breakdown: list[tuple[str, int]]
+    con_damage: DamageLine
+    shock: DamageLine
+    trauma: DamageLine
+
+
+def normalise_category(category: str | int) -> str:
+    """Return the canonical category "1", "2", "3A" or "3B" ("Radiation Damage", categories)."""
+    name = str(category).strip().upper()
+    if name not in CATEGORIES:
+        raise RulesError(f"Unknown transition category {category!r}: use 1, 2, 3A or 3B.")
+    return name
+
+
+def repeat_extra(
+    transition_number: int, extra_reduction: int = 0
+) -> tuple[int, list[tuple[str, int]]]:
+    """Return the repeat-transition extra and its terms ("Radiation Damage", repeat transitions).
+
+    Each transition after the first adds 1 per earlier transition to every damage line; what
+    therapies have removed comes off, never below zero.
+    """
+    _whole(transition_number, "transition_number", 1)
+    _whole(extra_reduction, "extra_reduction")
+    extra = max(transition_number - 1 - extra_reduction, 0)
+    return extra, [
+        ("earlier transitions", transition_number - 1),
+        ("removed by therapies", -extra_reduction),
+        ("extra on every damage line (min 0)", extra),
+    ]
+
+
+def _line(label: str, base_terms: list[tuple[str, int]], base: int, extra: int) -> DamageLine:
+    terms = [*base_terms, ("repeat-transition extra", extra), (label, base + extra)]
+    return DamageLine(label, base + extra, terms)
+
+
+def transition(
+    *,
+    con: int,
+    category: str | int,
+    transition_number: int,
+    extra_reduction: int = 0,
+    rng: random.Random | None = None,
+) -> TransitionOutcome:
+    """Resolve one Zener Transition for one character ("Radiation Damage").
+
+    The character makes a CON stat check on 4d6 at target modifier −15. A success costs 1
+    long-term CON and d3 shock and trauma; a failure costs what the GM's category says. The
+    repeat-transition extra is added to every line, on a success as well as on a failure.
+    Shock and trauma always take the same amount: one roll serves both.
+
+    Args:
+        con: The character's current CON.
+        category: "1", "2", "3A" or "3B", as the GM rules for this transition.
+        transition_number: 1 for the character's first transition, 4 for the fourth, …
+        extra_reduction: Repeat-transition extra removed so far by therapies.
+        rng: The roller; dice are rolled save first, then damage.
+    """
+    category = normalise_category(category)
+    if isinstance(con, bool) or not isinstance(con, int):
+        raise RulesError(f"CON must be a whole number, not {con!r}.")
+    extra, extra_terms = repeat_extra(transition_number, extra_reduction)
+    target = con + TRANSITION_SAVE_MODIFIER
+    save = roll_check(target, dice=STAT_CHECK_DICE, rng=rng)
+    save_terms = [
+        ("CON", con),
+        ("Zener Transition (CON roll at +15)", TRANSITION_SAVE_MODIFIER),
+        ("target on 4d6", target),
+    ]
+    if save.success:
+        d3 = roll_die(3, rng)
+        con_base, con_terms = 1, [("saved: long-term CON", 1)]
+        body, body_terms = d3, [("saved: d3", d3)]
+    elif category == "1":
+        d6 = roll_die(6, rng)
+        con_base, con_terms = _ceil_half(d6), [("d6", d6), ("half, rounded up", _ceil_half(d6))]
+        body, body_terms = d6, [("d6", d6)]
+    elif category == "2":
+        d6 = roll_die(6, rng)
+        con_base, con_terms = d6, [("d6", d6)]
+        body, body_terms = d6 + 6, [("d6", d6), ("category 2", 6)]
+    elif category == "3A":
+        faces = roll_dice(2, 6, rng)
+        total = sum(faces)
+        con_base, con_terms = total, [("2d6", total)]
+        body, body_terms = _ceil_half(total), [
+            ("2d6", total),
+            ("half, rounded up", _ceil_half(total)),
+        ]
+    else:
+        d6 = roll_die(6, rng)
+        total = sum(roll_dice(2, 6, rng))
+        con_base, con_terms = d6, [("d6", d6)]
+        body, body_terms = total + 3, [("2d6", total), ("category 3B", 3)]
+    return TransitionOutcome(
+        category=category,
+        transition_number=transition_number,
+        save=save,
+        save_breakdown=save_terms,
+        saved=save.success,
+        repeat_extra=extra,
+        extra_breakdown=extra_terms,
+        con_damage=_line("long-term CON damage", con_terms, con_base, extra),
+        shock=_line("shock", body_terms, body, extra),
+        trauma=_line("trauma", body_terms, body, extra),
+    )
+
+
+# --- The recovery track ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TrackStep:
+    """One step of the recovery track: its period and the points it heals."""
+
+    step: int
+    period_hours: int
+    points: int
+
+
+def track_step(step: int) -> TrackStep:
+    """Return one step of the long-term recovery track ("Radiation Damage", recovery).
+
+    Steps 0–3 each take a day and heal 6, 4, 2, 1. From step 4 on each heals 1 point and
+    takes one day more than the step before: 2 days, 3 days, 4 days, …
+    """
+    _whole(step, "step")
+    if step < len(TRACK_FIRST_STEPS):
+        return TrackStep(step, 24, TRACK_FIRST_STEPS[step])
+    return TrackStep(step, 24 * (step - 2), 1)
+
+
+@dataclass(frozen=True)
+class RadiationTrack:
+    """Long-term radiation losses and where the character stands on the recovery track.
+
+    ``damage`` holds long-term loss by stat: CON, unless the GM moved some to another stat.
+    The ``step_*`` fields count what has passed since the current step's period began.
+    """
+
+    damage: dict[str, int] = field(default_factory=dict)
+    step: int = 0
+    step_hours: Fraction = Fraction(0)
+    step_restful_sleep_hours: Fraction = Fraction(0)
+    step_rough_rest_hours: Fraction = Fraction(0)
+    transitions: int = 0
+    extra_reduction: int = 0
+
+    def __post_init__(self) -> None:
+        clean = {}
+        for stat, points in dict(self.damage).items():
+            if stat not in PRIMARY_STATS:
+                raise RulesError(f"Unknown stat {stat!r} in radiation damage.")
+            if _whole(points, f"radiation damage to {stat}"):
+                clean[stat] = points
+        object.__setattr__(self, "damage", clean)
+        _whole(self.step, "step")
+        _whole(self.transitions, "transitions")
+        _whole(self.extra_reduction, "extra_reduction")
+
+    @property
+    def total(self) -> int:
+        return sum(self.damage.values())
+
+
+def _heal_pool(damage: dict[str, int], points: int) -> dict[str, int]:
+    """Heal ``points`` one at a time, largest loss first (CON wins ties); return healed by stat."""
+    left, healed = dict(damage), {}
+    for _ in range(points):
+        if not left:
+            break
+        stat = max(left, key=lambda s: (left[s], s == "CON", -PRIMARY_STATS.index(s)))
+        healed[stat] = healed.get(stat, 0) + 1
+        left[stat] -= 1
+        if not left[stat]:
+            del left[stat]
+    return healed
+
+
+def _minus(damage: dict[str, int], healed: dict[str, int]) -> dict[str, int]:
+    return {s: p - healed.get(s, 0) for s, p in damage.items() if p - healed.get(s, 0)}
+
+
+def _rested_enough(restful: Fraction, rough: Fraction) -> bool:
+    # Restful sleep is rest too, so it counts toward the longer rough-rest requirement.
+    return restful >= RESTFUL_SLEEP_HOURS or restful + rough >= ROUGH_REST_HOURS
+
+
+@dataclass(frozen=True)
+class TrackHealing:
+    """A step of the track completing, ``at_hours`` into the span."""
+
+    at_hours: Fraction
+    step: int
+    points: int
+    healed: dict[str, int]
+    breakdown: list[tuple[str, int | Fraction]]
+
+
+@dataclass(frozen=True)
+class TrackAdvance:
+    """The track after some time, what it healed by stat, and each step that completed."""
+
+    track: RadiationTrack
+    healed: dict[str, int]
+    steps: list[TrackHealing]
+
+
+def advance_track(
+    track: RadiationTrack,
+    *,
+    hours: Real | str,
+    restful_sleep_hours: Real | str = 0,
+    rough_rest_hours: Real | str = 0,
+) -> TrackAdvance:
+    """Let time pass on the long-term recovery track ("Radiation Damage", recovery).
+
+    A step heals when its period is over and the period has included 6 h of restful sleep or
+    9 h of rest of any kind; until then it waits. Sleep and rest are taken as spread evenly
+    over ``hours``: call once per stretch of one kind of activity for an exact timeline.
+
+    Args:
+        track: Where the character stands.
+        hours: Time passing.
+        restful_sleep_hours: Of that time, hours of comfortable sleep.
+        rough_rest_hours: Of that time, hours of other rest (rough sleep, resting awake).
+    """
+    total = _hours(hours, "hours")
+    restful = _hours(restful_sleep_hours, "restful_sleep_hours")
+    rough = _hours(rough_rest_hours, "rough_rest_hours")
+    if restful + rough > total:
+        raise RulesError("Sleep and rest cannot add up to more than the hours that pass.")
+    restful_rate = restful / total if total else Fraction(0)
+    rough_rate = rough / total if total else Fraction(0)
+    state, now, events, healed_total = track, Fraction(0), [], {}
+    while state.total:
+        step = track_step(state.step)
+        wait = max(Fraction(step.period_hours) - state.step_hours, Fraction(0))
+        slept, rested = state.step_restful_sleep_hours, state.step_rough_rest_hours
+        if _rested_enough(slept, rested):
+            rest_wait: Fraction | None = Fraction(0)
+        else:
+            options = []
+            if restful_rate:
+                options.append((RESTFUL_SLEEP_HOURS - slept) / restful_rate)
+            if restful_rate + rough_rate:
+                options.append((ROUGH_REST_HOURS - slept - rested) / (restful_rate + rough_rate))
+            rest_wait = min(options) if options else None
+        if rest_wait is None or now + max(wait, rest_wait) > total:
+            break
+        now += max(wait, rest_wait)
+        healed = _heal_pool(state.damage, step.points)
+        for stat, points in healed.items():
+            healed_total[stat] = healed_total.get(stat, 0) + points
+        events.append(
+            TrackHealing(
+                now,
+                step.step,
+                sum(healed.values()),
+                healed,
+                [
+                    ("recovery step (1 = the 6-point day)", step.step + 1),
+                    ("period (hours)", step.period_hours),
+                    ("points this step heals", step.points),
+                    ("long-term loss before", state.total),
+                    ("healed", sum(healed.values())),
+                ],
+            )
+        )
+        state = replace(
+            state,
+            damage=_minus(state.damage, healed),
+            step=step.step + 1,
+            step_hours=Fraction(0),
+            step_restful_sleep_hours=Fraction(0),
+            step_rough_rest_hours=Fraction(0),
+        )
+    if state.total:
+        left = total - now
+        state = replace(
+            state,
+            step_hours=state.step_hours + left,
+            step_restful_sleep_hours=state.step_restful_sleep_hours + restful_rate * left,
+            step_rough_rest_hours=state.step_rough_rest_hours + rough_rate * left,
+        )
+    else:
+        state = replace(
+            state,
+            step_hours=Fraction(0),
+            step_restful_sleep_hours=Fraction(0),
+            step_rough_rest_hours=Fraction(0),
+        )
+    return TrackAdvance(state, healed_total, events)
+
+
+def next_transition_number(track: RadiationTrack) -> int:
+    """Return the number of the character's next Zener Transition ("Radiation Damage")."""
+    return track.transitions + 1
+
+
+def expose(track: RadiationTrack, outcome: TransitionOutcome) -> RadiationTrack:
+    """Record a transition's CON loss; a new exposure restarts the track ("Radiation Damage")."""
+    if outcome.transition_number != next_transition_number(track):
+        raise RulesError(
+            f"This character's next transition is number {next_transition_number(track)}, "
+            f"but the outcome was rolled as number {outcome.transition_number}."
+        )
+    damage = dict(track.damage)
+    if outcome.con_damage.amount:
+        damage["CON"] = damage.get("CON", 0) + outcome.con_damage.amount
+    return RadiationTrack(
+        damage=damage, transitions=outcome.transition_number, extra_reduction=track.extra_reduction
+    )
+
+
+def transfer_long_term_loss(track: RadiationTrack, *, points: int, to_stat: str) -> RadiationTrack:
+    """Move long-term CON loss to another stat at the GM's word ("Radiation Damage").
+
+    The moved loss stays on the recovery track and heals as if it were still CON loss.
+    """
+    _whole(points, "points", 1)
+    if to_stat not in PRIMARY_STATS or to_stat == "CON":
+        raise RulesError(
+            f"Long-term loss can move from CON to another primary stat, not {to_stat!r}."
+        )
+    if points > track.damage.get("CON", 0):
+        raise RulesError(
+            f"Only {track.damage.get('CON', 0)} points of long-term CON loss can move."
+        )
+    damage = dict(track.damage)
+    damage["CON"] -= points
+    damage[to_stat] = damage.get(to_stat, 0) + points
+    return replace(track, damage=damage)
+
+
+# --- Anti-radiation therapies ---------------------------------------------------------------
+
+_DICE = re.compile(r"^\s*(\d*)\s*[dD]\s*(3|6)\s*$")
+#: Lowest and highest maximum an effect's dice may have (d3 to 3d6, d6 to 3d6, d3 to 2d6).
+_THERAPY_LIMITS = {
+    "extra_reduction": (3, 18),
+    "track_steps_back": (3, 18),
+    "shock": (6, 18),
+    "trauma": (3, 12),
+}
+
+
+def _parse_dice(expression: str, effect: str) -> tuple[int, int]:
+    if str(expression).strip() in ("", "0"):
+        return 0, 6
+    match = _DICE.match(str(expression))
+    if not match:
+        raise RulesError(f"{effect}: write dice as d3, 2d6, … or 0, not {expression!r}.")
+    count, sides = int(match.group(1) or 1), int(match.group(2))
+    low, high = _THERAPY_LIMITS[effect]
+    if not low <= count * sides <= high:
+        raise RulesError(f"{effect}: {expression} is outside the article's range for therapies.")
+    return count, sides
+
+
+@dataclass(frozen=True)
+class Therapy:
+    """An anti-radiation therapy as the GM defines it: dice expressions like "d3" or "2d6"."""
+
+    name: str
+    con_healed: int = 1
+    extra_reduction: str = "d3"
+    track_steps_back: str = "d3"
+    shock: str = "d6"
+    trauma: str = "d3"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.con_healed, bool) or self.con_healed not in (0, 1, 2, 3):
+            raise RulesError("A therapy heals 0 to 3 points of long-term CON loss at once.")
+        for effect in _THERAPY_LIMITS:
+            _parse_dice(getattr(self, effect), effect)
+
+
+@dataclass(frozen=True)
+class TherapyRoll:
+    """A therapy's rolled effects, before the player chooses any END swap."""
+
+    therapy: Therapy
+    extra_reduction: DamageLine
+    track_steps_back: DamageLine
+    shock: DamageLine
+    trauma: DamageLine
+    end_delay_hours: DamageLine
+
+
+def roll_therapy(therapy: Therapy, *, rng: random.Random | None = None) -> TherapyRoll:
+    """Roll a therapy's effects and the 4d6 hours of any END swap ("Anti-Radiation Therapies").
+
+    Dice are rolled in this order: extra reduction, track steps, shock, trauma, END delay.
+    """
+    lines = {}
+    for effect in ("extra_reduction", "track_steps_back", "shock", "trauma"):
+        count, sides = _parse_dice(getattr(therapy, effect), effect)
+        faces = roll_dice(count, sides, rng)
+        label = effect.replace("_", " ")
+        dice = f"{count}d{sides}" if count else "none"
+        lines[effect] = DamageLine(label, sum(faces), [(dice, sum(faces))])
+    delay = sum(roll_dice(4, 6, rng))
+    return TherapyRoll(
+        therapy,
+        end_delay_hours=DamageLine("END delay (hours)", delay, [("4d6 hours", delay)]),
+        **lines,
+    )
+
+
+@dataclass(frozen=True)
+class TherapyOutcome:
+    """A therapy applied: the new track, what it healed, and the shock, trauma and END it costs."""
+
+    track: RadiationTrack
+    con_healed: dict[str, int]
+    shock: int
+    trauma: int
+    end_loss: int
+    end_delay_hours: int
+    breakdown: list[tuple[str, int]]
+
+
+def apply_therapy(track: RadiationTrack, rolled: TherapyRoll, *, as_end: int = 0) -> TherapyOutcome:
+    """Apply a rolled anti-radiation therapy ("Radiation Damage", Anti-Radiation Therapies).
+
+    Heals long-term loss at once, cuts the repeat-transition extra for every later transition,
+    moves the track back toward its first steps (the step's period starts afresh), and inflicts
+    shock and trauma. ``as_end`` points come off both shock and trauma (the same on each, at
+    most half of either) and are lost as twice that much END, which comes back only after the
+    rolled 4d6 hours.
+    """
+    _whole(as_end, "as_end")
+    shock, trauma = rolled.shock.amount, rolled.trauma.amount
+    most = min(shock // 2, trauma // 2)
+    if as_end > most:
+        raise RulesError(f"At most {most} of this therapy's shock and trauma can be taken as END.")
+    healed = _heal_pool(track.damage, rolled.therapy.con_healed)
+    back = min(rolled.track_steps_back.amount, track.step)
+    new_track = replace(
+        track,
+        damage=_minus(track.damage, healed),
+        extra_reduction=track.extra_reduction + rolled.extra_reduction.amount,
+    )
+    if back:
+        new_track = replace(
+            new_track,
+            step=track.step - back,
+            step_hours=Fraction(0),
+            step_restful_sleep_hours=Fraction(0),
+            step_rough_rest_hours=Fraction(0),
+        )
+    return TherapyOutcome(
+        track=new_track,
+        con_healed=healed,
+        shock=shock - as_end,
+        trauma=trauma - as_end,
+        end_loss=2 * as_end,
+        end_delay_hours=rolled.end_delay_hours.amount if as_end else 0,
+        breakdown=[
+            ("long-term loss healed at once", sum(healed.values())),
+            ("repeat-transition extra removed", rolled.extra_reduction.amount),
+            ("recovery-track steps back", back),
+            ("shock rolled", shock),
+            ("trauma rolled", trauma),
+            ("taken as END instead, from each", -as_end),
+            ("shock suffered", shock - as_end),
+            ("trauma suffered", trauma - as_end),
+            ("END lost until the delay is over", 2 * as_end),
+        ],
+    )

@@ -1,0 +1,192 @@
+"""Skills: breadth costs, ranks, check targets and eventual success.
+
+Article: "Skills" ("Skill Base Values", "Skill Definitions", "Skill Checks", "Weapon Skills",
+"Unproficient", "Improving Skills", "Skill Standards", "Eventual Success").
+RULINGS.md sections 1 and 3.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from rulebook import RulesError
+from rulebook.stats import (
+    SKILL_CHECK_DICE,
+    BreakdownLine,
+    CheckTarget,
+    require_int,
+    skill_foundation,
+)
+from rulebook.tables import TIME_CHART_MIN_INDEX, time_multiplier
+
+#: Cost of a skill's first rank by breadth ("Skill Definitions").
+GENERAL_BREADTHS: dict[str, int] = {"specific": 1, "narrow": 2, "broad": 4}
+#: Cost of a weapon skill's first rank by breadth ("Weapon Skills").
+WEAPON_BREADTHS: dict[str, int] = {"weapon_model": 1, "weapon_type": 2, "weapon_category": 3}
+BREADTHS: dict[str, int] = {**GENERAL_BREADTHS, **WEAPON_BREADTHS}
+#: A skill the GM has not classified yet: its cost is pending, not zero.
+UNCLASSIFIED = "unclassified"
+
+#: Each rank after the first costs this ("Improving Skills").
+FURTHER_RANK_COST = 1
+#: The campaign's default rank cap.
+DEFAULT_MAX_RANKS = 3
+#: Target bonus per further relevant skill or equipment the GM accepts ("Skill Checks").
+RELEVANT_SKILL_BONUS = 2
+#: Target bonus per indirectly related skill or equipment when unproficient ("Unproficient").
+INDIRECT_SKILL_BONUS = 1
+
+#: What a number of ranks means at the table ("Skill Standards").
+SKILL_STANDARDS: dict[int, str] = {
+    0: "Unskilled / support staff",
+    1: "Trainee / junior assistant",
+    2: "Skilled assistant",
+    3: "Expert / professional",
+}
+
+
+def breadth_cost(breadth: str) -> int:
+    """Return the first-rank cost of a breadth ("Skill Definitions", "Weapon Skills").
+
+    Names are matched without regard to case, spaces or hyphens ("Weapon type" works).
+
+    Raises:
+        RulesError: for an unclassified or unknown breadth.
+    """
+    if not isinstance(breadth, str):
+        raise RulesError(f"A breadth is a name such as 'narrow', not {breadth!r}.")
+    key = breadth.strip().lower().replace(" ", "_").replace("-", "_")
+    if key == UNCLASSIFIED:
+        raise RulesError("This skill is not classified yet: the GM sets its breadth first.")
+    try:
+        return BREADTHS[key]
+    except KeyError:
+        raise RulesError(
+            f"Unknown breadth {breadth!r}: use one of {', '.join(BREADTHS)}."
+        ) from None
+
+
+def skill_cost(breadth: str, ranks: int, max_ranks: int = DEFAULT_MAX_RANKS) -> int:
+    """Return the skill points a skill at ``ranks`` costs ("Skill Definitions", "Improving Skills").
+
+    The first rank costs the breadth; every further rank costs 1. No ranks cost nothing.
+
+    Raises:
+        RulesError: for an unknown breadth, negative ranks or ranks beyond ``max_ranks``.
+    """
+    require_int(max_ranks, "The rank cap", minimum=1)
+    require_int(ranks, "Skill ranks", minimum=0)
+    if ranks > max_ranks:
+        raise RulesError(f"{ranks} ranks is over this campaign's cap of {max_ranks} ranks.")
+    first = breadth_cost(breadth)
+    if ranks == 0:
+        return 0
+    return first + FURTHER_RANK_COST * (ranks - 1)
+
+
+def skill_check_target(*, ranks: int, stat: int, extra_relevant: int = 0, indirect: int = 0,
+                       modifier: int = 0) -> CheckTarget:
+    """Compute a 3d6 skill check's target with its breakdown ("Skill Checks", "Unproficient").
+
+    Proficient (ranks ≥ 1): ranks + the stat's skill foundation + 2 per further relevant
+    skill or equipment + modifier. Unproficient (ranks 0): foundation + 1 per indirectly
+    related skill or equipment + modifier. Modifiers are target-side (positive is easier).
+
+    Args:
+        ranks: ranks in the single skill the GM picked.
+        stat: current value of the stat the GM picked as the basis.
+        extra_relevant: further relevant skills or equipment the GM accepts (proficient only).
+        indirect: indirectly related skills or equipment the GM accepts (unproficient only).
+        modifier: the sum of all circumstance modifiers.
+
+    Raises:
+        RulesError: for negative counts, or a count that does not apply to this kind of check.
+    """
+    require_int(ranks, "Skill ranks", minimum=0)
+    require_int(stat, "The stat")
+    require_int(extra_relevant, "Further relevant skills", minimum=0)
+    require_int(indirect, "Indirectly related skills", minimum=0)
+    require_int(modifier, "The modifier")
+    foundation = skill_foundation(stat)
+    breakdown: list[BreakdownLine] = []
+    if ranks:
+        if indirect:
+            raise RulesError(
+                "Indirectly related skills only help an unproficient check; with ranks in the "
+                "skill, count other skills the GM accepts as further relevant (+2 each)."
+            )
+        breakdown.append(("skill ranks", ranks))
+        breakdown.append((f"skill foundation (stat {stat}: ⌈{stat}/2⌉ + 2)", foundation))
+        if extra_relevant:
+            breakdown.append((f"{extra_relevant} further relevant skill(s)/equipment × "
+                              f"{RELEVANT_SKILL_BONUS}", RELEVANT_SKILL_BONUS * extra_relevant))
+    else:
+        if extra_relevant:
+            raise RulesError(
+                "Without ranks in the skill the check is unproficient: other skills or "
+                "equipment count as indirectly related (+1 each), or use a skill you have."
+            )
+        breakdown.append((f"skill foundation (stat {stat}: ⌈{stat}/2⌉ + 2), unproficient",
+                          foundation))
+        if indirect:
+            breakdown.append((f"{indirect} indirectly related skill(s)/equipment × "
+                              f"{INDIRECT_SKILL_BONUS}", INDIRECT_SKILL_BONUS * indirect))
+    if modifier:
+        breakdown.append(("modifier", modifier))
+    return CheckTarget(sum(value for _, value in breakdown), breakdown, SKILL_CHECK_DICE)
+
+
+@dataclass(frozen=True)
+class EventualSuccess:
+    """How long a sure success takes, read from a check's margin on the time chart.
+
+    The breakdown's values add up to ``time_index``.
+    """
+
+    margin: int
+    desired_margin: int
+    adjusted_margin: int
+    time_index: int
+    multiplier: Fraction
+    breakdown: list[BreakdownLine]
+
+    @property
+    def under_a_tenth(self) -> bool:
+        """Return True when the chart reads "less than ×0.1" (the multiplier is then 0)."""
+        return self.time_index <= TIME_CHART_MIN_INDEX
+
+    def time_taken(self, normal_time: int | Fraction) -> Fraction:
+        """Return the time the task takes, in the unit of ``normal_time`` ("Eventual Success")."""
+        return Fraction(normal_time) * self.multiplier
+
+
+def eventual_success(margin: int, desired_margin: int = 0) -> EventualSuccess:
+    """Read a sure success's time from the check's margin ("Eventual Success").
+
+    Sign convention: margin = target − roll (positive is a success by that much). The
+    players' desired margin is subtracted first (the article's camp-site example: wanting a
+    success by 5 lowers the margin by 5). The time-chart index is the adjusted margin with
+    its sign turned round, because a better result should take less time: adjusted margin +3
+    reads index −3 (×0.4 of the normal time); adjusted margin −4 reads index +4 (×10).
+
+    Args:
+        margin: the check's margin of success (negative for a failure).
+        desired_margin: the success margin the players ask for; negative accepts a rougher
+            result for speed.
+    """
+    require_int(margin, "The margin")
+    require_int(desired_margin, "The desired margin")
+    adjusted = margin - desired_margin
+    index = -adjusted
+    breakdown: list[BreakdownLine] = [(f"margin {margin}, sign reversed", -margin)]
+    if desired_margin:
+        breakdown.append((f"desired margin {desired_margin}", desired_margin))
+    return EventualSuccess(
+        margin=margin,
+        desired_margin=desired_margin,
+        adjusted_margin=adjusted,
+        time_index=index,
+        multiplier=time_multiplier(index),
+        breakdown=breakdown,
+    )
