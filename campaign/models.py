@@ -13,6 +13,8 @@ class Campaign(models.Model):
     name = models.CharField(max_length=120)
     description = models.TextField(blank=True)
     stat_entry = models.CharField(max_length=8, choices=StatEntry.choices, default=StatEntry.ENTER)
+    # "Roll in the app": the dice each stat is rolled with (d20 notation), every roll logged.
+    stat_dice = models.CharField(max_length=30, default="4d6")
     max_skill_ranks = models.PositiveSmallIntegerField(default=3)
     # In-game time elapsed, in hours: downtime advances it.
     game_hours = models.PositiveIntegerField(default=0)
