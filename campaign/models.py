@@ -162,9 +162,10 @@ class MacGuffin(models.Model):
 
     class Upgrade(models.TextChoices):
         NONE = "", "—"
-        MEITNER = "meitner_field", "Enlarged Meitner field"
+        # Keys as in rulebook.karma.DELAY_TRANSITION_UPGRADES: all three unlock delaying transitions.
+        MEITNER = "enlarged_meitner_field", "Enlarged Meitner field"
         COMMS = "limited_comms", "Limited comms to Zener Command"
-        DETECTION = "threshold_detection", "Transition threshold detection"
+        DETECTION = "transition_threshold_detection", "Zener Transition threshold detection"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="macguffins")
     name = models.CharField(max_length=120)
@@ -172,7 +173,7 @@ class MacGuffin(models.Model):
     target = models.PositiveIntegerField(default=4)
     progress = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.FUNDING)
-    upgrade = models.CharField(max_length=24, choices=Upgrade.choices, blank=True, default="")
+    upgrade = models.CharField(max_length=32, choices=Upgrade.choices, blank=True, default="")
     funded_at = models.DateTimeField(null=True, blank=True)
     funded_during = models.ForeignKey(Adventure, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -240,3 +241,30 @@ class KarmaEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.character}: {self.amount:+d} ({self.kind})"
+
+
+class Complication(models.Model):
+    """A setback the GM records to settle Karmic Debt or Karmic Starvation, in play."""
+
+    class Cause(models.TextChoices):
+        DEBT = "debt", "Karmic Debt"
+        STARVATION = "starvation", "Karmic Starvation"
+
+    class Form(models.TextChoices):
+        WORSEN = "worsen", "Other disadvantages worsened"
+        STAT_LOSS = "stat_loss", "Semi-permanent stat loss"
+        BLOWN_ROLL = "blown_roll", "A mission-critical roll deliberately blown"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="complications")
+    character = models.ForeignKey("characters.Character", on_delete=models.CASCADE, related_name="complications")
+    cause = models.CharField(max_length=10, choices=Cause.choices)
+    form = models.CharField(max_length=10, choices=Form.choices)
+    ranks = models.PositiveSmallIntegerField()
+    description = models.CharField(max_length=300)
+    effects = models.JSONField(default=dict, blank=True)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [models.CheckConstraint(condition=Q(ranks__gte=1), name="complication_ranks_positive")]

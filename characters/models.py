@@ -64,6 +64,7 @@ class Character(models.Model):
     stat_trades = models.JSONField(default=dict, blank=True)  # {"STR": +1, "ENC": −2}: skill points
     karma_swaps = models.JSONField(default=list, blank=True)  # [{"lowered": "PERS", "raised": "STR"}]
     stat_raises = models.JSONField(default=dict, blank=True)  # Karma raises once active
+    stat_setbacks = models.JSONField(default=dict, blank=True)  # semi-permanent losses from Complications
     int_plus_d6 = models.PositiveSmallIntegerField()
     int_minus_d6 = models.PositiveSmallIntegerField()
 
@@ -77,6 +78,8 @@ class Character(models.Model):
     # --- Karma (the ledger lives in campaign.KarmaEntry; this is its cached balance) ----
     karma = models.IntegerField(default=0)
     karma_converted = models.PositiveIntegerField(default=0)  # Karma turned into skill points
+    # Skill points a Karmic Starvation Complication freed (2 per rank), until paid off.
+    starvation_relief = models.PositiveIntegerField(default=0)
 
     # --- current wounds ----------------------------------------------------------------
     trauma = models.PositiveIntegerField(default=0)

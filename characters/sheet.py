@@ -33,6 +33,8 @@ def generation_stats(character: Character) -> dict[str, int]:
     stats = character.stat_values()
     for stat, raised in (character.stat_raises or {}).items():
         stats[stat] -= raised
+    for stat, lost in (character.stat_setbacks or {}).items():
+        stats[stat] += lost
     return stats
 
 
@@ -93,6 +95,7 @@ def budget(character: Character) -> Budget:
         equipment=[SkillLike(e.name, e.breadth, e.ranks, e.classified) for e in character.equipment.all()],
         priced_items=priced,
         max_ranks=character.campaign.max_skill_ranks,
+        starvation_relief=character.starvation_relief,
     )
 
 

@@ -98,6 +98,7 @@ def character_budget(
     equipment: Iterable[SkillLike] = (),
     priced_items: Iterable[PricedItem] = (),
     max_ranks: int = 3,
+    starvation_relief: int = 0,
 ) -> Budget:
     """Compute a sheet's skill-point budget, line by line.
 
@@ -121,6 +122,8 @@ def character_budget(
     if karma_converted:
         lines.append(BudgetLine(f"{karma_converted} Karma converted × {SKILL_POINTS_PER_KARMA}",
                                 SKILL_POINTS_PER_KARMA * karma_converted))
+    if starvation_relief:
+        lines.append(BudgetLine("Karmic Starvation Complication (2 per rank)", starvation_relief))
     available = sum(line.points for line in lines)
 
     spent = 0
