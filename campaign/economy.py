@@ -16,12 +16,10 @@ from django.utils import timezone
 from characters import sheet as sheet_rules
 from characters.models import STAT_FIELDS, Character, Disadvantage
 from rulebook import RulesError
+from rulebook.experience import COMPLICATION_AWARD, NPC_BOOST_AWARD, adventure_payout
 from rulebook.karma import (
-    COMPLICATION_AWARD,
     DELAY_TRANSITION_UPGRADES,
-    NPC_BOOST_AWARD,
     SPEND_KINDS,
-    adventure_payout,
     karmic_debt,
     karmic_starvation,
     max_disadvantage_ranks,

@@ -14,14 +14,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from rulebook import RulesError
+from rulebook._numbers import require_int
 from rulebook.karma import Disadvantage, karmic_debt
 from rulebook.skills import BREADTHS, skill_cost
-from rulebook.stats import (
-    PRIMARY_STATS,
-    SKILL_POINTS_PER_KARMA,
-    SKILL_POINTS_PER_STAT_LOWER,
-    SKILL_POINTS_PER_STAT_RAISE,
-)
+from rulebook.stats import PRIMARY_STATS, SKILL_POINTS_PER_KARMA, stat_trade_points
 
 
 @dataclass(frozen=True)
@@ -78,12 +74,13 @@ def trade_points(trades: Mapping[str, int]) -> int:
 
     Each +1 to a stat costs 3 skill points; each −1 gives 2 ("Improving Stats").
     """
-    total = 0
+    raised = lowered = 0
     for stat, delta in trades.items():
         if stat not in PRIMARY_STATS:
             raise RulesError(f"Unknown stat {stat!r}")
-        total += -SKILL_POINTS_PER_STAT_RAISE * delta if delta > 0 else SKILL_POINTS_PER_STAT_LOWER * -delta
-    return total
+        delta = require_int(delta, f"The trade on {stat}")
+        raised, lowered = raised + max(delta, 0), lowered + max(-delta, 0)
+    return stat_trade_points(raised, lowered)
 
 
 def character_budget(

@@ -1,29 +1,38 @@
-"""Combat: Defense, attack targets and odds, near misses, attack resolution, initiative, micro-time.
+"""Combat: Defense, attack targets and odds, near misses and attack resolution.
 
-Article: "Combat" (Defense, Attacks, the summary list, near misses), "Initiative & Surprise",
-"Time" (Combat Time, Micro-Time), "Endurance". RULINGS.md sections 1, 5 and 6.
+Article: "Combat" (Defense, Attacks, the summary list, near misses), "Additional Rules"
+(Target Size Adjustment, Cover, Aiming), "Endurance". RULINGS.md sections 1, 5 and 6.
+Initiative and micro-time are in rulebook.initiative.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from numbers import Real
 
 from rulebook import RulesError
-from rulebook.damage import Hit, _int, attack_endurance_cost
+from rulebook._numbers import require_int
+from rulebook.damage import Hit, attack_endurance_cost
 from rulebook.dice import (
     CheckOdds, CheckRoll, check_odds, probability_at_most, roll_check, roll_die,
 )
-from rulebook.hit_locations import AREAS, LocationResult, hit_location, resolve_location
-from rulebook.stats import SKILL_CHECK_DICE, STAT_CHECK_DICE, skill_foundation
-from rulebook.tables import SUPPRESSION_FIRE_MODIFIER, reaction_save_modifier
+from rulebook.hit_locations import LocationResult, hit_location, require_area, resolve_location
+from rulebook.stats import SKILL_CHECK_DICE, skill_foundation
+from rulebook.tables import (
+    SIZE_TABLE_DISTANCE_INDEX,
+    SUPPRESSION_FIRE_MODIFIER,
+    RangeSizeAdjustment,
+    as_fraction,
+    distance_index,
+    distance_metres,
+    range_size_adjustment,
+)
 
 #: Defense = effective RES + this + armour rating.
 DEFENSE_OFFSET = -15
-#: Size modifier of each aimed area (the "Cover" scale: 0, −1, −2, −3, −6).
+#: Each aimed area's step on the target-size index (the "Cover" scale: 0, −1, −2, −3, −6).
 AIMED_AREA_MODIFIERS: dict[str, int] = {
     "whole_body": 0, "head_torso": -1, "head_neck": -2,
     "left_hand": -3, "right_hand": -3, "eye": -6,
@@ -35,10 +44,8 @@ NEXT_AREA_UP: dict[str, str] = {
 }
 
 
-def _area(aimed_area: str) -> str:
-    if aimed_area not in AIMED_AREA_MODIFIERS:
-        raise RulesError(f"Unknown aimed area {aimed_area!r}: choose one of {', '.join(AREAS)}.")
-    return aimed_area
+def _signed(number: int) -> str:
+    return str(number).replace("-", "−")
 
 
 @dataclass(frozen=True)
@@ -56,8 +63,8 @@ def defense(res: int, armour_rating: int) -> Defense:
 
     Article: "Combat", Defense; RULINGS.md section 6.
     """
-    _int("RES", res)
-    _int("Armour rating", armour_rating, 0, 10)
+    require_int(res, "RES")
+    require_int(armour_rating, "Armour rating", minimum=0, maximum=10)
     breakdown = [("effective RES", res), ("Defense offset", DEFENSE_OFFSET),
                  ("armour rating", armour_rating)]
     return Defense(res + DEFENSE_OFFSET + armour_rating, breakdown)
@@ -65,38 +72,84 @@ def defense(res: int, armour_rating: int) -> Defense:
 
 @dataclass(frozen=True)
 class AttackTarget:
-    """What an attack must roll on 3d6, and its terms."""
+    """What an attack must roll on 3d6, and its terms.
+
+    ``range_size`` is the range/size look-up term by term when the attack gave a range in
+    metres (or none), and None when the caller passed a precomputed modifier.
+    """
 
     total: int
     aimed_area: str
     breakdown: list[tuple[str, int]]
+    range_size: RangeSizeAdjustment | None = None
+
+
+def _range_size_term(range_m: Real | str | None, target_size: int,
+                     range_size_modifier: int | None,
+                     aimed_area: str) -> tuple[tuple[str, int], RangeSizeAdjustment | None]:
+    """Return the attack's one range/size line and, when computed here, its look-up."""
+    step = AIMED_AREA_MODIFIERS[require_area(aimed_area)]
+    if range_size_modifier is not None:
+        if range_m is not None:
+            raise RulesError("Give the range in metres (range_m, with target_size) or a "
+                             "precomputed range_size_modifier, not both.")
+        if target_size != 0:
+            raise RulesError("target_size goes with range_m: a precomputed range_size_modifier "
+                             "already includes the target's size and the aimed area.")
+        value = require_int(range_size_modifier, "Range / size modifier")
+        return ("range / size (given, aimed area included)", value), None
+    size = require_int(target_size, "Target size index")
+    # Without a range the attack is read where the size table is defined, so the aimed
+    # area still counts, once, through the size index.
+    metres = distance_metres(SIZE_TABLE_DISTANCE_INDEX) if range_m is None else range_m
+    adjustment = range_size_adjustment(metres, size + step)
+    range_index = distance_index(metres) - SIZE_TABLE_DISTANCE_INDEX
+    label = (f"range {float(as_fraction(metres)):g} m (index {_signed(range_index)}) vs size "
+             f"index {_signed(size + step)} (body {_signed(size)}, aimed area {_signed(step)})")
+    if range_m is None:
+        label = "no range given, read at 2 m: " + label
+    return (label, adjustment.modifier), adjustment
 
 
 def attack_target(*, attack_stat: int, weapon_ranks: int, defense: int,
-                  range_size_modifier: int = 0, aiming_bonus: int = 0, gm_modifier: int = 0,
-                  suppression: bool = False, aimed_area: str = "whole_body") -> AttackTarget:
+                  range_m: Real | str | None = None, target_size: int = 0,
+                  range_size_modifier: int | None = None, aiming_bonus: int = 0,
+                  gm_modifier: int = 0, suppression: bool = False,
+                  aimed_area: str = "whole_body") -> AttackTarget:
     """Compute an attack's target number on 3d6, term by term.
 
     ``attack_stat`` is ACC or MEL after armour penalties; ``defense`` is the target's Defense
     total. Suppression fire's −5 takes the place of any aiming bonus.
 
-    Article: "Combat", Attacks and the summary list; "Cover", "Aiming"; RULINGS.md sections 5, 6.
+    The range/size term comes one of two ways, never both. Either give ``range_m`` (metres)
+    and ``target_size`` (the size-table index of what the attacker can see: 0 for a whole
+    human body, lowered by cover): the aimed area's step is added to that size index and the
+    modifier is read from range index against size index (``tables.range_size_adjustment``).
+    Or pass ``range_size_modifier`` already computed, aimed area and cover included; the
+    aimed area then adds nothing more. With neither, the attack is read at 2 m, where the size
+    table is defined. ``aimed_area`` also picks the hit-location column and the near misses.
+
+    Article: "Combat", Attacks and the summary list; "Additional Rules", Target Size
+    Adjustment, Cover, Aiming; RULINGS.md sections 5 and 6.
+
+    Raises:
+        RulesError: for a bad number, an unknown aimed area, or both ways of giving range/size.
     """
-    stat = _int("Attack stat", attack_stat)
+    range_line, range_size = _range_size_term(range_m, target_size, range_size_modifier,
+                                              aimed_area)
+    stat = require_int(attack_stat, "Attack stat")
     foundation = skill_foundation(stat)
     breakdown = [(f"skill foundation of the attack stat {stat} (half, round up, + 2)", foundation),
-                 ("weapon skill ranks", _int("Weapon skill ranks", weapon_ranks, 0)),
-                 ("target's Defense", -_int("Defense", defense)),
-                 ("range / size", _int("Range / size modifier", range_size_modifier))]
-    _int("Aiming bonus", aiming_bonus)
+                 ("weapon skill ranks", require_int(weapon_ranks, "Weapon skill ranks", minimum=0)),
+                 ("target's Defense", -require_int(defense, "Defense")),
+                 range_line]
+    require_int(aiming_bonus, "Aiming bonus")
     if suppression:
         breakdown.append(("suppression fire (no aiming)", SUPPRESSION_FIRE_MODIFIER))
     else:
         breakdown.append(("aiming", aiming_bonus))
-    area_modifier = AIMED_AREA_MODIFIERS[_area(aimed_area)]
-    breakdown += [(f"aimed area: {aimed_area.replace('_', ' ')}", area_modifier),
-                  ("GM modifier", _int("GM modifier", gm_modifier))]
-    return AttackTarget(sum(value for _, value in breakdown), aimed_area, breakdown)
+    breakdown.append(("GM modifier", require_int(gm_modifier, "GM modifier")))
+    return AttackTarget(sum(value for _, value in breakdown), aimed_area, breakdown, range_size)
 
 
 @dataclass(frozen=True)
@@ -120,8 +173,8 @@ def near_miss(area: str, margin: int, cover: bool = False) -> NearMiss | None:
 
     Article: "Combat", the near-miss paragraphs; RULINGS.md section 6.
     """
-    _area(area)
-    missed_by = -_int("Margin", margin)
+    require_area(area)
+    missed_by = -require_int(margin, "Margin")
     if cover or missed_by <= 0 or area == "whole_body":
         return None
     if missed_by <= 5:
@@ -145,8 +198,9 @@ class AttackOdds:
 
 
 def attack_odds(*, attack_stat: int, weapon_ranks: int, defense: int,
-                range_size_modifier: int = 0, aiming_bonus: int = 0, gm_modifier: int = 0,
-                suppression: bool = False, aimed_area: str = "whole_body",
+                range_m: Real | str | None = None, target_size: int = 0,
+                range_size_modifier: int | None = None, aiming_bonus: int = 0,
+                gm_modifier: int = 0, suppression: bool = False, aimed_area: str = "whole_body",
                 cover: bool = False) -> AttackOdds:
     """Return the exact chances of an attack, the miracle rule applied.
 
@@ -155,6 +209,7 @@ def attack_odds(*, attack_stat: int, weapon_ranks: int, defense: int,
     Article: "Combat", Attacks (the armour 0–10 chances); RULINGS.md sections 1 and 6.
     """
     target = attack_target(attack_stat=attack_stat, weapon_ranks=weapon_ranks, defense=defense,
+                           range_m=range_m, target_size=target_size,
                            range_size_modifier=range_size_modifier, aiming_bonus=aiming_bonus,
                            gm_modifier=gm_modifier, suppression=suppression, aimed_area=aimed_area)
     odds = check_odds(target.total, SKILL_CHECK_DICE)
@@ -179,7 +234,7 @@ def pay_attack_endurance(*, endurance: int, attack_kind: str) -> int:
     Article: "Endurance"; "Combat", the summary list (END is paid before the attack).
     """
     cost = attack_endurance_cost(attack_kind)
-    if _int("END", endurance) < cost:
+    if require_int(endurance, "END") < cost:
         raise RulesError(f"A {attack_kind} attack costs {cost} END and only {endurance} is left: "
                          "rest or skip rounds to recover END first.")
     return endurance - cost
@@ -204,8 +259,9 @@ class AttackResult:
 
 
 def resolve_attack(*, attack_stat: int, weapon_ranks: int, defense: int,
-                   range_size_modifier: int = 0, aiming_bonus: int = 0, gm_modifier: int = 0,
-                   suppression: bool = False, aimed_area: str = "whole_body",
+                   range_m: Real | str | None = None, target_size: int = 0,
+                   range_size_modifier: int | None = None, aiming_bonus: int = 0,
+                   gm_modifier: int = 0, suppression: bool = False, aimed_area: str = "whole_body",
                    attack_kind: str = "trigger", endurance: int | None = None,
                    cover: bool = False, roll_location: bool = True,
                    chosen_location: str | None = None, rng: random.Random | None = None,
@@ -224,6 +280,7 @@ def resolve_attack(*, attack_stat: int, weapon_ranks: int, defense: int,
     left = None if endurance is None else pay_attack_endurance(endurance=endurance,
                                                                attack_kind=attack_kind)
     target = attack_target(attack_stat=attack_stat, weapon_ranks=weapon_ranks, defense=defense,
+                           range_m=range_m, target_size=target_size,
                            range_size_modifier=range_size_modifier, aiming_bonus=aiming_bonus,
                            gm_modifier=gm_modifier, suppression=suppression, aimed_area=aimed_area)
     check = roll_check(target.total, SKILL_CHECK_DICE, rng)
@@ -263,166 +320,3 @@ def hit_for_damage(attack: AttackResult, *, weapon_damage: int, armour_rating: i
                trauma_adjustment=attack.trauma_adjustment,
                shock_adjustment=attack.shock_adjustment, no_trauma=attack.no_trauma,
                stat_damage=loc.stat_damage)
-
-
-# --- Initiative & micro-time ---------------------------------------------------------------
-@dataclass(frozen=True)
-class Combatant:
-    """What initiative needs of a combatant. ``mel`` or ``acc`` per the GM's choice of stat."""
-
-    id: Hashable
-    awa: int
-    res: int
-    mel: int | None = None
-    acc: int | None = None
-    can_move: bool = True
-    surprised: bool = False
-    prone: bool = False
-
-
-_COMBATANT_FIELDS = ("id", "awa", "res", "mel", "acc", "can_move", "surprised", "prone")
-
-
-def _as_combatant(item: object) -> Combatant:
-    if isinstance(item, Combatant):
-        return item
-    if isinstance(item, Mapping):
-        lowered = {str(key).lower(): value for key, value in item.items()}
-        values = {name: lowered[name] for name in _COMBATANT_FIELDS if name in lowered}
-    else:
-        values = {name: getattr(item, name) for name in _COMBATANT_FIELDS if hasattr(item, name)}
-    missing = [name for name in ("id", "awa", "res") if name not in values]
-    if missing:
-        raise RulesError(f"A combatant needs {', '.join(missing)} for initiative.")
-    return Combatant(**values)
-
-
-@dataclass(frozen=True)
-class InitiativeEntry:
-    """One combatant's initiative, with its terms."""
-
-    id: Hashable
-    initiative: int
-    d6: int
-    awa_rank: int
-    combat_rank: int
-    res: int
-    breakdown: list[tuple[str, int]]
-
-
-@dataclass(frozen=True)
-class InitiativeGroup:
-    """Combatants on one initiative value, in declaration order (lowest RES first)."""
-
-    initiative: int
-    entries: tuple[InitiativeEntry, ...]
-
-    @property
-    def micro_time(self) -> bool:
-        """Tell whether this tie enters micro-time (declare in order, resolve together)."""
-        return len(self.entries) > 1
-
-
-@dataclass(frozen=True)
-class InitiativeOrder:
-    """The round's order: groups from highest initiative to lowest."""
-
-    groups: tuple[InitiativeGroup, ...]
-
-    @property
-    def entries(self) -> tuple[InitiativeEntry, ...]:
-        """Return every entry, acting order first, declaration order within a tie."""
-        return tuple(entry for group in self.groups for entry in group.entries)
-
-
-def _dense_rank(values: Iterable[int]) -> dict[int, int]:
-    return {value: rank for rank, value in enumerate(sorted(set(values)))}
-
-
-def initiative_order(combatants: Iterable[object], rng: random.Random | None = None, *,
-                     combat_stat: str = "MEL") -> InitiativeOrder:
-    """Roll initiative for everyone present and sort them into acting order.
-
-    Initiative = d6 + AWA rank (0 for the lowest AWA present, +1 per distinct higher value) +
-    MEL rank (0 for the lowest, +2 per distinct higher value; ``combat_stat="ACC"`` ranks by
-    ACC instead). A combatant who cannot move has a d6 of 1, a prone one at most 3, and a
-    surprised one has initiative 0 with no ranks. Dice are rolled in the order given; ties go
-    into micro-time, declaring from lowest RES up (order given breaks an equal RES).
-
-    Article: "Initiative & Surprise", "Time" (Micro-Time); RULINGS.md section 6.
-    """
-    if combat_stat not in ("MEL", "ACC"):
-        raise RulesError("Initiative ranks by MEL, or ACC if the GM prefers.")
-    people = [_as_combatant(item) for item in combatants]
-    ids = [person.id for person in people]
-    if len(set(ids)) != len(ids):
-        raise RulesError("Each combatant needs its own id for initiative.")
-    combat_values = []
-    for person in people:
-        value = person.mel if combat_stat == "MEL" else person.acc
-        if value is None:
-            raise RulesError(f"Combatant {person.id!r} has no {combat_stat} for initiative.")
-        combat_values.append(_int(combat_stat, value))
-    awa_ranks = _dense_rank(_int("AWA", p.awa) for p in people)
-    combat_ranks = _dense_rank(combat_values)
-
-    entries = []
-    for person, combat_value in zip(people, combat_values):
-        awa_rank, combat_rank = awa_ranks[person.awa], 2 * combat_ranks[combat_value]
-        res = _int("RES", person.res)
-        if person.surprised:
-            entries.append(InitiativeEntry(person.id, 0, 0, 0, 0, res,
-                                           [("surprised: no roll, no ranks", 0)]))
-            continue
-        if not person.can_move:
-            d6, die_label = 1, "d6 (cannot move: counts as 1)"
-        else:
-            rolled = roll_die(6, rng)
-            d6 = min(rolled, 3) if person.prone else rolled
-            die_label = f"d6 (prone: rolled {rolled}, capped at 3)" if person.prone else "d6"
-        breakdown = [(die_label, d6), (f"AWA rank (AWA {person.awa})", awa_rank),
-                     (f"{combat_stat} rank ({combat_stat} {combat_value})", combat_rank)]
-        entries.append(InitiativeEntry(person.id, d6 + awa_rank + combat_rank, d6, awa_rank,
-                                       combat_rank, res, breakdown))
-
-    groups = []
-    for value in sorted({entry.initiative for entry in entries}, reverse=True):
-        tied = [entry for entry in entries if entry.initiative == value]
-        groups.append(InitiativeGroup(value, tuple(sorted(tied, key=lambda entry: entry.res))))
-    return InitiativeOrder(tuple(groups))
-
-
-@dataclass(frozen=True)
-class ReactionSave:
-    """A NIM save to react inside micro-time, or an automatic reaction."""
-
-    automatic: bool
-    modifier: int
-    target: int | None
-    check: CheckRoll | None
-    success: bool
-    breakdown: list[tuple[str, int]]
-
-
-def reaction_save(*, nim: int, milliseconds: Real | str, has_next_initiative: bool = False,
-                  gm_modifier: int = 0, rng: random.Random | None = None) -> ReactionSave:
-    """Let a target react between trigger pull and impact.
-
-    A target who holds the next initiative reacts automatically; anyone else rolls a NIM
-    stat check on 4d6 at the micro-time modifier.
-
-    The modifier comes from ``rulebook.tables.reaction_save_modifier`` (250 ms → −8).
-
-    Article: "Time", Micro-Time; RULINGS.md sections 1 and 5.
-    """
-    modifier = reaction_save_modifier(milliseconds)
-    if has_next_initiative:
-        return ReactionSave(True, modifier, None, None, True,
-                            [("holds the next initiative: reacts automatically", 0)])
-    breakdown = [("NIM", _int("NIM", nim)),
-                 (f"micro-time: {milliseconds} ms / 60, rounded, time chart − 10", modifier)]
-    if _int("GM modifier", gm_modifier):
-        breakdown.append(("GM modifier", gm_modifier))
-    target = nim + modifier + gm_modifier
-    check = roll_check(target, STAT_CHECK_DICE, rng)
-    return ReactionSave(False, modifier, target, check, check.success, breakdown)

@@ -13,6 +13,7 @@ from fractions import Fraction
 from types import MappingProxyType
 
 from rulebook import RulesError
+from rulebook._numbers import ceil_div, require_int
 from rulebook.dice import CheckRoll, roll_check, roll_die
 from rulebook.stats import PRIMARY_STATS, STAT_CHECK_DICE
 from rulebook.tables import time_multiplier
@@ -32,19 +33,6 @@ ATTACK_ENDURANCE: dict[str, int] = {"physical": 2, "trigger": 1}
 COMBAT_ROUND_ENDURANCE = 0
 
 
-def _int(name: str, value: object, minimum: int | None = None, maximum: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(f"{name} must be a whole number, not {value!r}.")
-    if minimum is not None and value < minimum or maximum is not None and value > maximum:
-        span = f"{minimum} to {maximum}" if maximum is not None else f"at least {minimum}"
-        raise RulesError(f"{name} must be {span}, not {value}.")
-    return value
-
-
-def _half_up(value: int) -> int:
-    return -(-value // 2)
-
-
 def trauma(weapon_damage: int, location_trauma: int = 0, armour_rating: int = 0, *,
            adjustment: int = 0) -> int:
     """Return the trauma a hit deals: weapon damage + location trauma − armour (never below 0).
@@ -53,10 +41,10 @@ def trauma(weapon_damage: int, location_trauma: int = 0, armour_rating: int = 0,
 
     Article: "Damage & Recovery", Trauma; RULINGS.md section 6.
     """
-    _int("Weapon damage", weapon_damage, 0)
-    _int("Armour rating", armour_rating, 0, 10)
-    return max(0, weapon_damage + _int("Location trauma", location_trauma)
-               - armour_rating + _int("Trauma adjustment", adjustment))
+    require_int(weapon_damage, "Weapon damage", minimum=0)
+    require_int(armour_rating, "Armour rating", minimum=0, maximum=10)
+    return max(0, weapon_damage + require_int(location_trauma, "Location trauma")
+               - armour_rating + require_int(adjustment, "Trauma adjustment"))
 
 
 def shock_from_hit(trauma: int, d6: int, location_shock: int = 0, *, adjustment: int = 0) -> int:
@@ -66,10 +54,10 @@ def shock_from_hit(trauma: int, d6: int, location_shock: int = 0, *, adjustment:
 
     Article: "Damage & Recovery", Shock; RULINGS.md section 6.
     """
-    _int("Trauma", trauma, 0)
-    _int("The shock d6", d6, 1, 6)
-    return max(0, _half_up(trauma) + d6 + _int("Location shock", location_shock)
-               + _int("Shock adjustment", adjustment))
+    require_int(trauma, "Trauma", minimum=0)
+    require_int(d6, "The shock d6", minimum=1, maximum=6)
+    return max(0, ceil_div(trauma, 2) + d6 + require_int(location_shock, "Location shock")
+               + require_int(adjustment, "Shock adjustment"))
 
 
 def shock_after_save(d6: int, location_shock: int = 0, *, adjustment: int = 0) -> int:
@@ -79,9 +67,9 @@ def shock_after_save(d6: int, location_shock: int = 0, *, adjustment: int = 0) -
 
     Article: "Damage & Recovery", Shock, and the rifle example's success branch.
     """
-    _int("The shock d6", d6, 1, 6)
-    return max(0, _half_up(d6) + _int("Location shock", location_shock)
-               + _int("Shock adjustment", adjustment))
+    require_int(d6, "The shock d6", minimum=1, maximum=6)
+    return max(0, ceil_div(d6, 2) + require_int(location_shock, "Location shock")
+               + require_int(adjustment, "Shock adjustment"))
 
 
 def unconscious_seconds(d10: int, excess: int) -> Fraction:
@@ -89,8 +77,9 @@ def unconscious_seconds(d10: int, excess: int) -> Fraction:
 
     Article: "Damage & Recovery", Shock (rifle example: d10 6, excess 2 → index 4 → 10 s).
     """
-    _int("The d10", d10, 1, 10)
-    return time_multiplier(d10 + SHOCK_SAVE_OFFSET + _int("Shock excess", excess, 0))
+    require_int(d10, "The d10", minimum=1, maximum=10)
+    excess = require_int(excess, "Shock excess", minimum=0)
+    return time_multiplier(d10 + SHOCK_SAVE_OFFSET + excess)
 
 
 def unconscious_minutes(d10: int) -> Fraction:
@@ -98,7 +87,8 @@ def unconscious_minutes(d10: int) -> Fraction:
 
     Article: "Damage & Recovery", Shock.
     """
-    return time_multiplier(_int("The d10", d10, 1, 10) + SHOCK_OVERLOAD_OFFSET)
+    d10 = require_int(d10, "The d10", minimum=1, maximum=10)
+    return time_multiplier(d10 + SHOCK_OVERLOAD_OFFSET)
 
 
 @dataclass(frozen=True)
@@ -125,8 +115,10 @@ def shock_threshold_save(*, con: int, round_shock: int, shock_threshold: int,
 
     Article: "Damage & Recovery", Shock; RULINGS.md sections 1 and 6.
     """
-    _int("CON", con)
-    excess = _int("Shock this round", round_shock, 0) - _int("Shock threshold", shock_threshold, 1)
+    require_int(con, "CON")
+    require_int(round_shock, "Shock this round", minimum=0)
+    require_int(shock_threshold, "Shock threshold", minimum=1)
+    excess = round_shock - shock_threshold
     if excess <= 0:
         raise RulesError(f"{round_shock} shock does not exceed the threshold of {shock_threshold}: "
                          "no save is needed.")
@@ -162,7 +154,7 @@ def _frozen(mapping: Mapping[str, int], what: str) -> Mapping[str, int]:
     for name, value in mapping.items():
         if name not in WOUNDABLE_STATS:
             raise RulesError(f"Unknown stat {name!r} in {what}: use {', '.join(WOUNDABLE_STATS)}.")
-        _int(name, value)
+        require_int(value, name)
     return MappingProxyType(dict(mapping))
 
 
@@ -183,10 +175,10 @@ class WoundState:
     stat_damage: Mapping[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        _int("HP", self.hit_points, 1)
-        _int("Shock threshold", self.shock_threshold, 1)
+        require_int(self.hit_points, "HP", minimum=1)
+        require_int(self.shock_threshold, "Shock threshold", minimum=1)
         for name in ("trauma", "shock", "shock_this_round"):
-            _int(name.replace("_", " ").capitalize(), getattr(self, name), 0)
+            require_int(getattr(self, name), name.replace("_", " ").capitalize(), minimum=0)
         object.__setattr__(self, "stats", _frozen(self.stats, "stats"))
         object.__setattr__(self, "stat_damage", _frozen(self.stat_damage, "stat damage"))
 
@@ -253,7 +245,7 @@ def apply_hit(*, wounds: WoundState, hit: Hit, rng: random.Random | None = None)
 
     d6 = roll_die(6, rng)
     full = shock_from_hit(dealt, d6, hit.location_shock, adjustment=hit.shock_adjustment)
-    breakdown += [("shock: half the trauma, rounded up", _half_up(dealt)), ("shock d6", d6),
+    breakdown += [("shock: half the trauma, rounded up", ceil_div(dealt, 2)), ("shock d6", d6),
                   ("location shock", hit.location_shock)]
     if hit.shock_adjustment:
         breakdown.append(("near miss shock", hit.shock_adjustment))
@@ -286,7 +278,7 @@ def apply_hit(*, wounds: WoundState, hit: Hit, rng: random.Random | None = None)
         if stat not in stats:
             raise RulesError(f"The hit damages {stat}: put the character's current {stat} "
                              "in the wound state.")
-        stats[stat] -= _int("Stat damage", points, 0)
+        stats[stat] -= require_int(points, "Stat damage", minimum=0)
         damage_taken[stat] = damage_taken.get(stat, 0) + points
         breakdown.append((f"{stat} damage", -points))
 
@@ -294,18 +286,13 @@ def apply_hit(*, wounds: WoundState, hit: Hit, rng: random.Random | None = None)
                   shock_this_round=wounds.shock_this_round + taken, stats=stats,
                   stat_damage=damage_taken)
     # Knocked out, the character misses an action and gets the skipped-action third back on waking.
-    back = _third_up(total_shock) if seconds is not None else None
+    back = ceil_div(total_shock, 3) if seconds is not None else None
     return HitResult(
         wounds=new, trauma=dealt, shock_d6=d6, full_shock=full, shock_taken=taken,
         round_shock=new.shock_this_round, save=save, unconscious_seconds=seconds,
         overload_d10=overload_d10, unconscious_minutes=minutes, stat_damage=tuple(applied),
         shock_back_on_waking=back, dying=new.dying, breakdown=breakdown,
     )
-
-
-def _third_up(shock: int) -> int:
-    """Return ⌈shock / 3⌉, the share recovered per skipped action (kept here, not imported)."""
-    return -(-shock // 3)
 
 
 @dataclass(frozen=True)
@@ -332,14 +319,14 @@ def dying_round(*, con: int, previous_modifier: int | None = None, medical_help:
 
     Article: "Death" and its example (rounds D … D+4); RULINGS.md sections 1 and 6.
     """
-    _int("CON", con)
-    _int("GM modifier", gm_modifier)
+    require_int(con, "CON")
+    require_int(gm_modifier, "GM modifier")
     if previous_modifier is None:
         modifier = 0
         breakdown = [("first round dying", 0)]
     else:
         step = 1 if medical_help else -1
-        modifier = min(0, _int("Previous dying modifier", previous_modifier) + step)
+        modifier = min(0, require_int(previous_modifier, "Previous dying modifier") + step)
         breakdown = [("previous round", previous_modifier),
                      ("medical help" if medical_help else "another round dying", step)]
         if modifier != previous_modifier + step:
@@ -379,7 +366,7 @@ def activity_endurance_cost(activity: str, minutes: int) -> int:
     if activity not in ACTIVITY_ENDURANCE:
         raise RulesError(f"Unknown activity {activity!r}: use {', '.join(ACTIVITY_ENDURANCE)}.")
     cost, period = ACTIVITY_ENDURANCE[activity]
-    return cost * _int("Minutes", minutes, 0) // period
+    return cost * require_int(minutes, "Minutes", minimum=0) // period
 
 
 def attack_endurance_cost(attack_kind: str) -> int:

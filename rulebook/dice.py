@@ -10,7 +10,6 @@ a dictionary look-up.
 
 from __future__ import annotations
 
-import operator
 import random
 from dataclasses import dataclass
 from fractions import Fraction
@@ -18,6 +17,7 @@ from functools import lru_cache
 from math import comb
 
 from rulebook import RulesError
+from rulebook._numbers import require_int
 
 #: The rng used when a caller passes none. Tests always inject their own.
 default_rng = random.Random()
@@ -48,15 +48,8 @@ def roll_dice(count: int, sides: int = 6, rng: random.Random | None = None) -> l
 
 
 # --- Input checks ---------------------------------------------------------------------------
-def _whole(value: object, what: str) -> int:
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise RulesError(f"{what} must be a whole number, not {value!r}.") from None
-
-
 def _dice_count(dice: object) -> int:
-    count = _whole(dice, "The number of dice")
+    count = require_int(dice, "The number of dice")
     if not 1 <= count <= MAX_DICE:
         raise RulesError(f"A check rolls between 1 and {MAX_DICE} dice, not {count}.")
     return count
@@ -165,7 +158,7 @@ def extra_benefit_limit(target: int, dice: int = 3) -> int:
     24 on 4d6) allows them, and at most ⌊(target − 6 × dice) / 2⌋ + 1 (RULINGS.md section 1).
     Any other target allows none.
     """
-    target = _whole(target, "The target")
+    target = require_int(target, "The target")
     dice = _dice_count(dice)
     certain = DIE_SIDES * dice
     if target < certain:
@@ -174,7 +167,7 @@ def extra_benefit_limit(target: int, dice: int = 3) -> int:
 
 
 def _extra_dice(target: int, dice: int, extra: object) -> int:
-    extra = _whole(extra, "The number of extra-benefit dice")
+    extra = require_int(extra, "The number of extra-benefit dice")
     if extra < 0:
         raise RulesError(f"Extra-benefit dice cannot be negative ({extra}).")
     limit = extra_benefit_limit(target, dice)
@@ -264,7 +257,7 @@ def check_odds(target: int, dice: int = 3) -> CheckOdds:
         RulesError: a non-whole target, a dice count outside 1–100, or a target so low the
             miracle rule would need more than 100 dice.
     """
-    return _check_odds(_whole(target, "The target"), _dice_count(dice), 0)
+    return _check_odds(require_int(target, "The target"), _dice_count(dice), 0)
 
 
 def extra_benefit_odds(target: int, dice: int = 3, extra: int = 1) -> CheckOdds:
@@ -283,7 +276,7 @@ def extra_benefit_odds(target: int, dice: int = 3, extra: int = 1) -> CheckOdds:
         CheckOdds with ``dice`` = dice + extra, ``kept`` = dice and ``effective_target`` =
         target − 2 × extra.
     """
-    target = _whole(target, "The target")
+    target = require_int(target, "The target")
     dice = _dice_count(dice)
     return _check_odds(target, dice, _extra_dice(target, dice, extra))
 
@@ -296,8 +289,8 @@ def odds_curve(dice: int = 3, low: int | None = None, high: int | None = None) -
     to 6 × dice, the first certain target.
     """
     dice = _dice_count(dice)
-    low = 0 if low is None else _whole(low, "The lowest target")
-    high = DIE_SIDES * dice if high is None else _whole(high, "The highest target")
+    low = 0 if low is None else require_int(low, "The lowest target")
+    high = DIE_SIDES * dice if high is None else require_int(high, "The highest target")
     if low > high:
         raise RulesError(f"The lowest target ({low}) must not exceed the highest ({high}).")
     if high - low > 1000:
@@ -356,7 +349,7 @@ def roll_check(target: int, dice: int = 3, rng: random.Random | None = None, ext
     Raises:
         RulesError: as for ``check_odds``, or extra dice the target does not allow.
     """
-    target = _whole(target, "The target")
+    target = require_int(target, "The target")
     dice = _dice_count(dice)
     extra = _extra_dice(target, dice, extra)
     odds = _check_odds(target, dice, extra)

@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rulebook import RulesError
+from rulebook._numbers import ceil_div, require_int
 from rulebook.skills import DEFAULT_MAX_RANKS, WEAPON_BREADTHS, skill_cost
-from rulebook.stats import STAT_MAX, BreakdownLine, Computed, require_int
+from rulebook.stats import STAT_MAX, BreakdownLine, Computed
 
 #: Equipment used for the task counts as a further relevant skill (+2) when the character is
 #: proficient, and as an indirectly related one (+1) when not ("Equipment").
@@ -141,7 +142,7 @@ def weapon_cost(damage_points: int, rate_of_fire: int, extra_damage: int = 0,
         base_index, effective_index = 0, reach_steps
         if reach_steps:
             breakdown.append((f"reach {reach_steps} step(s), 1 per {RANGE_STEPS_PER_POINT}",
-                              -(-reach_steps // RANGE_STEPS_PER_POINT)))
+                              ceil_div(reach_steps, RANGE_STEPS_PER_POINT)))
     else:
         if reach_steps:
             raise RulesError("Only melee weapons buy reach; a ranged weapon's range comes from "
@@ -194,7 +195,7 @@ def armour_cost(hardness: int, coverage: int, nim_penalty: int, skilled: bool = 
                 maximum=STAT_MAX)
     protection = hardness * coverage
     summed = protection + nim_penalty
-    cost = -(-summed // 3)
+    cost = ceil_div(summed, 3)
     breakdown: list[BreakdownLine] = [(f"hardness {hardness} × coverage {coverage}", protection)]
     if nim_penalty:
         breakdown.append(("NIM penalty", nim_penalty))

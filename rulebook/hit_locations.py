@@ -136,17 +136,23 @@ def _split(location: str) -> tuple[str | None, str]:
     return None, location
 
 
-def _check_area(area: str) -> None:
+def require_area(area: str) -> str:
+    """Return ``area`` if it is one of the six aimed areas, else raise RulesError.
+
+    Article: "Hit Location", the columns of the Hit Location Table (the aimed areas of
+    "Additional Rules", Cover).
+    """
     if area not in _COLUMN_ROWS:
         raise RulesError(f"Unknown aimed area {area!r}: choose one of {', '.join(AREAS)}.")
+    return area
 
 
 def column(area: str) -> tuple[tuple[int, int, str], ...]:
     """Return the rebuilt d% column of an aimed area as (first, last, location) rows.
 
-    Article: "Hit Location", Hit Location Table (column layout rebuilt, see docs/rules/combat.md).
+    Article: "Hit Location", Hit Location Table (column layout rebuilt, see docs/rules.md).
     """
-    _check_area(area)
+    require_area(area)
     return _COLUMN_ROWS[area]
 
 
@@ -155,7 +161,7 @@ def hit_location(area: str, d100: int) -> str:
 
     Article: "Hit Location", Hit Location Table.
     """
-    _check_area(area)
+    require_area(area)
     if isinstance(d100, bool) or not isinstance(d100, int) or not 1 <= d100 <= 100:
         raise RulesError(f"A d% roll is 1 to 100 (read 00 as 100), not {d100!r}.")
     for first, last, location in _COLUMN_ROWS[area]:
@@ -249,7 +255,7 @@ def resolve_location(area: str, rng: random.Random | None = None, critical_hit: 
 
     Article: "Hit Location" (table, sub-tables, effects); RULINGS.md section 6 (stat damage).
     """
-    _check_area(area)
+    require_area(area)
     if d100 is None:
         d100 = roll_die(100, rng)
     location = hit_location(area, d100)

@@ -15,8 +15,9 @@ from fractions import Fraction
 from numbers import Real
 
 from rulebook import RulesError
+from rulebook._numbers import require_int
 from rulebook.dice import CheckRoll, roll_check
-from rulebook.stats import STAT_CHECK_DICE
+from rulebook.stats import STAT_CHECK_DICE, BreakdownLine, CheckTarget
 from rulebook.tables import as_fraction
 
 #: The four aspects; spoken–heard and written–read are the natural pairs.
@@ -129,9 +130,8 @@ def starting_language_budget(
     One free language at 1 rank in one aspect per full 5 INT; points equal to LAN; and the
     native language at 3 ranks in every aspect, each rank given up worth 2 more points.
     """
-    for name, value in (("INT", intelligence), ("LAN", lan)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise RulesError(f"{name} must be a whole number of at least 0, not {value!r}.")
+    require_int(intelligence, "INT", minimum=0)
+    require_int(lan, "LAN", minimum=0)
     given = _ranks(native_given_up or {})
     native = {aspect: MAX_RANK - given[aspect] for aspect in ASPECTS}
     free = intelligence // INT_PER_FREE_LANGUAGE
@@ -248,15 +248,6 @@ def language_check_modifier(rank: int) -> int:
     return CHECK_MODIFIERS[_rank(rank)]
 
 
-@dataclass(frozen=True)
-class CheckTarget:
-    """A check's target with the number of dice and every term that made it."""
-
-    target: int
-    dice: int
-    breakdown: list[tuple[str, int]]
-
-
 def language_check_target(
     *, lan: int, rank: int, related_languages: int = 0, gm_modifier: int = 0
 ) -> CheckTarget:
@@ -264,33 +255,18 @@ def language_check_target(
 
     Each related language the GM accepts adds +2, as a related skill does.
     """
-    _stat(lan, "LAN")
+    require_int(lan, "LAN")
+    require_int(gm_modifier, "GM modifier")
     modifier = language_check_modifier(rank)
-    related = RELATED_LANGUAGE_BONUS * _count(related_languages, "related_languages")
-    target = lan + modifier + related + gm_modifier
-    return CheckTarget(
-        target,
-        STAT_CHECK_DICE,
-        [
-            ("LAN", lan),
-            (f"{rank} ranks ({RANK_NAMES[rank]})", modifier),
-            ("related languages", related),
-            ("GM modifier", gm_modifier),
-            ("target on 4d6", target),
-        ],
-    )
-
-
-def _stat(value: int, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(f"{name} must be a whole number, not {value!r}.")
-    return value
-
-
-def _count(value: int, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise RulesError(f"{name} must be a whole number of at least 0, not {value!r}.")
-    return value
+    related = RELATED_LANGUAGE_BONUS * require_int(related_languages, "related_languages",
+                                                   minimum=0)
+    breakdown: list[BreakdownLine] = [
+        ("LAN", lan),
+        (f"{rank} ranks ({RANK_NAMES[rank]})", modifier),
+        ("related languages", related),
+        ("GM modifier", gm_modifier),
+    ]
+    return CheckTarget(lan + modifier + related + gm_modifier, breakdown, STAT_CHECK_DICE)
 
 
 # --- Immersion ------------------------------------------------------------------------------
@@ -315,8 +291,8 @@ class ImmersionProgress:
         if self.ranks is not None:
             object.__setattr__(self, "ranks", _ranks(self.ranks))
         _aspect(self.aspect)
-        _count(self.era_gap, "era_gap")
-        _count(self.related_languages, "related_languages")
+        require_int(self.era_gap, "era_gap", minimum=0)
+        require_int(self.related_languages, "related_languages", minimum=0)
         object.__setattr__(self, "hours", as_fraction(self.hours))
         if self.hours < 0:
             raise RulesError("Immersion hours cannot be negative.")
@@ -368,7 +344,7 @@ def immerse(
     a LAN check on 4d6; success gains the rank, failure restarts the interval. An era gap is
     paid off first, 6 h per rank, each ending in a LAN check at target modifier −15.
     """
-    _stat(lan, "LAN")
+    require_int(lan, "LAN")
     left = as_fraction(hours)
     if left < 0:
         raise RulesError("Immersion hours cannot be negative.")
@@ -423,20 +399,18 @@ def spot_check_target(
     Unlike most checks the range/size modifier applies; watching out for something actively
     adds up to +5, as the GM allows.
     """
-    _stat(awa, "AWA")
-    if not 0 <= _count(actively_looking, "actively_looking") <= ACTIVELY_LOOKING_MAX:
+    require_int(awa, "AWA")
+    require_int(range_size_modifier, "range_size_modifier")
+    require_int(gm_modifier, "GM modifier")
+    if require_int(actively_looking, "actively_looking", minimum=0) > ACTIVELY_LOOKING_MAX:
         raise RulesError(
             f"Actively looking adds 0 to {ACTIVELY_LOOKING_MAX}, not {actively_looking}."
         )
-    target = awa + range_size_modifier + actively_looking + gm_modifier
-    return CheckTarget(
-        target,
-        STAT_CHECK_DICE,
-        [
-            ("AWA", awa),
-            ("range and size", range_size_modifier),
-            ("actively looking", actively_looking),
-            ("GM modifier", gm_modifier),
-            ("target on 4d6", target),
-        ],
-    )
+    breakdown: list[BreakdownLine] = [
+        ("AWA", awa),
+        ("range and size", range_size_modifier),
+        ("actively looking", actively_looking),
+        ("GM modifier", gm_modifier),
+    ]
+    total = awa + range_size_modifier + actively_looking + gm_modifier
+    return CheckTarget(total, breakdown, STAT_CHECK_DICE)

@@ -1,17 +1,18 @@
-"""Radiation: Zener Transition damage, the long-term recovery track and anti-radiation therapies.
+"""Radiation: Zener Transition damage and the long-term recovery track.
 
-Article: "Radiation Damage". RULINGS.md sections 1 and 7.
+Article: "Radiation Damage". RULINGS.md sections 1 and 7. Anti-radiation therapies, which
+work on the track kept here, are in rulebook.therapies.
 """
 
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from numbers import Real
 
 from rulebook import RulesError
+from rulebook._numbers import ceil_div, require_int
 from rulebook.dice import CheckRoll, roll_check, roll_dice, roll_die
 from rulebook.stats import PRIMARY_STATS, STAT_CHECK_DICE
 from rulebook.tables import as_fraction
@@ -25,16 +26,6 @@ TRACK_FIRST_STEPS: tuple[int, ...] = (6, 4, 2, 1)
 #: Rest a step's period must include: this much restful sleep, or this much rest of any kind.
 RESTFUL_SLEEP_HOURS = 6
 ROUGH_REST_HOURS = 9
-
-
-def _ceil_half(value: int) -> int:
-    return -(-value // 2)
-
-
-def _whole(value: int, name: str, minimum: int = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise RulesError(f"{name} must be a whole number of at least {minimum}, not {value!r}.")
-    return value
 
 
 def _hours(value: Real | str, name: str) -> Fraction:
@@ -88,8 +79,8 @@ def repeat_extra(
     Each transition after the first adds 1 per earlier transition to every damage line; what
     therapies have removed comes off, never below zero.
     """
-    _whole(transition_number, "transition_number", 1)
-    _whole(extra_reduction, "extra_reduction")
+    require_int(transition_number, "transition_number", minimum=1)
+    require_int(extra_reduction, "extra_reduction", minimum=0)
     extra = max(transition_number - 1 - extra_reduction, 0)
     return extra, [
         ("earlier transitions", transition_number - 1),
@@ -126,8 +117,7 @@ def transition(
         rng: The roller; dice are rolled save first, then damage.
     """
     category = normalise_category(category)
-    if isinstance(con, bool) or not isinstance(con, int):
-        raise RulesError(f"CON must be a whole number, not {con!r}.")
+    require_int(con, "CON")
     extra, extra_terms = repeat_extra(transition_number, extra_reduction)
     target = con + TRANSITION_SAVE_MODIFIER
     save = roll_check(target, dice=STAT_CHECK_DICE, rng=rng)
@@ -142,7 +132,7 @@ def transition(
         body, body_terms = d3, [("saved: d3", d3)]
     elif category == "1":
         d6 = roll_die(6, rng)
-        con_base, con_terms = _ceil_half(d6), [("d6", d6), ("half, rounded up", _ceil_half(d6))]
+        con_base, con_terms = ceil_div(d6, 2), [("d6", d6), ("half, rounded up", ceil_div(d6, 2))]
         body, body_terms = d6, [("d6", d6)]
     elif category == "2":
         d6 = roll_die(6, rng)
@@ -152,9 +142,9 @@ def transition(
         faces = roll_dice(2, 6, rng)
         total = sum(faces)
         con_base, con_terms = total, [("2d6", total)]
-        body, body_terms = _ceil_half(total), [
+        body, body_terms = ceil_div(total, 2), [
             ("2d6", total),
-            ("half, rounded up", _ceil_half(total)),
+            ("half, rounded up", ceil_div(total, 2)),
         ]
     else:
         d6 = roll_die(6, rng)
@@ -193,7 +183,7 @@ def track_step(step: int) -> TrackStep:
     Steps 0–3 each take a day and heal 6, 4, 2, 1. From step 4 on each heals 1 point and
     takes one day more than the step before: 2 days, 3 days, 4 days, …
     """
-    _whole(step, "step")
+    require_int(step, "step", minimum=0)
     if step < len(TRACK_FIRST_STEPS):
         return TrackStep(step, 24, TRACK_FIRST_STEPS[step])
     return TrackStep(step, 24 * (step - 2), 1)
@@ -220,20 +210,26 @@ class RadiationTrack:
         for stat, points in dict(self.damage).items():
             if stat not in PRIMARY_STATS:
                 raise RulesError(f"Unknown stat {stat!r} in radiation damage.")
-            if _whole(points, f"radiation damage to {stat}"):
+            if require_int(points, f"radiation damage to {stat}", minimum=0):
                 clean[stat] = points
         object.__setattr__(self, "damage", clean)
-        _whole(self.step, "step")
-        _whole(self.transitions, "transitions")
-        _whole(self.extra_reduction, "extra_reduction")
+        require_int(self.step, "step", minimum=0)
+        require_int(self.transitions, "transitions", minimum=0)
+        require_int(self.extra_reduction, "extra_reduction", minimum=0)
 
     @property
     def total(self) -> int:
         return sum(self.damage.values())
 
 
-def _heal_pool(damage: dict[str, int], points: int) -> dict[str, int]:
-    """Heal ``points`` one at a time, largest loss first (CON wins ties); return healed by stat."""
+def heal_long_term_loss(
+    damage: dict[str, int], points: int
+) -> tuple[dict[str, int], dict[str, int]]:
+    """Heal long-term loss a point at a time; return (healed by stat, loss left by stat).
+
+    "Radiation Damage": the largest loss heals first and CON wins a tie, so loss the GM moved
+    to another stat heals as CON loss would. Shared by the recovery track and the therapies.
+    """
     left, healed = dict(damage), {}
     for _ in range(points):
         if not left:
@@ -243,11 +239,7 @@ def _heal_pool(damage: dict[str, int], points: int) -> dict[str, int]:
         left[stat] -= 1
         if not left[stat]:
             del left[stat]
-    return healed
-
-
-def _minus(damage: dict[str, int], healed: dict[str, int]) -> dict[str, int]:
-    return {s: p - healed.get(s, 0) for s, p in damage.items() if p - healed.get(s, 0)}
+    return healed, left
 
 
 def _rested_enough(restful: Fraction, rough: Fraction) -> bool:
@@ -318,7 +310,7 @@ def advance_track(
         if rest_wait is None or now + max(wait, rest_wait) > total:
             break
         now += max(wait, rest_wait)
-        healed = _heal_pool(state.damage, step.points)
+        healed, remaining = heal_long_term_loss(state.damage, step.points)
         for stat, points in healed.items():
             healed_total[stat] = healed_total.get(stat, 0) + points
         events.append(
@@ -338,7 +330,7 @@ def advance_track(
         )
         state = replace(
             state,
-            damage=_minus(state.damage, healed),
+            damage=remaining,
             step=step.step + 1,
             step_hours=Fraction(0),
             step_restful_sleep_hours=Fraction(0),
@@ -387,7 +379,7 @@ def transfer_long_term_loss(track: RadiationTrack, *, points: int, to_stat: str)
 
     The moved loss stays on the recovery track and heals as if it were still CON loss.
     """
-    _whole(points, "points", 1)
+    require_int(points, "points", minimum=1)
     if to_stat not in PRIMARY_STATS or to_stat == "CON":
         raise RulesError(
             f"Long-term loss can move from CON to another primary stat, not {to_stat!r}."
@@ -400,141 +392,3 @@ def transfer_long_term_loss(track: RadiationTrack, *, points: int, to_stat: str)
     damage["CON"] -= points
     damage[to_stat] = damage.get(to_stat, 0) + points
     return replace(track, damage=damage)
-
-
-# --- Anti-radiation therapies ---------------------------------------------------------------
-
-_DICE = re.compile(r"^\s*(\d*)\s*[dD]\s*(3|6)\s*$")
-#: Lowest and highest maximum an effect's dice may have (d3 to 3d6, d6 to 3d6, d3 to 2d6).
-_THERAPY_LIMITS = {
-    "extra_reduction": (3, 18),
-    "track_steps_back": (3, 18),
-    "shock": (6, 18),
-    "trauma": (3, 12),
-}
-
-
-def _parse_dice(expression: str, effect: str) -> tuple[int, int]:
-    if str(expression).strip() in ("", "0"):
-        return 0, 6
-    match = _DICE.match(str(expression))
-    if not match:
-        raise RulesError(f"{effect}: write dice as d3, 2d6, … or 0, not {expression!r}.")
-    count, sides = int(match.group(1) or 1), int(match.group(2))
-    low, high = _THERAPY_LIMITS[effect]
-    if not low <= count * sides <= high:
-        raise RulesError(f"{effect}: {expression} is outside the article's range for therapies.")
-    return count, sides
-
-
-@dataclass(frozen=True)
-class Therapy:
-    """An anti-radiation therapy as the GM defines it: dice expressions like "d3" or "2d6"."""
-
-    name: str
-    con_healed: int = 1
-    extra_reduction: str = "d3"
-    track_steps_back: str = "d3"
-    shock: str = "d6"
-    trauma: str = "d3"
-
-    def __post_init__(self) -> None:
-        if isinstance(self.con_healed, bool) or self.con_healed not in (0, 1, 2, 3):
-            raise RulesError("A therapy heals 0 to 3 points of long-term CON loss at once.")
-        for effect in _THERAPY_LIMITS:
-            _parse_dice(getattr(self, effect), effect)
-
-
-@dataclass(frozen=True)
-class TherapyRoll:
-    """A therapy's rolled effects, before the player chooses any END swap."""
-
-    therapy: Therapy
-    extra_reduction: DamageLine
-    track_steps_back: DamageLine
-    shock: DamageLine
-    trauma: DamageLine
-    end_delay_hours: DamageLine
-
-
-def roll_therapy(therapy: Therapy, *, rng: random.Random | None = None) -> TherapyRoll:
-    """Roll a therapy's effects and the 4d6 hours of any END swap ("Anti-Radiation Therapies").
-
-    Dice are rolled in this order: extra reduction, track steps, shock, trauma, END delay.
-    """
-    lines = {}
-    for effect in ("extra_reduction", "track_steps_back", "shock", "trauma"):
-        count, sides = _parse_dice(getattr(therapy, effect), effect)
-        faces = roll_dice(count, sides, rng)
-        label = effect.replace("_", " ")
-        dice = f"{count}d{sides}" if count else "none"
-        lines[effect] = DamageLine(label, sum(faces), [(dice, sum(faces))])
-    delay = sum(roll_dice(4, 6, rng))
-    return TherapyRoll(
-        therapy,
-        end_delay_hours=DamageLine("END delay (hours)", delay, [("4d6 hours", delay)]),
-        **lines,
-    )
-
-
-@dataclass(frozen=True)
-class TherapyOutcome:
-    """A therapy applied: the new track, what it healed, and the shock, trauma and END it costs."""
-
-    track: RadiationTrack
-    con_healed: dict[str, int]
-    shock: int
-    trauma: int
-    end_loss: int
-    end_delay_hours: int
-    breakdown: list[tuple[str, int]]
-
-
-def apply_therapy(track: RadiationTrack, rolled: TherapyRoll, *, as_end: int = 0) -> TherapyOutcome:
-    """Apply a rolled anti-radiation therapy ("Radiation Damage", Anti-Radiation Therapies).
-
-    Heals long-term loss at once, cuts the repeat-transition extra for every later transition,
-    moves the track back toward its first steps (the step's period starts afresh), and inflicts
-    shock and trauma. ``as_end`` points come off both shock and trauma (the same on each, at
-    most half of either) and are lost as twice that much END, which comes back only after the
-    rolled 4d6 hours.
-    """
-    _whole(as_end, "as_end")
-    shock, trauma = rolled.shock.amount, rolled.trauma.amount
-    most = min(shock // 2, trauma // 2)
-    if as_end > most:
-        raise RulesError(f"At most {most} of this therapy's shock and trauma can be taken as END.")
-    healed = _heal_pool(track.damage, rolled.therapy.con_healed)
-    back = min(rolled.track_steps_back.amount, track.step)
-    new_track = replace(
-        track,
-        damage=_minus(track.damage, healed),
-        extra_reduction=track.extra_reduction + rolled.extra_reduction.amount,
-    )
-    if back:
-        new_track = replace(
-            new_track,
-            step=track.step - back,
-            step_hours=Fraction(0),
-            step_restful_sleep_hours=Fraction(0),
-            step_rough_rest_hours=Fraction(0),
-        )
-    return TherapyOutcome(
-        track=new_track,
-        con_healed=healed,
-        shock=shock - as_end,
-        trauma=trauma - as_end,
-        end_loss=2 * as_end,
-        end_delay_hours=rolled.end_delay_hours.amount if as_end else 0,
-        breakdown=[
-            ("long-term loss healed at once", sum(healed.values())),
-            ("repeat-transition extra removed", rolled.extra_reduction.amount),
-            ("recovery-track steps back", back),
-            ("shock rolled", shock),
-            ("trauma rolled", trauma),
-            ("taken as END instead, from each", -as_end),
-            ("shock suffered", shock - as_end),
-            ("trauma suffered", trauma - as_end),
-            ("END lost until the delay is over", 2 * as_end),
-        ],
-    )

@@ -11,14 +11,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rulebook import RulesError
-from rulebook.stats import (
-    SKILL_CHECK_DICE,
-    BreakdownLine,
-    CheckTarget,
-    require_int,
-    skill_foundation,
-)
-from rulebook.tables import TIME_CHART_MIN_INDEX, time_multiplier
+from rulebook._numbers import require_int
+from rulebook.stats import SKILL_CHECK_DICE, BreakdownLine, CheckTarget, skill_foundation
+from rulebook.table_data import TIME_CHART_MIN_INDEX
+from rulebook.tables import time_multiplier
 
 #: Cost of a skill's first rank by breadth ("Skill Definitions").
 GENERAL_BREADTHS: dict[str, int] = {"specific": 1, "narrow": 2, "broad": 4}

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rulebook import RulesError
+from rulebook._numbers import ceil_div, require_int
 from rulebook.dice import CheckOdds, check_odds, roll_dice
 
 #: The 13 rolled (primary) stats in sheet order.
@@ -96,30 +97,9 @@ class DerivedStats:
             ) from None
 
 
-def require_int(value: object, what: str, *, minimum: int | None = None,
-                maximum: int | None = None) -> int:
-    """Return ``value`` if it is a whole number within the bounds, else raise RulesError.
-
-    Input checking, not a rule of the article: shared by the character modules so every bad
-    number gets the same kind of message.
-    """
-    # bool is an int subclass, but True as a stat value is always a caller's mistake.
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(f"{what} must be a whole number, not {value!r}.")
-    if minimum is not None and value < minimum:
-        raise RulesError(f"{what} must be at least {minimum} (got {value}).")
-    if maximum is not None and value > maximum:
-        raise RulesError(f"{what} must be at most {maximum} (got {value}).")
-    return value
-
-
-def _ceil_div(numerator: int, denominator: int) -> int:
-    return -(-numerator // denominator)
-
-
 def skill_foundation(stat: int) -> int:
     """Return the skill foundation of a stat: ⌈stat / 2⌉ + 2 ("Skill Base Values")."""
-    return -(-stat // 2) + 2
+    return ceil_div(stat, 2) + 2
 
 
 def hit_points(con: int, res: int, nim: int) -> int:
@@ -132,14 +112,14 @@ def hit_points(con: int, res: int, nim: int) -> int:
 def shock_threshold(hp: int) -> int:
     """Return the shock threshold SHK = ⌈HP / 5⌉ ("Stats", SHK)."""
     require_int(hp, "HP", minimum=0)
-    return _ceil_div(hp, 5)
+    return ceil_div(hp, 5)
 
 
 def effective_dex(rolled_dex: int, nim: int) -> int:
     """Return the DEX used in play: the rolled DEX averaged with NIM, rounded up ("Stats", DEX)."""
     require_int(rolled_dex, "The rolled DEX", minimum=STAT_MIN, maximum=STAT_MAX)
     require_int(nim, "NIM", minimum=STAT_MIN, maximum=STAT_MAX)
-    return _ceil_div(rolled_dex + nim, 2)
+    return ceil_div(rolled_dex + nim, 2)
 
 
 def intelligence(prac: int, theo: int, enc: int, lan: int, plus_d6: int, minus_d6: int) -> int:

@@ -1,6 +1,5 @@
-"""Defense, attacks, near misses, attack resolution, initiative, micro-time ("Combat", "Time")."""
+"""Defense, attack targets and odds, near misses, attack resolution (rulebook.combat, "Combat")."""
 
-import random
 from fractions import Fraction
 
 import pytest
@@ -9,26 +8,13 @@ from hypothesis import strategies as st
 
 from rulebook import RulesError
 from rulebook.combat import (
-    AIMED_AREA_MODIFIERS, Combatant, attack_odds, attack_target, defense, hit_for_damage,
-    initiative_order, near_miss, pay_attack_endurance, reaction_save, resolve_attack,
+    AIMED_AREA_MODIFIERS, attack_odds, attack_target, defense, hit_for_damage, near_miss,
+    pay_attack_endurance, resolve_attack,
 )
 from rulebook.damage import WoundState, apply_hit
 from rulebook.hit_locations import AREAS
-
-
-class ScriptedRng:
-    """Hands out queued die faces and checks each fits the die asked for."""
-
-    def __init__(self, *faces):
-        self.faces = list(faces)
-
-    def randint(self, low, high):
-        face = self.faces.pop(0)
-        assert low <= face <= high, f"scripted {face} does not fit d{high}"
-        return face
-
-    def done(self):
-        return not self.faces
+from rulebook.tables import range_size_modifier
+from rulebook.tests.scripted import ScriptedRng
 
 
 def _sums(breakdown):
@@ -83,13 +69,15 @@ def test_armour_10_rolls_6d6_under_the_miracle_rule():
 
 
 def test_aimed_areas_and_suppression():
+    """Article, "Additional Rules", Cover: aimed areas are size steps 0, −1, −2, −3, −6."""
     assert AIMED_AREA_MODIFIERS == {"whole_body": 0, "head_torso": -1, "head_neck": -2,
                                     "left_hand": -3, "right_hand": -3, "eye": -6}
     assert set(AIMED_AREA_MODIFIERS) == set(AREAS)
     base = dict(attack_stat=16, weapon_ranks=2, defense=3)
     plain = attack_target(**base).total  # 10 + 2 − 3
     assert plain == 9
-    assert attack_target(**base, aimed_area="eye").total == plain - 6
+    # Read at 2 m, the eye's size −6 is a difference of 6 from range index 0: step 2.
+    assert attack_target(**base, aimed_area="eye").total == plain - 2
     assert attack_target(**base, aiming_bonus=4, range_size_modifier=-2, gm_modifier=1).total == 12
     suppressed = attack_target(**base, aiming_bonus=4, suppression=True)
     assert suppressed.total == plain - 5
@@ -98,6 +86,72 @@ def test_aimed_areas_and_suppression():
         attack_target(**base, aimed_area="torso")
     with pytest.raises(RulesError):
         attack_target(attack_stat=16, weapon_ranks=-1, defense=3)
+
+
+def test_head_and_neck_at_2_m_counts_the_aimed_area_once():
+    """RULINGS 5: the aimed area lowers the size index; 2 m vs size −2 is step 1, so −1.
+
+    The old reading added the area's −2 on top of the range/size modifier, for 10 − 1 − 2 = 7.
+    """
+    target = attack_target(attack_stat=20, weapon_ranks=3, defense=5, range_m=2,
+                           aimed_area="head_neck")
+    assert target.total == 10 - 1 != 10 - 1 - 2
+    range_lines = [line for line in target.breakdown if "size" in line[0] or "aimed" in line[0]]
+    assert range_lines == [("range 2 m (index 0) vs size index −2 (body 0, aimed area −2)", -1)]
+    assert target.range_size.modifier == -1 == range_size_modifier(2, -2)
+    assert _sums(target.breakdown) == target.total
+
+
+@given(st.sampled_from([0.5, 1, 2, 3, 10, 16, 100, 1000, 5000]), st.integers(-8, 13),
+       st.sampled_from(AREAS))
+def test_range_and_size_give_one_term_from_the_size_index(metres, size, area):
+    """RULINGS 5: the modifier is range index against size index, the aimed area included."""
+    target = attack_target(attack_stat=20, weapon_ranks=3, defense=5, range_m=metres,
+                           target_size=size, aimed_area=area)
+    expected = range_size_modifier(metres, size + AIMED_AREA_MODIFIERS[area])
+    assert target.total == 10 + expected
+    assert [value for label, value in target.breakdown if label.startswith("range")] == [expected]
+
+
+def test_a_precomputed_range_size_modifier_already_holds_the_aimed_area():
+    precomputed = attack_target(attack_stat=20, weapon_ranks=3, defense=5,
+                                range_size_modifier=-4, aimed_area="eye")
+    assert precomputed.total == 6 and precomputed.range_size is None
+    assert ("range / size (given, aimed area included)", -4) in precomputed.breakdown
+    from_metres = attack_target(attack_stat=20, weapon_ranks=3, defense=5, range_m=10,
+                                aimed_area="eye")  # eye socket at 10 m: difference 13
+    assert from_metres.total == precomputed.total
+
+
+def test_range_given_both_ways_is_refused():
+    with pytest.raises(RulesError, match="not both"):
+        attack_target(attack_stat=20, weapon_ranks=3, defense=5, range_m=10,
+                      range_size_modifier=-1)
+    with pytest.raises(RulesError, match="target_size"):
+        attack_odds(attack_stat=20, weapon_ranks=3, defense=5, target_size=2,
+                    range_size_modifier=-1)
+    with pytest.raises(RulesError):
+        attack_target(attack_stat=20, weapon_ranks=3, defense=5, range_m=0)
+
+
+def test_without_a_range_the_attack_is_read_at_2_m():
+    target = attack_target(attack_stat=20, weapon_ranks=3, defense=5, aimed_area="eye")
+    label, value = next(line for line in target.breakdown if "range" in line[0])
+    assert label.startswith("no range given, read at 2 m: range 2 m (index 0)")
+    assert value == -2 and target.total == 8
+
+
+def test_odds_and_resolution_take_the_range_in_metres():
+    by_metres = attack_odds(attack_stat=20, weapon_ranks=3, defense=5, range_m=100,
+                            aimed_area="head_torso")  # range index 17 vs size −1: step 5
+    given = attack_odds(attack_stat=20, weapon_ranks=3, defense=5, range_size_modifier=-5,
+                        aimed_area="head_torso")
+    assert by_metres.target.total == given.target.total == 5
+    assert (by_metres.hit, by_metres.near_miss_one_up) == (given.hit, given.near_miss_one_up)
+    rng = ScriptedRng(1, 2, 2, 3, 4)  # 5 vs 5: a hit; d% 3 skull, d8 4 → AWA
+    result = resolve_attack(attack_stat=20, weapon_ranks=3, defense=5, range_m=100,
+                            aimed_area="head_torso", rng=rng)
+    assert rng.done() and result.outcome == "hit" and result.location.location == "skull"
 
 
 @pytest.mark.parametrize("area, margin, expected", [
@@ -137,7 +191,8 @@ def test_attack_odds_add_up_to_one(stat, ranks, defense_total, area, cover, supp
 
 
 def test_near_miss_odds_on_the_eye():
-    odds = attack_odds(attack_stat=20, weapon_ranks=3, defense=5, aimed_area="eye")  # target 4
+    odds = attack_odds(attack_stat=20, weapon_ranks=3, defense=5, aimed_area="eye",
+                       range_size_modifier=-6)  # target 4
     assert odds.hit == Fraction(4, 216)
     assert odds.near_miss_one_up == Fraction(81 - 4, 216)        # rolls 5–9
     assert odds.near_miss_two_up == Fraction(196 - 81, 216)      # rolls 10–14
@@ -165,7 +220,8 @@ def test_resolve_attack_critical_hit():
 
 def test_resolve_attack_near_miss_moves_up_and_carries_adjustments():
     rng = ScriptedRng(2, 2, 2, 10, 1)  # target 4 (eye), rolled 6: missed by 2 → head & neck
-    result = resolve_attack(attack_stat=20, weapon_ranks=3, defense=5, aimed_area="eye", rng=rng)
+    result = resolve_attack(attack_stat=20, weapon_ranks=3, defense=5, aimed_area="eye",
+                            range_size_modifier=-6, rng=rng)
     assert result.outcome == "near_miss" and result.area_hit == "head_neck"
     assert (result.shock_adjustment, result.trauma_adjustment) == (-1, -1)
     assert result.location.area == "head_neck" and result.location.location == "skull"
@@ -199,70 +255,6 @@ def test_hit_for_damage_feeds_the_rifle_example():
     miss = resolve_attack(attack_stat=20, weapon_ranks=3, defense=5, rng=ScriptedRng(6, 6, 6))
     with pytest.raises(RulesError):
         hit_for_damage(miss, weapon_damage=8, armour_rating=5)
-
-
-def _by_id(order):
-    return {entry.id: entry for entry in order.entries}
-
-
-def test_initiative_ranks_awa_by_one_and_mel_by_two_per_distinct_value():
-    """RULINGS 6: AWA rank +1 and MEL rank +2 per distinct value above the lowest present."""
-    people = [Combatant("ann", awa=10, mel=14, res=12), Combatant("bo", awa=12, mel=14, res=10),
-              Combatant("cy", awa=15, mel=9, res=11), Combatant("di", awa=12, mel=18, res=9)]
-    order = initiative_order(people, ScriptedRng(2, 2, 2, 2))
-    got = {id_: (e.awa_rank, e.combat_rank, e.initiative) for id_, e in _by_id(order).items()}
-    assert got == {"ann": (0, 2, 4), "bo": (1, 2, 5), "cy": (2, 0, 4), "di": (1, 4, 7)}
-    assert [g.initiative for g in order.groups] == [7, 5, 4]
-    tie = order.groups[-1]
-    assert tie.micro_time and [e.id for e in tie.entries] == ["cy", "ann"]  # RES 11 before 12
-    assert all(_sums(e.breakdown) == e.initiative for e in order.entries)
-
-
-def test_initiative_conditions():
-    """Article, "Initiative & Surprise": can't move rolls 1, surprised 0 and no ranks, prone ≤ 3."""
-    people = [Combatant("stuck", awa=20, mel=20, res=10, can_move=False),
-              Combatant("shocked", awa=20, mel=20, res=10, surprised=True, prone=True),
-              Combatant("down", awa=5, mel=5, res=10, prone=True),
-              Combatant("up", awa=5, mel=5, res=10)]
-    rng = ScriptedRng(6, 6)  # only "down" and "up" roll
-    order = _by_id(initiative_order(people, rng))
-    assert rng.done()
-    assert (order["stuck"].d6, order["stuck"].initiative) == (1, 1 + 1 + 2)
-    assert (order["shocked"].initiative, order["shocked"].awa_rank) == (0, 0)
-    assert (order["down"].d6, order["up"].d6) == (3, 6)
-
-
-def test_initiative_accepts_mappings_and_acc():
-    people = [{"id": 1, "AWA": 10, "ACC": 12, "RES": 10}, {"id": 2, "awa": 11, "acc": 15, "res": 9}]
-    order = initiative_order(people, ScriptedRng(4, 4), combat_stat="ACC")
-    assert [e.id for e in order.entries] == [2, 1]
-    with pytest.raises(RulesError):
-        initiative_order(people, ScriptedRng(4, 4))  # no MEL given
-    with pytest.raises(RulesError):
-        initiative_order([Combatant("a", 1, 1, mel=1), Combatant("a", 2, 2, mel=2)], ScriptedRng())
-
-
-@given(st.lists(st.tuples(st.integers(1, 30), st.integers(1, 30), st.integers(1, 30),
-                          st.booleans(), st.booleans(), st.booleans()), max_size=8),
-       st.integers(0, 2**32))
-def test_initiative_order_is_sorted_and_complete(stats, seed):
-    people = [Combatant(i, awa=a, mel=m, res=r, can_move=c, surprised=s, prone=p)
-              for i, (a, m, r, c, s, p) in enumerate(stats)]
-    order = initiative_order(people, random.Random(seed))
-    values = [g.initiative for g in order.groups]
-    assert values == sorted(set(values), reverse=True)
-    assert sorted(e.id for e in order.entries) == list(range(len(people)))
-    for group in order.groups:
-        assert [e.res for e in group.entries] == sorted(e.res for e in group.entries)
-
-
-def test_micro_time_reaction_save():
-    """Article, "Time", Micro-Time: 250 ms → −8; the next initiative reacts automatically."""
-    assert reaction_save(nim=14, milliseconds=250, has_next_initiative=True).automatic
-    rng = ScriptedRng(1, 1, 2, 2)
-    result = reaction_save(nim=14, milliseconds=250, rng=rng)
-    assert (result.modifier, result.target, result.success) == (-8, 6, True)
-    assert reaction_save(nim=14, milliseconds=1000, rng=ScriptedRng(2, 2, 2, 2)).modifier == -6
 
 
 def test_a_declared_choice_only_counts_on_attackers_choice():

@@ -12,21 +12,7 @@ from rulebook.damage import (
     restore_from_dying, shock_after_save, shock_from_hit, shock_threshold_save, trauma,
     unconscious_minutes, unconscious_seconds,
 )
-
-
-class ScriptedRng:
-    """Hands out queued die faces and checks each fits the die asked for."""
-
-    def __init__(self, *faces):
-        self.faces = list(faces)
-
-    def randint(self, low, high):
-        face = self.faces.pop(0)
-        assert low <= face <= high, f"scripted {face} does not fit d{high}"
-        return face
-
-    def done(self):
-        return not self.faces
+from rulebook.tests.scripted import ScriptedRng
 
 
 FAIL_4D6 = (6, 6, 6, 6)

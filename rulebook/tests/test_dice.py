@@ -27,18 +27,7 @@ from rulebook.dice import (
     sum_counts,
 )
 from rulebook.stats import skill_foundation
-
-
-class ScriptedRng:
-    """A roller that hands out queued faces and remembers what it was asked for."""
-
-    def __init__(self, *faces: int) -> None:
-        self.faces = list(faces)
-        self.asked: list[tuple[int, int]] = []
-
-    def randint(self, low: int, high: int) -> int:
-        self.asked.append((low, high))
-        return self.faces.pop(0)
+from rulebook.tests.scripted import ScriptedRng
 
 
 def reference(target: int, dice: int) -> Fraction:
@@ -60,7 +49,7 @@ def test_roll_die_and_roll_dice_use_the_injected_rng():
     rng = ScriptedRng(4, 1, 6, 2)
     assert roll_die(6, rng) == 4
     assert roll_dice(3, 6, rng) == [1, 6, 2]
-    assert rng.asked == [(1, 6)] * 4
+    assert rng.asked == [6] * 4
 
 
 def test_seeded_rolls_repeat():

@@ -9,26 +9,10 @@ from hypothesis import strategies as st
 from rulebook import RulesError
 from rulebook.damage import WOUNDABLE_STATS
 from rulebook.hit_locations import (
-    AREAS, BODY_PARTS, LOCATIONS, attackers_choices, column, hit_location, resolve_location,
-    stat_risk_tally, upper_leg_only,
+    AREAS, BODY_PARTS, LOCATIONS, attackers_choices, column, hit_location, require_area,
+    resolve_location, stat_risk_tally, upper_leg_only,
 )
-
-
-class ScriptedRng:
-    """Hands out queued die faces and checks each fits the die asked for."""
-
-    def __init__(self, *faces):
-        self.faces = list(faces)
-        self.asked = []
-
-    def randint(self, low, high):
-        face = self.faces.pop(0)
-        assert low <= face <= high, f"scripted {face} does not fit d{high}"
-        self.asked.append(high)
-        return face
-
-    def done(self):
-        return not self.faces
+from rulebook.tests.scripted import ScriptedRng
 
 
 # The article's rows as printed, ranges left to right, with the column each was rebuilt into.
@@ -234,3 +218,10 @@ def test_any_roll_resolves_to_a_named_part_with_sane_damage(area, seed, critical
     assert len(result.stat_damage) == BODY_PARTS[result.part].rolls
     top = 3 if critical_hit and result.critical_location else 1
     assert all(1 <= points <= top for _, points in result.stat_damage)
+
+
+def test_require_area_knows_the_six_columns():
+    """Article, "Hit Location": one column per aimed area; anything else is refused by name."""
+    assert [require_area(area) for area in AREAS] == list(AREAS)
+    with pytest.raises(RulesError, match="torso"):
+        require_area("torso")

@@ -22,18 +22,7 @@ from rulebook.languages import (
     spot_check_target,
     starting_language_budget,
 )
-
-
-class ScriptedRng:
-    """A roller that returns queued faces and checks each one fits the die asked for."""
-
-    def __init__(self, *faces):
-        self.faces = list(faces)
-
-    def randint(self, low, high):
-        face = self.faces.pop(0)
-        assert low <= face <= high, f"scripted {face} does not fit d{high}"
-        return face
+from rulebook.tests.scripted import ScriptedRng
 
 
 PASS = (1, 1, 1, 1)
@@ -181,7 +170,8 @@ def test_language_check_modifiers_are_target_side():
     with pytest.raises(RulesError):
         language_check_modifier(4)
     target = language_check_target(lan=14, rank=1, related_languages=1)
-    assert target.target == 14 - 10 + 2 and target.dice == 4
+    assert target.total == 14 - 10 + 2 and target.dice == 4
+    assert sum(value for _, value in target.breakdown) == target.total
 
 
 # --- Immersion ----------------------------------------------------------------------------
@@ -244,7 +234,8 @@ def test_immersion_never_loses_ranks(seed, hours, lan):
 def test_spot_check_target():
     """Article, "Spot/Listen Checks": AWA on 4d6 with range/size and up to +5 for looking."""
     target = spot_check_target(16, range_size_modifier=-3, actively_looking=5)
-    assert target.target == 18 and target.dice == 4
-    assert target.breakdown[-1] == ("target on 4d6", 18)
+    assert target.total == 18 and target.dice == 4
+    assert target.breakdown == [("AWA", 16), ("range and size", -3), ("actively looking", 5),
+                                ("GM modifier", 0)]
     with pytest.raises(RulesError):
         spot_check_target(16, actively_looking=6)

@@ -1,15 +1,13 @@
-"""Tests for rulebook.recovery: trauma, shock, END, stat damage and radiation over time."""
+"""Tests for rulebook.recovery: the healing state, one-off recoveries, and what advance adds."""
 
 import random
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from rulebook import RulesError
-from rulebook.radiation import RadiationTrack, Therapy, apply_therapy, roll_therapy, transition
+from rulebook.radiation import RadiationTrack, transition
 from rulebook.recovery import (
-    WoundState,
+    HealingState,
     advance,
     best_healing_ranks,
     end_after_skipped_rounds,
@@ -20,18 +18,8 @@ from rulebook.recovery import (
     take_damage,
     undergo_therapy,
 )
-
-
-class ScriptedRng:
-    """A roller that returns queued faces and checks each one fits the die asked for."""
-
-    def __init__(self, *faces):
-        self.faces = list(faces)
-
-    def randint(self, low, high):
-        face = self.faces.pop(0)
-        assert low <= face <= high, f"scripted {face} does not fit d{high}"
-        return face
+from rulebook.tests.scripted import ScriptedRng
+from rulebook.therapies import Therapy, apply_therapy, roll_therapy
 
 
 def healed_at(report, kind, stat=None):
@@ -47,7 +35,7 @@ def healed_at(report, kind, stat=None):
 
 def test_rifle_example_skipped_action_recovers_a_third_of_the_shock():
     """Article, "Damage & Recovery", the rifle example: 8 shock, a missed action recovers 3."""
-    state = take_damage(WoundState(), trauma=4, shock=8)
+    state = take_damage(HealingState(), trauma=4, shock=8)
     after, report = shock_after_skipped_action(state)
     assert after.shock == 5
     assert report.healed[0].amount == 3
@@ -57,82 +45,28 @@ def test_rifle_example_skipped_action_recovers_a_third_of_the_shock():
     ]
 
 
-def test_shock_comes_back_in_thirds_then_after_four_hours_of_sleep():
-    state, report = shock_after_combat(take_damage(WoundState(), shock=8))
-    assert state.shock == 5 and report.total("shock") == 3
-    state, report = advance(state, hours=1, rest="awake", con=15)
-    assert healed_at(report, "shock") == [(25, 3)]
-    assert state.shock == 2
-    state, report = advance(state, hours=6, rest="awake", con=15)
-    assert report.total("shock") == 0, "resting awake is not sleep"
-    state, report = advance(state, hours=4, rest="comfortable", con=15)
-    assert healed_at(report, "shock") == [(240, 2)] and state.shock == 0
-
-
 def test_advance_gives_the_end_of_combat_third_first():
-    state = take_damage(WoundState(), shock=9)
+    state = take_damage(HealingState(), shock=9)
     after, report = advance(state, hours=0.5, rest="none", con=12)
     assert healed_at(report, "shock") == [(0, 3)]
     assert after.shock == 6, "no rest, so no second third"
 
 
 def test_shock_rest_time_uses_con_after_damage_and_is_never_negative():
-    state = take_damage(WoundState(), shock=6, stat_damage={"CON": 4})
+    state = take_damage(HealingState(), shock=6, stat_damage={"CON": 4})
     _, report = advance(state, hours=1, rest="awake", con=14)
     assert healed_at(report, "shock") == [(0, 2), (30, 2)]
-    _, report = advance(take_damage(WoundState(), shock=6), hours=0.5, rest="awake", con=45)
+    _, report = advance(take_damage(HealingState(), shock=6), hours=0.5, rest="awake", con=45)
     assert healed_at(report, "shock") == [(0, 2), (0, 2)]
 
 
 def test_shock_after_combat_only_once():
-    state, _ = shock_after_combat(take_damage(WoundState(), shock=6))
+    state, _ = shock_after_combat(take_damage(HealingState(), shock=6))
     again, report = shock_after_combat(state)
     assert again == state and report.healed == [] and report.notes
 
 
-# --- Trauma -------------------------------------------------------------------------------
-
-
-def test_trauma_heals_a_third_plus_ranks_then_the_daily_rate():
-    state = take_damage(WoundState(), trauma=10)
-    state, report = advance(state, hours=24 * 4, rest="comfortable", healing_ranks=2, con=12)
-    assert healed_at(report, "trauma") == [(1440, 4 + 2), (2880, 2), (4320, 2)]
-    assert state.trauma == 0
-    first = report.healed[0]
-    assert first.breakdown == [
-        ("trauma taken since the wound", 10),
-        ("one third, rounded up", 4),
-        ("healing ranks", 2),
-        ("healed (at most the trauma left)", 6),
-    ]
-
-
-def test_trauma_without_care_heals_one_a_day_after_the_first():
-    state = take_damage(WoundState(), trauma=10)
-    state, report = advance(state, hours=24 * 3, rest="rough", con=12)
-    assert [a for _, a in healed_at(report, "trauma")] == [4, 1, 1]
-    assert state.trauma == 4 and state.days_rested == 3
-
-
-def test_one_healing_rank_adds_nothing_after_the_first_day():
-    state = take_damage(WoundState(), trauma=12)
-    _, report = advance(state, hours=48, rest="comfortable", healing_ranks=1, con=12)
-    assert [a for _, a in healed_at(report, "trauma")] == [5, 1]
-
-
-def test_no_rest_heals_no_trauma():
-    state = take_damage(WoundState(), trauma=12)
-    after, report = advance(state, hours=72, rest="none", con=12)
-    assert report.total("trauma") == 0 and after.trauma == 12
-
-
-def test_a_fresh_wound_gets_its_own_first_day():
-    state = take_damage(WoundState(), trauma=9)
-    state, _ = advance(state, hours=48, rest="comfortable", con=12)
-    assert state.trauma == 9 - 3 - 1
-    state = take_damage(state, trauma=6)
-    state, report = advance(state, hours=24, rest="comfortable", con=12)
-    assert report.total("trauma") == 2 and state.trauma == 5 + 6 - 2
+# --- Healing ranks ------------------------------------------------------------------------
 
 
 def test_healing_ranks_are_the_better_of_medic_and_equipment():
@@ -145,25 +79,12 @@ def test_healing_ranks_are_the_better_of_medic_and_equipment():
 # --- END ----------------------------------------------------------------------------------
 
 
-def test_end_d6_after_half_an_hour_then_one_an_hour_awake():
-    state = spend_end(WoundState(), 10)
-    state, report = advance(state, hours=3, rest="awake", con=12, rng=ScriptedRng(4))
-    assert healed_at(report, "END") == [(30, 4), (90, 1), (150, 1)]
-    assert state.end_spent == 4
-
-
-def test_end_one_per_half_hour_asleep():
-    state = spend_end(WoundState(), 10)
-    state, report = advance(state, hours=2, rest="comfortable", con=12, rng=ScriptedRng(2))
-    assert healed_at(report, "END") == [(30, 2), (60, 1), (90, 1), (120, 1)]
-
-
 def test_end_quick_d6_is_capped_and_comes_once_per_spending():
     state, report = advance(
-        spend_end(WoundState(), 3), hours=1, rest="awake", con=12, rng=ScriptedRng(6)
+        spend_end(HealingState(), 3), hours=1, rest="awake", con=12, rng=ScriptedRng(6)
     )
     assert healed_at(report, "END") == [(30, 3)] and state.end_spent == 0
-    state = spend_end(WoundState(), 12)
+    state = spend_end(HealingState(), 12)
     state, _ = end_after_skipped_rounds(state, rng=ScriptedRng(5))
     assert state.end_spent == 7
     again, report = end_after_skipped_rounds(state, rng=ScriptedRng())
@@ -172,110 +93,12 @@ def test_end_quick_d6_is_capped_and_comes_once_per_spending():
     assert state.end_spent == 8
 
 
-# --- Stat damage --------------------------------------------------------------------------
-
-
-def test_comfortable_night_heals_half_of_the_largest_half_of_the_stats():
-    state = take_damage(WoundState(), stat_damage={"STR": 3, "RES": 5, "DEX": 1, "NIM": 2})
-    state, report = advance(state, hours=8, rest="comfortable", con=12)
-    assert [(h.stat, h.amount) for h in report.healed if h.kind == "stat"] == [
-        ("RES", 3),
-        ("STR", 2),
-    ]
-    assert state.stat_damage == {"STR": 1, "RES": 2, "DEX": 1, "NIM": 2}
-    assert state.stat_budget == 3
-
-
-def test_rough_night_heals_a_quarter_of_at_least_one_stat():
-    state = take_damage(WoundState(), stat_damage={"STR": 3, "RES": 5, "DEX": 1})
-    state, report = advance(state, hours=8, rest="rough", con=12)
-    assert [(h.stat, h.amount) for h in report.healed if h.kind == "stat"] == [("RES", 2)]
-
-
-def test_player_may_choose_which_stats_heal():
-    state = take_damage(WoundState(), stat_damage={"STR": 3, "RES": 5})
-    state, report = advance(state, hours=8, rest="comfortable", con=12, stat_choice=["STR"])
-    assert [(h.stat, h.amount) for h in report.healed if h.kind == "stat"] == [("STR", 2)]
-    with pytest.raises(RulesError):
-        advance(state, hours=1, rest="awake", con=12, stat_choice=["LUCK"])
-
-
-def test_stat_damage_heals_half_the_remainder_while_trauma_heals_then_waits():
-    state = take_damage(WoundState(), trauma=30, stat_damage={"STR": 4, "NIM": 4})
-    state, report = advance(state, hours=24 * 5, rest="comfortable", con=12)
-    stats = [(h.at_minutes // 1440, h.stat, h.amount) for h in report.healed if h.kind == "stat"]
-    # Night: STR 4 → 2, remainder 6, half of it (3) may heal while trauma heals.
-    # Day 3: STR and NIM tie at 2 and STR comes first on the sheet.
-    assert stats == [(0, "STR", 2), (1, "NIM", 1), (2, "NIM", 1), (3, "STR", 1)]
-    assert state.stat_damage == {"STR": 1, "NIM": 2} and state.trauma > 0
-    assert any("only once trauma" in text for _, text in report.notes)
-
-
-def test_remaining_stat_damage_heals_once_trauma_is_gone():
-    state = take_damage(WoundState(), trauma=3, stat_damage={"STR": 6})
-    state, report = advance(state, hours=24 * 4, rest="comfortable", con=12)
-    stats = [(h.at_minutes // 1440, h.amount) for h in report.healed if h.kind == "stat"]
-    # Night 6 → 3, so 2 may heal while trauma heals (days 1 and 2). Day 3 began with 1 trauma
-    # and the allowance spent: nothing. Day 4 began free of trauma.
-    assert stats == [(0, 3), (1, 1), (2, 1), (4, 1)]
-    assert state.trauma == 0 and state.stat_damage == {}
-
-
-def test_medical_bonus_goes_to_more_stats_first_or_as_the_player_says():
-    wounded = take_damage(
-        WoundState(), trauma=0, stat_damage={"STR": 8, "NIM": 8, "DEX": 8, "ACC": 8}
-    )
-    night, _ = advance(wounded, hours=8, rest="comfortable", con=12)
-    assert night.stat_damage == {"STR": 4, "NIM": 4, "DEX": 8, "ACC": 8}
-    # Three ranks: two more stats cover all four, the third rank adds a point to each.
-    _, report = advance(night, hours=16, rest="comfortable", con=12, healing_ranks=3)
-    assert sorted((h.stat, h.amount) for h in report.healed if h.kind == "stat") == [
-        ("ACC", 2),
-        ("DEX", 2),
-        ("NIM", 2),
-        ("STR", 2),
-    ]
-    night2, _ = advance(wounded, hours=8, rest="comfortable", con=12)
-    # All three ranks on points: the two largest damages heal 4 each.
-    _, report = advance(
-        night2, hours=16, rest="comfortable", con=12, healing_ranks=3, medical_bonus_points=3
-    )
-    assert sorted((h.stat, h.amount) for h in report.healed if h.kind == "stat") == [
-        ("ACC", 4),
-        ("DEX", 4),
-    ]
-    with pytest.raises(RulesError):
-        advance(
-            night2, hours=1, rest="comfortable", con=12, healing_ranks=1, medical_bonus_points=2
-        )
-
-
-def test_awake_rest_alone_does_not_start_stat_healing():
-    state = take_damage(WoundState(), stat_damage={"STR": 2})
-    after, report = advance(state, hours=48, rest="awake", con=12)
-    assert report.total("stat") == 0 and after.stat_damage == {"STR": 2}
-
-
-# --- Day model and radiation --------------------------------------------------------------
-
-
-def test_day_model_sleeps_first_and_continues_across_calls():
-    state = take_damage(WoundState(), stat_damage={"STR": 2})
-    half, report = advance(state, hours=4, rest="comfortable", con=12)
-    assert report.timeline == [
-        ("minutes asleep", 240),
-        ("minutes resting awake", 0),
-        ("minutes without rest", 0),
-    ]
-    assert report.total("stat") == 0
-    done, report = advance(half, hours=6, rest="comfortable", con=12)
-    assert healed_at(report, "stat", "STR") == [(240, 1)]
-    assert report.timeline[:2] == [("minutes asleep", 240), ("minutes resting awake", 120)]
+# --- Radiation ----------------------------------------------------------------------------
 
 
 def test_transition_then_rest_runs_the_radiation_track():
     outcome = transition(con=20, category="2", transition_number=1, rng=ScriptedRng(6, 6, 6, 6, 4))
-    state = suffer_transition(WoundState(), outcome)
+    state = suffer_transition(HealingState(), outcome)
     assert (state.trauma, state.shock, state.radiation.damage) == (10, 10, {"CON": 4})
     state, report = advance(state, hours=48, rest="comfortable", con=20, rng=random.Random(1))
     assert [(m, h) for m, h in healed_at(report, "radiation")] == [(1440, 4)]
@@ -283,91 +106,24 @@ def test_transition_then_rest_runs_the_radiation_track():
 
 
 def test_radiation_con_loss_lengthens_the_shock_rest():
-    state = WoundState(shock=6, radiation=RadiationTrack(damage={"CON": 5}))
+    state = HealingState(shock=6, radiation=RadiationTrack(damage={"CON": 5}))
     _, report = advance(state, hours=1, rest="awake", con=20)
     assert healed_at(report, "shock") == [(0, 2), (25, 2)]
 
 
-def test_therapy_end_is_held_back_then_recovers():
+def test_a_therapy_holds_its_end_swap_back():
+    """Article, "Radiation Damage": END taken instead of shock and trauma waits 4d6 hours."""
     rolled = roll_therapy(
         Therapy("kit", shock="2d6", trauma="2d6"), rng=ScriptedRng(1, 1, 4, 4, 3, 3, 1, 1, 1, 1)
     )
     outcome = apply_therapy(RadiationTrack(damage={"CON": 3}), rolled, as_end=3)
-    state = undergo_therapy(WoundState(), outcome)
+    state = undergo_therapy(HealingState(), outcome)
     assert state.end_lost == 6 and state.end_spent == 0 and (state.shock, state.trauma) == (5, 3)
     assert state.end_held == ((6, 4 * 60),)
-    state, report = advance(state, hours=4, rest="awake", con=12, rng=ScriptedRng())
-    assert report.total("END") == 0 and state.end_spent == 6 and state.end_held == ()
-    assert report.notes[-1] == (240, "6 END held back by a therapy starts to recover.")
-    state, report = advance(state, hours=1, rest="awake", con=12, rng=ScriptedRng(2))
-    assert healed_at(report, "END") == [(30, 2)]
+    assert state.radiation == outcome.track
 
 
-# --- Properties and input checks ----------------------------------------------------------
-
-wounds = st.builds(
-    lambda t, s, e, dmg, rad: spend_end(
-        take_damage(
-            WoundState(radiation=RadiationTrack(damage={"CON": rad})),
-            trauma=t,
-            shock=s,
-            stat_damage=dmg,
-        ),
-        e,
-    ),
-    st.integers(0, 30),
-    st.integers(0, 30),
-    st.integers(0, 20),
-    st.dictionaries(
-        st.sampled_from(["STR", "CON", "NIM", "DEX", "AWA", "END"]), st.integers(1, 6), max_size=4
-    ),
-    st.integers(0, 20),
-)
-
-
-@settings(max_examples=150, deadline=None)
-@given(
-    state=wounds,
-    rest=st.sampled_from(["comfortable", "rough", "awake", "none"]),
-    cuts=st.lists(st.integers(0, 5 * 24 * 60), max_size=4),
-    seed=st.integers(0, 1000),
-    ranks=st.integers(0, 3),
-)
-def test_splitting_time_into_calls_changes_nothing(state, rest, cuts, seed, ranks):
-    """The same rest in several calls heals exactly what one call heals, at the same moments."""
-    total = 5 * 24 * 60
-    whole, whole_report = advance(
-        state, hours=total / 60, rest=rest, healing_ranks=ranks, con=14, rng=random.Random(seed)
-    )
-    rng, split, healed = random.Random(seed), state, []
-    points = sorted({0, total, *cuts})
-    for start, end in zip(points, points[1:]):
-        split, report = advance(
-            split, hours=(end - start) / 60, rest=rest, healing_ranks=ranks, con=14, rng=rng
-        )
-        healed += [(h.at_minutes + start, h.kind, h.stat, h.amount) for h in report.healed]
-    assert split == whole
-    assert sorted(healed) == sorted(
-        (h.at_minutes, h.kind, h.stat, h.amount) for h in whole_report.healed
-    )
-
-
-@settings(max_examples=150, deadline=None)
-@given(
-    state=wounds,
-    rest=st.sampled_from(["comfortable", "rough", "awake", "none"]),
-    hours=st.integers(0, 24 * 20),
-    seed=st.integers(0, 1000),
-)
-def test_healing_accounts_for_every_point_and_never_overshoots(state, rest, hours, seed):
-    after, report = advance(state, hours=hours, rest=rest, con=14, rng=random.Random(seed))
-    assert after.trauma == state.trauma - report.total("trauma") >= 0
-    assert after.shock == state.shock - report.total("shock") >= 0
-    assert after.end_spent == state.end_spent - report.total("END") >= 0
-    assert sum(after.stat_damage.values()) == sum(state.stat_damage.values()) - report.total("stat")
-    assert after.radiation.total == state.radiation.total - report.total("radiation")
-    if rest == "none":
-        assert report.total("trauma") == report.total("END") == report.total("stat") == 0
+# --- Input checks ---------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -376,14 +132,14 @@ def test_healing_accounts_for_every_point_and_never_overshoots(state, rest, hour
 def test_bad_advance_input_is_refused(bad):
     args = {"hours": 1, "rest": "awake", "con": 12, **bad}
     with pytest.raises(RulesError):
-        advance(WoundState(), **args)
+        advance(HealingState(), **args)
 
 
-def test_bad_wound_state_is_refused():
+def test_bad_healing_state_is_refused():
     with pytest.raises(RulesError):
-        WoundState(trauma=-1)
+        HealingState(trauma=-1)
     with pytest.raises(RulesError):
-        WoundState(stat_damage={"LUCK": 1})
+        HealingState(stat_damage={"LUCK": 1})
     with pytest.raises(RulesError):
-        take_damage(WoundState(), stat_damage={"HP": 2})
-    assert take_damage(WoundState(), stat_damage={"END": 2}).stat_damage == {"END": 2}
+        take_damage(HealingState(), stat_damage={"HP": 2})
+    assert take_damage(HealingState(), stat_damage={"END": 2}).stat_damage == {"END": 2}

@@ -28,18 +28,7 @@ from rulebook.stats import (
     stat_trade_points,
     validate_stats,
 )
-
-
-class ScriptedRng:
-    """Hands out queued die faces from ``randint``."""
-
-    def __init__(self, *faces):
-        self.faces = list(faces)
-
-    def randint(self, low, high):
-        face = self.faces.pop(0)
-        assert low <= face <= high
-        return face
+from rulebook.tests.scripted import ScriptedRng
 
 
 def sheet(**changes):
