@@ -24,7 +24,7 @@ import warnings
 from pathlib import Path
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-DEVSTACK_DIR = BASE_DIR / ".devstack"
+DEVSTACK_DIR = Path(os.environ.get("DEVSTACK_DIR", BASE_DIR / ".devstack"))
 DB_NAME = "zenergate"
 DEMO_PASSWORD = "zener-demo"
 # Unix socket paths are limited to ~107 bytes; longer directories get a short one in /tmp.

@@ -10,9 +10,8 @@ from pathlib import Path
 import environ
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-DEVSTACK_DIR = BASE_DIR / ".devstack"
-
 env = environ.Env()
+DEVSTACK_DIR = Path(env("DEVSTACK_DIR", default=str(BASE_DIR / ".devstack")))
 # The embedded stack publishes its addresses here, so a second shell's manage.py reaches the
 # same servers. Variables already set in the environment win (read_env never overrides).
 if (DEVSTACK_DIR / "env").exists():
