@@ -22,6 +22,12 @@ CHROMIUM_FLAGS = [
 PASSWORD = "correct-horse-battery"
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """PBKDF2 is slow on purpose; tests log in many users and do not test the hasher."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 # --- Personas ----------------------------------------------------------------------------
 @pytest.fixture
 def make_user(db, django_user_model):

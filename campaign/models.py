@@ -214,7 +214,8 @@ class KarmaEntry(models.Model):
         MACGUFFIN = "macguffin", "Campaign MacGuffin"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="karma_entries")
-    character = models.ForeignKey("characters.Character", on_delete=models.CASCADE, related_name="karma_entries")
+    # PROTECT: the ledger is append-only; a character who has Karma history is retired, never deleted.
+    character = models.ForeignKey("characters.Character", on_delete=models.PROTECT, related_name="karma_entries")
     kind = models.CharField(max_length=24, choices=Kind.choices)
     amount = models.IntegerField()
     balance_after = models.IntegerField()

@@ -117,6 +117,8 @@ def item_create(*, character: Character, kind_name: str, data: Mapping, by, is_g
     kind = ITEM_KINDS[kind_name]
     character = _locked(character)
     _require_build_rights(character, is_gm=is_gm)
+    if "classified" in data and not is_gm:
+        raise CharacterError("Only the GM classifies.", field="classified")
     fields = _editable_fields(kind)
     instance = kind.model(character=character, **{k: v for k, v in data.items() if k in fields})
     values = {f: getattr(instance, f) for f in fields}

@@ -10,8 +10,9 @@ from campaign.services import log_action
 from . import selectors
 from . import sheet as sheet_rules
 from .errors import CharacterConflict, CharacterError
-from .models import Character
 from .items import ITEM_KINDS
+from .models import STAT_FIELDS, Character
+from .services import rebuild_stats
 
 State = Character.State
 
@@ -56,9 +57,9 @@ def character_approve(*, character: Character, by) -> Character:
 
     Character.objects.select_for_update().get(pk=character.pk)
     character = selectors.character_with_sheet(character_id=character.pk)
-    if character.state not in (State.SUBMITTED, State.DRAFT):
-        raise CharacterConflict(f"{character.name} is already {character.get_state_display().lower()}.",
-                                field="state")
+    if character.state != State.SUBMITTED:
+        raise CharacterConflict(f"Only a submitted sheet can be approved; {character.name} is "
+                                f"{character.get_state_display().lower()}.", field="state")
     pending = [f"{kind.label} “{item.name}”" for name, kind in ITEM_KINDS.items() if kind.needs_classification
                for item in getattr(character, name).all() if not item.classified]
     if pending:
@@ -117,12 +118,16 @@ def character_set_state(*, character: Character, state: str, by) -> Character:
 
 
 def history(character: Character, limit: int = 100) -> list[dict]:
-    """Return the sheet's changes, newest first: the character row and every sheet line."""
+    """Return the sheet's changes, newest first: the character row and every sheet line.
+
+    Each row's ``at`` is the moment to pass to ``character_revert`` to go back to just after
+    that change.
+    """
     rows = [{"when": h.history_date, "who": h.history_user.username if h.history_user else None,
-             "what": f"{'created' if h.history_type == '+' else 'deleted' if h.history_type == '-' else 'changed'} sheet",
+             "what": {"+": "created the sheet", "-": "deleted the sheet"}.get(h.history_type, "changed the sheet"),
              "history_id": h.history_id}
             for h in character.history.select_related("history_user").all()[:limit]]
-    for name, kind in ITEM_KINDS.items():
+    for kind in ITEM_KINDS.values():
         for h in kind.model.history.filter(character_id=character.pk).select_related("history_user")[:limit]:
             verb = {"+": "added", "-": "removed", "~": "changed"}[h.history_type]
             rows.append({"when": h.history_date, "who": h.history_user.username if h.history_user else None,
@@ -131,31 +136,53 @@ def history(character: Character, limit: int = 100) -> list[dict]:
     return rows[:limit]
 
 
-@transaction.atomic
-def character_revert(*, character: Character, history_id: int, by) -> Character:
-    """Put the whole sheet back as it was at one point of its history (GM only).
+#: What a revert restores: the sheet as the player built it. State, frozen calculated stats,
+#: Karma and what it bought, Complications and wounds belong to play and the ledger, not to the sheet.
+REVERTED_FIELDS = ("name", "rolled_stats", "stat_trades", "karma_swaps", "int_plus_d6", "int_minus_d6",
+                   "gm_notes", "review_comment")
 
-    The character's row and every sheet line are restored as they stood then; lines added
-    since are removed. Karma is money and stays with the ledger: a revert never touches it.
+
+@transaction.atomic
+def character_revert(*, character: Character, by, history_id: int | None = None, at=None) -> Character:
+    """Put the sheet back as it was at one point of its history (GM only).
+
+    The point is a character history record (``history_id``) or a moment (``at``). The
+    character's build and every sheet line are restored as they stood then; lines added since
+    are removed. Karma raises and Complication setbacks stay on top of the restored stats.
+    An approved character cannot go back to before its approval: that would undo a ledger.
     """
     character = Character.objects.select_for_update().select_related("campaign").get(pk=character.pk)
-    record = character.history.filter(history_id=history_id).first()
-    if record is None:
-        raise CharacterError("No such point in this sheet's history.", field="history_id")
-    moment = record.history_date
+    if history_id is not None:
+        record = character.history.filter(history_id=history_id).first()
+        if record is None:
+            raise CharacterError("No such point in this sheet's history.", field="history_id")
+        moment = record.history_date
+    elif at is not None:
+        moment = at
+        record = character.history.filter(history_date__lte=moment).order_by("-history_date", "-history_id").first()
+        if record is None:
+            raise CharacterError("The sheet did not exist yet at that moment.", field="at")
+    else:
+        raise CharacterError("Say which point of the history to go back to.", field="history_id")
+    if character.state not in (State.DRAFT, State.SUBMITTED):
+        approved = character.history.filter(state=State.ACTIVE).order_by("history_date").first()
+        if approved is not None and moment < approved.history_date:
+            raise CharacterConflict("That point is before the GM approved the sheet; a revert cannot undo an "
+                                    "approval.", field="history_id")
     old = record.instance
-    keep = {"id", "campaign", "owner", "karma", "karma_converted", "created_at", "updated_at"}
-    for f in Character._meta.concrete_fields:
-        if f.name not in keep:
-            setattr(character, f.attname, getattr(old, f.attname))
+    for name in REVERTED_FIELDS:
+        setattr(character, name, getattr(old, name))
+    stats = rebuild_stats(character)
+    for code, value in stats.items():
+        setattr(character, STAT_FIELDS[code], value)
     character.save()
     for kind in ITEM_KINDS.values():
         then = {obj.pk: obj for obj in kind.model.history.as_of(moment).filter(character_id=character.pk)}
         kind.model.objects.filter(character=character).exclude(pk__in=list(then)).delete()
-        for pk, obj in then.items():
+        for obj in then.values():
             obj.character_id = character.pk
             obj.save()
     log_action(campaign=character.campaign, actor=by, action="character.revert",
-               summary=f"{by} reverted {character.name} to {timezone.localtime(moment):%Y-%m-%d %H:%M}",
-               data={"character": character.pk, "history_id": history_id})
+               summary=f"{by} reverted {character.name} to {timezone.localtime(moment):%Y-%m-%d %H:%M:%S}",
+               data={"character": character.pk, "history_id": record.history_id})
     return character

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
 from campaign.services import log_action
 from rulebook import RulesError
-from rulebook.stats import PRIMARY_STATS, apply_karma_swap, validate_stats
+from rulebook.stats import STAT_MAX, STAT_MIN, PRIMARY_STATS, apply_karma_swap, validate_stats
 
 from . import sheet as sheet_rules
 from .errors import CharacterConflict, CharacterError
@@ -81,6 +82,23 @@ def character_create(*, campaign, owner, name: str, stats: Mapping, int_dice, tr
     return character
 
 
+def rebuild_stats(character: Character) -> dict[str, int]:
+    """Return the sheet stats from the character's build, with Karma raises and setbacks on top.
+
+    Raises CharacterError (field "stats") when the build or the result leaves 1–40.
+    """
+    final = _validate_generation(rolled=character.rolled_stats, trades=character.stat_trades or {},
+                                 swaps=list(character.karma_swaps or []))
+    stats = {}
+    for code in PRIMARY_STATS:
+        value = final[code] + (character.stat_raises or {}).get(code, 0) - (character.stat_setbacks or {}).get(code, 0)
+        if not STAT_MIN <= value <= STAT_MAX:
+            raise CharacterError(f"{code} would be {value} with its Karma raises and setbacks; stats run "
+                                 f"{STAT_MIN}–{STAT_MAX}.", field="stats")
+        stats[code] = value
+    return stats
+
+
 def _locked(character: Character) -> Character:
     return Character.objects.select_for_update().select_related("campaign").get(pk=character.pk)
 
@@ -100,7 +118,7 @@ def character_update(*, character: Character, by, is_gm: bool, data: Mapping) ->
             f"{character.name} is {character.get_state_display().lower()}: stats change only through "
             "Karma spends or a GM edit.", field=sorted(generation_keys)[0])
     if "gm_notes" in data and not is_gm:
-        raise CharacterError("Only the GM writes GM notes.", field="gm_notes")
+        raise PermissionDenied("Only the GM writes GM notes.")
     if "name" in data:
         name = (data["name"] or "").strip() if isinstance(data["name"], str) else ""
         if not name:
@@ -115,10 +133,9 @@ def character_update(*, character: Character, by, is_gm: bool, data: Mapping) ->
             rolled.update(data["stats"])
         trades = dict(data.get("trades", character.stat_trades) or {})
         swaps = list(data.get("karma_swaps", character.karma_swaps) or [])
-        final = _validate_generation(rolled=rolled, trades=trades, swaps=swaps)
-        for code, stat_field in STAT_FIELDS.items():
-            setattr(character, stat_field, final[code] + (character.stat_raises or {}).get(code, 0))
         character.rolled_stats, character.stat_trades, character.karma_swaps = rolled, trades, swaps
+        for code, value in rebuild_stats(character).items():
+            setattr(character, STAT_FIELDS[code], value)
         changed += [*STAT_FIELDS.values(), "rolled_stats", "stat_trades", "karma_swaps"]
         if "int_dice" in data:
             character.int_plus_d6, character.int_minus_d6 = _check_int_dice(data["int_dice"])
@@ -136,10 +153,16 @@ def character_update(*, character: Character, by, is_gm: bool, data: Mapping) ->
 
 @transaction.atomic
 def character_delete(*, character: Character, by, is_gm: bool) -> None:
-    """Delete a character: its player while it is a draft, the GM at any time."""
+    """Delete a character that never played: its player while a draft, the GM until approval.
+
+    An approved character has a Karma ledger, which is never thrown away: retire it instead.
+    """
     character = _locked(character)
+    if character.state not in (State.DRAFT, State.SUBMITTED):
+        raise CharacterConflict(f"{character.name} has played and keeps its Karma ledger: mark it retired "
+                                "or dead instead of deleting it.")
     if character.state != State.DRAFT and not is_gm:
-        raise CharacterConflict("Only drafts can be deleted by their player; ask the GM to retire the character.")
+        raise CharacterConflict("Only drafts can be deleted by their player; ask the GM.")
     log_action(campaign=character.campaign, actor=by, action="character.delete",
                summary=f"{by} deleted {character.name}", data={"character": character.pk})
     character.delete()

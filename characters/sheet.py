@@ -42,6 +42,24 @@ def derived(character: Character) -> DerivedStats:
     return derived_stats(generation_stats(character), (character.int_plus_d6, character.int_minus_d6))
 
 
+def derived_values(character: Character) -> dict[str, tuple[int, list, bool]]:
+    """Return DEX, INT, HP, SHK and END as (value, breakdown, frozen), with no query.
+
+    Before approval the values follow the stats; from approval INT, HP, SHK and END are the
+    frozen ones (DEX always follows the current NIM and rolled DEX).
+    """
+    d = derived(character)
+    frozen = {"INT": character.intelligence, "HP": character.hit_points,
+              "SHK": character.shock_threshold, "END": character.endurance_max}
+    values = {}
+    for code in ("DEX", "INT", "HP", "SHK", "END"):
+        computed = d[code]
+        is_frozen = frozen.get(code) is not None
+        values[code] = (frozen[code] if is_frozen else computed.total,
+                        [(k, int(v)) for k, v in computed.breakdown], is_frozen)
+    return values
+
+
 def starting_karma(character: Character):
     """Return the starting Karma with its breakdown (frozen at approval, computed before)."""
     return starting_karma_breakdown(generation_stats(character), len(character.karma_swaps or []))
@@ -169,13 +187,7 @@ def compute_sheet(character: Character) -> Sheet:
     """Compute everything the sheet shows; a rule that cannot apply becomes a listed problem."""
     sheet = Sheet()
     try:
-        d = derived(character)
-        frozen = {"INT": character.intelligence, "HP": character.hit_points,
-                  "SHK": character.shock_threshold, "END": character.endurance_max}
-        for code in ("DEX", "INT", "HP", "SHK", "END"):
-            computed = d[code]
-            value = frozen.get(code) if frozen.get(code) is not None else computed.total
-            sheet.derived[code] = (value, [(k, int(v)) for k, v in computed.breakdown], frozen.get(code) is not None)
+        sheet.derived = derived_values(character)
         sk = starting_karma(character)
         start = character.starting_karma if character.starting_karma is not None else sk.total
         sheet.starting_karma = (start, [(k, int(v)) for k, v in sk.breakdown])

@@ -1,3 +1,24 @@
 from django.urls import path
 
-urlpatterns: list = []
+from . import api
+from .items import ITEM_KINDS
+
+character = "characters/<int:character_id>/"
+
+urlpatterns = [
+    path("characters/", api.CharacterListApi.as_view(), name="api-character-list"),
+    path(character, api.CharacterDetailApi.as_view(), name="api-character-detail"),
+    path(character + "budget/", api.BudgetApi.as_view(), name="api-character-budget"),
+    path(character + "submit/", api.SubmitApi.as_view(), name="api-character-submit"),
+    path(character + "approve/", api.ApproveApi.as_view(), name="api-character-approve"),
+    path(character + "return/", api.ReturnApi.as_view(), name="api-character-return"),
+    path(character + "history/", api.HistoryApi.as_view(), name="api-character-history"),
+]
+
+# Nested CRUD for each kind of sheet line: api-character-skills, api-character-skills-detail, …
+for kind in ITEM_KINDS:
+    list_view, detail_view = api.line_views(kind)
+    urlpatterns += [
+        path(f"{character}{kind}/", list_view.as_view(), name=f"api-character-{kind}"),
+        path(f"{character}{kind}/<int:item_id>/", detail_view.as_view(), name=f"api-character-{kind}-detail"),
+    ]

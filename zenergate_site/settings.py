@@ -147,6 +147,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PARSER_CLASSES": ["zenergate_site.api_parsers.SafeJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "zenergate_site.api_errors.exception_handler",
     "DEFAULT_PAGINATION_CLASS": None,
@@ -158,6 +159,12 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # One name per choice set, so the schema does not guess (and warn) about enums.
+    "ENUM_NAME_OVERRIDES": {
+        "StatEnum": "rulebook.stats.PRIMARY_STATS",
+        "SkillBreadthEnum": "characters.models.Breadth",
+        "EquipmentBreadthEnum": ["specific", "narrow", "broad"],
+    },
 }
 
 # --- Security (production values come from the environment) -------------------------------

@@ -119,3 +119,48 @@ def test_revert_restores_the_sheet_and_its_lines(draft, personas):
     assert list(c.skills.values_list("name", flat=True)) == []
     with pytest.raises(CharacterError):
         lifecycle.character_revert(character=draft, history_id=999999, by=personas["gm"])
+
+
+def approved(personas, draft):
+    add(draft, "skills", personas["player"], name="Medic", breadth="broad", ranks=3, stat="PRAC")
+    lifecycle.character_submit(character=draft, by=personas["player"])
+    items.item_update(item=draft.skills.get(), kind_name="skills", data={}, by=personas["gm"], is_gm=True)
+    return lifecycle.character_approve(character=draft, by=personas["gm"])
+
+
+def test_approval_needs_a_submitted_sheet(draft, personas):
+    add(draft, "skills", personas["gm"], is_gm=True, name="Medic", breadth="broad", ranks=3, stat="PRAC")
+    with pytest.raises(CharacterConflict):
+        lifecycle.character_approve(character=draft, by=personas["gm"])
+
+
+def test_revert_cannot_undo_an_approval_and_keeps_karma_raises(draft, personas):
+    from campaign.economy import karma_spend
+
+    c = approved(personas, draft)
+    with pytest.raises(CharacterConflict):
+        lifecycle.character_revert(character=c, history_id=c.history.last().history_id, by=personas["gm"])
+    after_approval = c.history.first().history_date
+    karma_spend(character=c, kind="stat_raise", idempotency_key="k1", by=personas["player"], is_gm=False,
+                params={"stat": "STR"})
+    services.character_update(character=c, by=personas["gm"], is_gm=True, data={"name": "Renamed"})
+    lifecycle.character_revert(character=c, at=after_approval, by=personas["gm"])
+    c.refresh_from_db()
+    # The name goes back; the Karma-bought STR 13 (rolled 12) and the state stay.
+    assert (c.name, c.str, c.state, c.stat_raises) == ("Mara", 13, Character.State.ACTIVE, {"STR": 1})
+
+
+def test_gm_edit_keeps_raises_and_refuses_stats_past_40(draft, personas):
+    from campaign.economy import karma_spend
+
+    c = approved(personas, draft)
+    karma_spend(character=c, kind="stat_raise", idempotency_key="k1", by=personas["player"], is_gm=False,
+                params={"stat": "STR"})
+    services.character_update(character=c, by=personas["gm"], is_gm=True, data={"stats": {"STR": 20}})
+    c.refresh_from_db()
+    assert c.str == 21
+    with pytest.raises(CharacterError) as excinfo:
+        services.character_update(character=c, by=personas["gm"], is_gm=True, data={"stats": {"STR": 40}})
+    assert excinfo.value.field == "stats"
+    c.refresh_from_db()
+    assert c.str == 21

@@ -1,0 +1,141 @@
+"""Whatever a client sends to a character endpoint, the answer is never a 500.
+
+Every write endpoint gets every field replaced by values of the wrong type, out of range or
+malformed (strings for numbers, lists, objects, null, huge numbers, bad Unicode), bodies that
+are not JSON objects at all, and payloads with a required field missing. Each must be a 400
+with field messages, and leave the database exactly as it was.
+"""
+
+import json
+
+import pytest
+from django.db import transaction
+from rest_framework import serializers
+
+from campaign.models import LogEntry
+
+from characters import serializers as s
+
+from .factories import INT_DICE, STATS, add_line, create_draft, create_submitted, snapshot
+from .test_api_access import LINE_PAYLOADS
+
+pytestmark = pytest.mark.django_db
+
+HUGE = 10**40
+NUMBER_JUNK = ["1", "abc", "", 1.5, True, None, [], {}, [1], HUGE, -HUGE]
+FLAG_JUNK = ["true", 1, 0, None, [], {}, "yes"]
+TEXT_JUNK = [12, 1.5, True, None, [], {}, ["x"], "x" * 20_001, "\ud800", "a\x00b"]
+MOMENT_JUNK = ["yesterday", "2026-13-45T99:00:00", 12, None, [], {}, True, "1" * 300]
+CHOICE_JUNK = ["nope", 12, None, [], {}, True, ""]
+STATS_JUNK = ["x", [], None, 12, {"STR": "12"}, {"STR": 41}, {"STR": 0}, {"LUCK": 3}, {"STR": HUGE},
+              {"STR": None}, {"STR": 12.5}, {"STR": [12]}]
+TRADES_JUNK = [[], "x", None, 3, {"LUCK": 1}, {"STR": "1"}, {"STR": HUGE}, {"STR": 1.5}, {"STR": None},
+               {"STR": {"a": 1}}]
+SWAPS_JUNK = [{}, "x", None, [None], ["STR"], [{"lowered": "STR"}], [{"lowered": "X", "raised": "STR"}],
+              [{"lowered": "STR", "raised": "CON", "extra": 1}], [{"lowered": 1, "raised": 2}],
+              [{"lowered": "STR", "raised": "CON"}] * 41]
+DICE_JUNK = ["x", None, {}, 4, [4], [4, 2, 1], [0, 7], ["4", "2"], [4.5, 2], [True, 2], [HUGE, 2], [None, 2]]
+BODY_JUNK = ["not json{", "[1, 2]", "null", "12", '"text"', "true", "[" * 50_000, '{"a": NaN}', "{" * 50_000,
+             '{"a": 1e999}']
+
+
+def junk_for(field) -> list:
+    """Return wrong values for one serializer field, chosen by its type."""
+    if isinstance(field, s.TradesField):
+        return TRADES_JUNK
+    if isinstance(field, serializers.ListSerializer):
+        return SWAPS_JUNK
+    if isinstance(field, serializers.ListField):
+        return DICE_JUNK
+    if isinstance(field, serializers.Serializer):
+        return STATS_JUNK
+    if isinstance(field, s.FlagField):
+        return FLAG_JUNK
+    if isinstance(field, s.WholeNumberField):
+        return NUMBER_JUNK
+    if isinstance(field, serializers.ChoiceField):
+        return CHOICE_JUNK
+    if isinstance(field, serializers.DateTimeField):
+        return MOMENT_JUNK
+    if isinstance(field, s.TextField):
+        return [v for v in TEXT_JUNK if v != "" or not field.allow_blank]
+    raise AssertionError(f"no junk for {field!r}")
+
+
+
+def endpoints(personas) -> list[tuple]:
+    """Return (label, method, path, input serializer, a valid body or None for a PATCH) for each write."""
+    draft = create_draft(personas)
+    add_line(draft, "skills", personas["gm"], is_gm=True, name="Medic", breadth="narrow", ranks=1, stat="PRAC")
+    lines = {kind: add_line(draft, kind, personas["gm"], is_gm=True, **payload)
+             for kind, payload in LINE_PAYLOADS.items()}
+    submitted = create_submitted(personas, owner="other_player", name="Submitted")
+    c = f"/api/v1/characters/{draft.pk}/"
+    calls = [
+        ("create", "post", "/api/v1/characters/", s.CharacterCreateIn,
+         {"campaign": personas["campaign"].pk, "name": "Mara", "stats": STATS, "int_dice": INT_DICE}),
+        ("edit", "patch", c, s.CharacterPatchIn, None),
+        ("submit", "post", c + "submit/", s.NoBodyIn, {}),
+        ("approve", "post", f"/api/v1/characters/{submitted.pk}/approve/", s.NoBodyIn, {}),
+        ("return", "post", f"/api/v1/characters/{submitted.pk}/return/", s.ReturnIn, {"comment": "Fix"}),
+        ("revert", "post", c + "history/", s.RevertIn, {"history_id": draft.history.earliest().history_id}),
+    ]
+    for kind, payload in LINE_PAYLOADS.items():
+        line_in = s.LINE_SERIALIZERS[kind][0]
+        calls.append((f"add {kind}", "post", c + f"{kind}/", line_in, payload))
+        calls.append((f"edit {kind}", "patch", c + f"{kind}/{lines[kind].pk}/", line_in, None))
+    return calls
+
+
+def bad_bodies(serializer_class, valid):
+    """Yield (description, JSON text) for every wrong body of one endpoint."""
+    for text in BODY_JUNK:
+        yield f"body {text[:20]!r}", text
+    yield "unknown field", json.dumps({**(valid or {}), "karma": 100})
+    for name, field in serializer_class().fields.items():
+        for value in junk_for(field):
+            body = {**valid, name: value} if valid is not None else {name: value}
+            yield f"{name}={json.dumps(value)[:30]}", json.dumps(body)
+        if valid is not None and field.required:
+            yield f"{name} missing", json.dumps({k: v for k, v in valid.items() if k != name})
+
+
+def test_wrong_input_to_every_write_endpoint_is_a_400_that_changes_nothing(personas, api_as):
+    client = api_as("gm")  # the GM may call every endpoint, so only the input can be wrong
+    failures, tried = [], 0
+    for label, method, path, serializer_class, valid in endpoints(personas):
+        before = snapshot()
+        for what, text in bad_bodies(serializer_class, valid):
+            log_before = LogEntry.objects.count()  # every service logs: a cheap check per request
+            response = client.generic(method.upper(), path, data=text, content_type="application/json")
+            tried += 1
+            if response.status_code != 400 or not response.json().get("errors") \
+                    or LogEntry.objects.count() != log_before:
+                failures.append(f"{label} {what}: {response.status_code} {response.content[:200]!r}")
+        if snapshot() != before:
+            failures.append(f"{label}: the database changed")
+    assert not failures, f"{len(failures)} of {tried}:\n" + "\n".join(failures)
+    assert tried > 1000
+
+
+def test_the_valid_payloads_above_are_valid(personas, api_as):
+    """The junk test means something only if its base payloads are accepted."""
+    client = api_as("gm")
+    for label, method, path, _, valid in endpoints(personas):
+        with transaction.atomic():
+            response = getattr(client, method)(path, valid if valid is not None else {"name": "Fine"},
+                                               format="json")
+            assert response.status_code in (200, 201), (label, response.json())
+            transaction.set_rollback(True)
+
+
+def test_other_content_types_are_refused_not_crashed(personas, api_as):
+    draft = create_draft(personas)
+    before = snapshot()
+    response = api_as("player").patch(f"/api/v1/characters/{draft.pk}/", "name=Hacked",
+                                      content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 415 and response.json()["errors"]
+    response = api_as("player").generic("POST", f"/api/v1/characters/{draft.pk}/skills/", b"\xff\xfe{",
+                                        content_type="application/json")
+    assert response.status_code == 400
+    assert snapshot() == before
