@@ -38,6 +38,9 @@ def dashboard(request, campaign_id: int):
         "downtime_form": DowntimeForm(),
         "last_job": campaign.jobs.first(),
     }
+    from .views_economy import dashboard_context  # the party, MacGuffins, adventure and ledger
+
+    context.update(dashboard_context(campaign=campaign))
     return render(request, "campaign/dashboard.html", context)
 
 
