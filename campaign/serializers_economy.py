@@ -1,0 +1,209 @@
+"""Serializers of the economy API: Karma, awards, adventures, MacGuffins, Complications.
+
+One for input and one for output per endpoint. They check the shape and type of what a
+client sends; every rule (costs, limits, who may spend what) is ``campaign.economy``'s.
+"""
+
+from rest_framework import serializers
+
+from rulebook.karma import SPEND_KINDS
+from rulebook.stats import PRIMARY_STATS
+
+from .economy import AWARD_KINDS
+from .models import Adventure, BadNewsToken, Complication, KarmaEntry, MacGuffin
+
+#: Ids and Karma amounts beyond these are typos or probes, never play: refused before any query.
+MAX_ID = 2**63 - 1
+MAX_KARMA = 100_000
+#: Spends a player may ask for on their character's ledger (MacGuffins take contributions).
+SPEND_KIND_CHOICES = [kind for kind in SPEND_KINDS if kind != "macguffin"]
+
+
+class WholeNumberField(serializers.IntegerField):
+    """An integer sent as a JSON number: "3", 2.5, 2.0, true and null are refused (400)."""
+
+    default_error_messages = {"invalid": "Send a whole number (not text, a fraction or true/false)."}
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+def _id_field(**kwargs) -> WholeNumberField:
+    return WholeNumberField(min_value=1, max_value=MAX_ID, **kwargs)
+
+
+def _karma_field(**kwargs) -> WholeNumberField:
+    return WholeNumberField(min_value=-MAX_KARMA, max_value=MAX_KARMA, **kwargs)
+
+
+#: Keys the services give the ledger's own entries ("opening", "payout:<adventure>",
+#: "<award key>:<character>"). A client key must never equal one of them, or replaying it
+#: would swallow the entry the service meant to post (a payout, an award).
+RESERVED_KEYS = {"opening", "payout"}
+
+
+def _client_key(value: str) -> str:
+    if ":" in value or value.lower() in RESERVED_KEYS:
+        raise serializers.ValidationError(
+            "Use your own key (a UUID, say): no “:”, and not “opening” or “payout”.")
+    return value
+
+
+def _key_field(max_length: int = 100, **kwargs) -> serializers.CharField:
+    # Keys are compared exactly: no trimming, so " a" and "a" are two different requests.
+    return serializers.CharField(min_length=1, max_length=max_length, trim_whitespace=False,
+                                 validators=[_client_key], **kwargs)
+
+
+# --- Ledger and spends --------------------------------------------------------------------
+class KarmaEntryOut(serializers.ModelSerializer):
+    by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+
+    class Meta:
+        model = KarmaEntry
+        fields = ["id", "kind", "amount", "balance_after", "reason", "adventure", "macguffin", "data",
+                  "created_at", "by"]
+
+
+class KarmaLedgerOut(serializers.Serializer):
+    balance = serializers.IntegerField()
+    results = KarmaEntryOut(many=True)
+
+
+class KarmaSpendIn(serializers.Serializer):
+    """A spend: its kind, an idempotency key, and the parameters that kind takes."""
+
+    kind = serializers.ChoiceField(choices=SPEND_KIND_CHOICES)
+    idempotency_key = _key_field()
+    reason = serializers.CharField(max_length=300, required=False, allow_blank=True)
+    character = _id_field(required=False, help_text="assist: the character helped")
+    amount = _karma_field(required=False, help_text="skill_points: Karma converted (2 skill points each)")
+    stat = serializers.ChoiceField(choices=list(PRIMARY_STATS), required=False, help_text="stat_raise")
+    disadvantage = _id_field(required=False, help_text="disadvantage_removal: the disadvantage")
+    override = serializers.BooleanField(required=False,
+                                        help_text="disadvantage_removal, GM only: allow a second rank this adventure")
+    cost = _karma_field(required=False, help_text="good_fortune, GM only: rolls it replaces")
+    time_index = WholeNumberField(min_value=-100, max_value=100, required=False,
+                                  help_text="delay_transition: the delay's time-chart index")
+
+
+class KarmaSpendOut(serializers.Serializer):
+    balance = serializers.IntegerField(help_text="the balance right after this spend")
+    entry = KarmaEntryOut()
+
+
+class KarmaFlagsOut(serializers.Serializer):
+    flags = serializers.ListField(child=serializers.CharField())
+
+
+# --- GM awards ----------------------------------------------------------------------------
+class AwardIn(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=sorted(AWARD_KINDS))
+    characters = serializers.ListField(child=_id_field(), allow_empty=False, max_length=100)
+    amount = _karma_field(required=False, allow_null=True, help_text="manual only; negative for a correction")
+    reason = serializers.CharField(max_length=300)
+    # Each character's entry gets "<key>:<character id>", which must fit the ledger's 100 characters.
+    idempotency_key = _key_field(max_length=80, required=False, allow_null=True)
+
+
+class AwardOut(serializers.Serializer):
+    entries = KarmaEntryOut(many=True)
+
+
+# --- Adventures ---------------------------------------------------------------------------
+class BadNewsTokenOut(serializers.ModelSerializer):
+    class Meta:
+        model = BadNewsToken
+        fields = ["id", "note", "voided", "created_at"]
+
+
+class BadNewsTokenIn(serializers.Serializer):
+    note = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+
+
+class AdventureOut(serializers.ModelSerializer):
+    is_open = serializers.BooleanField(read_only=True)
+    tokens = BadNewsTokenOut(many=True, read_only=True)
+
+    class Meta:
+        model = Adventure
+        fields = ["id", "name", "base_xp", "started_at", "closed_at", "is_open", "outcome", "permanent", "tokens"]
+
+
+class AdventureIn(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    base_xp = WholeNumberField(min_value=0, max_value=100)
+
+
+class CloseIn(serializers.Serializer):
+    outcome = serializers.ChoiceField(choices=Adventure.Outcome.choices)
+    permanent = serializers.BooleanField(required=False, default=False)
+    selfish = serializers.ListField(child=_id_field(), required=False, default=list, max_length=100)
+    preview = serializers.BooleanField(required=False, default=False)
+
+
+class PayoutOut(serializers.Serializer):
+    character = serializers.IntegerField()
+    name = serializers.CharField()
+    karma = serializers.IntegerField()
+    breakdown = serializers.ListField(child=serializers.ListField(), help_text="[label, Karma] pairs")
+
+
+class CloseOut(serializers.Serializer):
+    adventure = serializers.IntegerField()
+    preview = serializers.BooleanField()
+    payouts = PayoutOut(many=True)
+
+
+# --- Campaign MacGuffins ------------------------------------------------------------------
+class MacGuffinOut(serializers.ModelSerializer):
+    percent = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = MacGuffin
+        fields = ["id", "name", "limitation", "progress", "target", "status", "percent", "upgrade"]
+
+
+class MacGuffinIn(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    limitation = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    target = WholeNumberField(min_value=1, max_value=1000, help_text="4 minor, 10 new capability, 20 removed")
+    upgrade = serializers.ChoiceField(choices=MacGuffin.Upgrade.choices, required=False, allow_blank=True,
+                                      default="")
+
+
+class ContributionIn(serializers.Serializer):
+    character = _id_field()
+    amount = _karma_field()
+    idempotency_key = _key_field()
+
+
+class ContributionOut(serializers.Serializer):
+    progress = serializers.IntegerField(help_text="the pool right after this contribution")
+    target = serializers.IntegerField()
+    balance = serializers.IntegerField(help_text="the character's balance right after it")
+    entry = KarmaEntryOut()
+
+
+# --- Complications ------------------------------------------------------------------------
+class ComplicationOut(serializers.ModelSerializer):
+    by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+
+    class Meta:
+        model = Complication
+        fields = ["id", "character", "cause", "form", "ranks", "description", "effects", "created_at", "by"]
+
+
+class ComplicationIn(serializers.Serializer):
+    cause = serializers.ChoiceField(choices=Complication.Cause.choices)
+    form = serializers.ChoiceField(choices=Complication.Form.choices)
+    ranks = WholeNumberField(min_value=1, max_value=20)
+    description = serializers.CharField(max_length=300)
+    nullify = _id_field(required=False, allow_null=True,
+                        help_text="debt: the disadvantage that earns nothing, removed by the Complication")
+    worsen = serializers.ListField(child=_id_field(), required=False, default=list, max_length=50,
+                                   help_text="form worsen: the disadvantages that gain ranks")
+    stat = serializers.ChoiceField(choices=list(PRIMARY_STATS), required=False, allow_null=True,
+                                   help_text="form stat_loss: the stat that is lost")
