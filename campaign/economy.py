@@ -28,7 +28,7 @@ from rulebook.karma import (
 from rulebook.stats import PRIMARY_STATS
 
 from .errors import CampaignConflict, CampaignError
-from .karma import karma_post
+from .karma import client_key, karma_post
 from .models import Adventure, BadNewsToken, Campaign, Complication, KarmaEntry, MacGuffin
 from .services import log_action
 
@@ -41,6 +41,31 @@ def _rules(call, *args, field="detail", **kwargs):
         return call(*args, **kwargs)
     except RulesError as exc:
         raise CampaignError(str(exc), field=field) from None
+
+
+def _refusal(call, *args, field="detail", **kwargs):
+    """Run a rulebook call whose refusal depends on the sheet's state: a 409, not bad input."""
+    try:
+        return call(*args, **kwargs)
+    except RulesError as exc:
+        raise CampaignConflict(str(exc), field=field) from None
+
+
+def lock_in_order(character_ids: Iterable[int]) -> None:
+    """Lock characters in id order, so two writes naming the same characters never deadlock."""
+    list(Character.objects.select_for_update().filter(pk__in=list(character_ids)).order_by("pk").values_list("pk"))
+
+
+def removals_this_adventure(character: Character, disadvantage, adventure: Adventure | None) -> int:
+    """Count ranks of this disadvantage removed during the adventure (or since the last one closed)."""
+    entries = KarmaEntry.objects.filter(character=character, kind=Kind.DISADVANTAGE_REMOVAL,
+                                        data__disadvantage=disadvantage.pk)
+    if adventure is not None:
+        return entries.filter(adventure=adventure).count()
+    last = character.campaign.adventures.filter(closed_at__isnull=False).order_by("-closed_at").first()
+    if last is not None:
+        entries = entries.filter(created_at__gt=last.closed_at)
+    return entries.filter(adventure__isnull=True).count()
 
 
 def current_adventure(campaign: Campaign) -> Adventure | None:
@@ -66,8 +91,12 @@ def karma_spend(*, character: Character, kind: str, idempotency_key: str, by, is
                             field="kind")
     if not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 100:
         raise CampaignError("Send an idempotency key (1–100 characters) with every spend.", field="idempotency_key")
+    idempotency_key = client_key(idempotency_key)
     replay = KarmaEntry.objects.filter(character=character, idempotency_key=idempotency_key).first()
     if replay is not None:
+        if replay.kind != kind:
+            raise CampaignConflict("That idempotency key was already used for another kind of spend; send a new "
+                                   "key for a new request.", field="idempotency_key")
         return replay, False
     if kind in GM_ONLY_SPENDS and not is_gm:
         raise CampaignError("The GM sets the price of a stroke of good fortune; ask them to enter it.", field="kind")
@@ -77,7 +106,9 @@ def karma_spend(*, character: Character, kind: str, idempotency_key: str, by, is
     data: dict = {}
 
     if kind == "assist":
-        helped = Character.objects.filter(pk=params.get("character"), campaign=campaign).first()
+        helped_id = params.get("character")
+        helped = (Character.objects.filter(pk=helped_id, campaign=campaign).first()
+                  if isinstance(helped_id, int) and not isinstance(helped_id, bool) else None)
         if helped is None or helped.pk == character.pk:
             raise CampaignError("Name another character of this campaign to help.", field="character")
         price = _rules(spend_cost, kind)
@@ -106,7 +137,7 @@ def karma_spend(*, character: Character, kind: str, idempotency_key: str, by, is
 
         def effect(locked: Character):
             current = getattr(locked, field)
-            price = _rules(spend_cost, kind, current=current, field="stat")
+            price = _refusal(spend_cost, kind, current=current, field="stat")
             if price.cost != cost_now:
                 raise CampaignConflict("The stat changed meanwhile; check the new price and try again.", field="stat")
             setattr(locked, field, current + 1)
@@ -116,13 +147,15 @@ def karma_spend(*, character: Character, kind: str, idempotency_key: str, by, is
             locked.save(update_fields=[field, "stat_raises"])
             return {"stat": stat, "from": current, "to": current + 1}
 
-        cost_now = _rules(spend_cost, kind, current=getattr(character, field), field="stat").cost
+        cost_now = _refusal(spend_cost, kind, current=getattr(character, field), field="stat").cost
         return karma_post(character=character, amount=-cost_now, kind=kind, by=by,
                           reason=reason or f"{stat} +1", adventure=adventure,
                           idempotency_key=idempotency_key, effect=effect)
 
     if kind == "disadvantage_removal":
-        disadvantage = Disadvantage.objects.filter(pk=params.get("disadvantage"), character=character).first()
+        wanted = params.get("disadvantage")
+        disadvantage = (Disadvantage.objects.filter(pk=wanted, character=character).first()
+                        if isinstance(wanted, int) and not isinstance(wanted, bool) else None)
         if disadvantage is None:
             raise CampaignError("Name one of this character's disadvantages.", field="disadvantage")
         override = bool(params.get("override")) and is_gm
@@ -131,10 +164,9 @@ def karma_spend(*, character: Character, kind: str, idempotency_key: str, by, is
 
         def effect(locked: Character):
             item = Disadvantage.objects.select_for_update().get(pk=disadvantage.pk)
-            removed = KarmaEntry.objects.filter(character=locked, kind=kind, adventure=adventure,
-                                                data__disadvantage=item.pk).count()
-            price = _rules(spend_cost, kind, removed_this_adventure=removed, gm_override=override,
-                           current_ranks=item.ranks, value=item.value, field="disadvantage")
+            removed = removals_this_adventure(locked, item, adventure)
+            price = _refusal(spend_cost, kind, removed_this_adventure=removed, gm_override=override,
+                             current_ranks=item.ranks, value=item.value, field="disadvantage")
             result = {"disadvantage": item.pk, "name": item.name, "ranks_before": item.ranks,
                       "points_lost": price.disadvantage_points_lost}
             if item.ranks == 1:
@@ -206,10 +238,11 @@ def award(*, campaign: Campaign, kind: str, character_ids: Iterable, by, reason:
         raise CampaignError(f"A {kind} award is always {AWARD_KINDS[kind]}.", field="amount")
     value = amount if kind == "manual" else AWARD_KINDS[kind]
     characters = _campaign_characters(campaign, character_ids)
+    lock_in_order(c.pk for c in characters)
     adventure = current_adventure(campaign)
     # One transaction: a correction that would take any one balance below zero posts nothing.
     return [karma_post(character=c, amount=value, kind=kind, by=by, reason=reason, adventure=adventure,
-                       idempotency_key=f"{idempotency_key}:{c.pk}" if idempotency_key else None)[0]
+                       idempotency_key=client_key(f"award:{idempotency_key}:{c.pk}") if idempotency_key else None)[0]
             for c in characters]
 
 
@@ -253,6 +286,9 @@ def token_void(*, token: BadNewsToken, by) -> BadNewsToken:
     adventure = Adventure.objects.select_for_update().get(pk=token.adventure_id)
     if not adventure.is_open:
         raise CampaignConflict("That adventure is closed.", field="token")
+    token = BadNewsToken.objects.select_for_update().get(pk=token.pk)
+    if token.voided:
+        raise CampaignConflict("That token is already voided.", field="token")
     token.voided = True
     token.save(update_fields=["voided"])
     log_action(campaign=adventure.campaign, actor=by, action="adventure.token_void",
@@ -285,11 +321,12 @@ def adventure_close(*, adventure: Adventure, outcome: str, permanent: bool, self
     if not adventure.is_open:
         raise CampaignConflict("That adventure is already closed; its payout was posted.", field="outcome")
     rows = payout_preview(adventure=adventure, outcome=outcome, permanent=permanent, selfish=selfish)
+    lock_in_order(row["character"] for row in rows)
     for row in rows:
         if row["karma"]:
             karma_post(character=Character(pk=row["character"]), amount=row["karma"], kind=Kind.PAYOUT, by=by,
                        reason=f"Payout for {adventure.name}", adventure=adventure,
-                       idempotency_key=f"payout:{adventure.pk}", data={"breakdown": row["breakdown"]})
+                       idempotency_key=f"system:payout:{adventure.pk}", data={"breakdown": row["breakdown"]})
     adventure.closed_at = timezone.now()
     adventure.outcome = outcome
     adventure.permanent = permanent
@@ -310,6 +347,7 @@ def macguffin_create(*, campaign: Campaign, name: str, limitation: str, target: 
                             "20 limitation removed).", field="target")
     if upgrade and upgrade not in MacGuffin.Upgrade.values:
         raise CampaignError("Unknown upgrade.", field="upgrade")
+    Campaign.objects.select_for_update().get(pk=campaign.pk)  # one pool per upgrade, even when two GMs race
     if upgrade and campaign.macguffins.filter(upgrade=upgrade).exists():
         raise CampaignConflict("That upgrade already has a MacGuffin.", field="upgrade")
     macguffin = MacGuffin.objects.create(campaign=campaign, name=name[:120], limitation=(limitation or "")[:200],
@@ -328,13 +366,14 @@ def macguffin_contribute(*, macguffin: MacGuffin, character: Character, amount: 
     if not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 100:
         raise CampaignError("Send an idempotency key (1–100 characters).", field="idempotency_key")
     price = _rules(spend_cost, "macguffin", amount=amount, field="amount")
+    idempotency_key = client_key(idempotency_key)
 
     def effect(locked: Character):
         pool = MacGuffin.objects.select_for_update().get(pk=macguffin.pk)
         if pool.status != MacGuffin.Status.FUNDING:
             raise CampaignConflict(f"{pool.name} is already funded.", field="amount")
         if pool.progress + price.cost > pool.target:
-            raise CampaignError(f"{pool.name} needs only {pool.target - pool.progress} more.", field="amount")
+            raise CampaignConflict(f"{pool.name} needs only {pool.target - pool.progress} more.", field="amount")
         pool.progress += price.cost
         fields = ["progress"]
         if pool.progress == pool.target:

@@ -25,10 +25,23 @@ class KarmaShort(CampaignConflict):
     """The balance cannot cover a spend (HTTP 409)."""
 
 
-def _existing(character_id: int, key: str | None) -> KarmaEntry | None:
+def client_key(key: str) -> str:
+    """Return a client's idempotency key in the clients' namespace.
+
+    Services key their own entries "system:…" (the opening, each payout); a client's key can
+    therefore never replay, and so swallow, an entry the app itself must post.
+    """
+    return f"client:{key}"
+
+
+def _existing(character_id: int, key: str | None, kind: str) -> KarmaEntry | None:
     if not key:
         return None
-    return KarmaEntry.objects.filter(character_id=character_id, idempotency_key=key).first()
+    entry = KarmaEntry.objects.filter(character_id=character_id, idempotency_key=key).first()
+    if entry is not None and entry.kind != kind:
+        raise CampaignConflict(f"That idempotency key was already used for a {entry.get_kind_display().lower()}; "
+                               "send a new key for a new request.", field="idempotency_key")
+    return entry
 
 
 def karma_post(*, character: Character, amount: int, kind: str, by, reason: str = "", adventure=None,
@@ -42,12 +55,12 @@ def karma_post(*, character: Character, amount: int, kind: str, by, reason: str 
     """
     if isinstance(amount, bool) or not isinstance(amount, int):
         raise CampaignError("The amount must be a whole number.", field="amount")
-    if idempotency_key is not None and (not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 100):
+    if idempotency_key is not None and (not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 120):
         raise CampaignError("The idempotency key is a string of 1–100 characters.", field="idempotency_key")
     try:
         with transaction.atomic():
             locked = Character.objects.select_for_update().select_related("campaign").get(pk=character.pk)
-            replay = _existing(locked.pk, idempotency_key)
+            replay = _existing(locked.pk, idempotency_key, kind)
             if replay is not None:
                 return replay, False
             if locked.state != Character.State.ACTIVE and kind != Kind.OPENING:
@@ -73,7 +86,7 @@ def karma_post(*, character: Character, amount: int, kind: str, by, reason: str 
             return entry, True
     except IntegrityError:
         # A concurrent request with the same key won the race between our check and insert.
-        replay = _existing(character.pk, idempotency_key)
+        replay = _existing(character.pk, idempotency_key, kind)
         if replay is None:
             raise
         return replay, False
@@ -82,9 +95,13 @@ def karma_post(*, character: Character, amount: int, kind: str, by, reason: str 
 def karma_open(*, character: Character, by) -> KarmaEntry:
     """Open an approved character's ledger with its starting Karma (once)."""
     entry, _ = karma_post(character=character, amount=character.starting_karma or 0, kind=Kind.OPENING, by=by,
-                          reason="Starting Karma at approval", idempotency_key="opening")
+                          reason="Starting Karma at approval", idempotency_key="system:opening")
     return entry
 
 
-def karma_ledger(*, character: Character, limit: int = 200):
-    return character.karma_entries.select_related("by", "adventure", "macguffin")[:limit]
+def karma_ledger(*, character: Character, limit: int = 200, before: int | None = None):
+    """Return a page of the ledger, newest first; ``before`` (an entry id) pages further back."""
+    entries = character.karma_entries.select_related("by", "adventure", "macguffin").order_by("-id")
+    if before is not None:
+        entries = entries.filter(id__lt=before)
+    return entries[:limit]

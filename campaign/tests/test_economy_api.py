@@ -307,8 +307,6 @@ def test_disadvantage_removal_one_rank_per_adventure_unless_the_gm_overrides(per
     assert not Disadvantage.objects.filter(pk=phobia.pk).exists()
 
 
-@pytest.mark.xfail(strict=True, reason="economy.karma_spend refuses a second rank with CampaignError (400); "
-                                       "the issue asks 409 for a refusal by the rules")
 def test_second_removal_is_a_conflict(personas, api_as, make_character):
     hero = make_character("player", disadvantages=[{"name": "Greed", "value": 2, "ranks": 2}])
     greed = hero.disadvantages.get()
@@ -646,7 +644,7 @@ def test_macguffin_pools_fill_and_take_effect_from_the_next_adventure(world, api
 
     before = snapshot()
     too_much = contribute(player, world.macguffin, world.alice, 3, "radio-a2")
-    assert too_much.status_code == 400 and "needs only 2 more" in too_much.json()["errors"]["amount"][0]
+    assert too_much.status_code == 409 and "needs only 2 more" in too_much.json()["errors"]["amount"][0]
     assert snapshot() == before
 
     done = contribute(gm, world.macguffin, world.alice, 2, "radio-gm")

@@ -240,7 +240,7 @@ def test_disadvantage_removal_once_per_adventure(party, client, make_character):
     assert ok.status_code == 302
     before = snapshot()
     again = client.post(url, {"kind": "disadvantage_removal", "disadvantage": item.pk, "idempotency_key": key()})
-    assert again.status_code == 400 and "Only one rank of a disadvantage" in text(again)
+    assert again.status_code == 409 and "Only one rank of a disadvantage" in text(again)
     assert snapshot() == before
     # The player cannot override; the GM can.
     override = client.post(url, {"kind": "disadvantage_removal", "disadvantage": item.pk, "override": "on",
@@ -504,7 +504,7 @@ def test_contributions(party, client):
 
 
 @pytest.mark.parametrize("data, status, message", [
-    ({"amount": 8}, 400, "Crystal radio set needs only 7 more."),
+    ({"amount": 8}, 409, "Crystal radio set needs only 7 more."),
     ({"amount": 0}, 400, "greater than or equal to 1"),
     ({"amount": ""}, 400, "This field is required."),
     ({"character": ""}, 400, "This field is required."),
