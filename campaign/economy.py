@@ -20,7 +20,6 @@ from rulebook.experience import COMPLICATION_AWARD, NPC_BOOST_AWARD, adventure_p
 from rulebook.karma import (
     DELAY_TRANSITION_UPGRADES,
     SPEND_KINDS,
-    karmic_debt,
     karmic_starvation,
     max_disadvantage_ranks,
     spend_cost,
@@ -28,7 +27,7 @@ from rulebook.karma import (
 from rulebook.stats import PRIMARY_STATS
 
 from .errors import CampaignConflict, CampaignError
-from .karma import client_key, karma_post
+from .karma import KarmaShort, client_key, karma_post
 from .models import Adventure, BadNewsToken, Campaign, Complication, KarmaEntry, MacGuffin
 from .services import log_action
 
@@ -78,6 +77,56 @@ def upgrades_in_effect(campaign: Campaign) -> set[str]:
 
 
 # --- Spends -------------------------------------------------------------------------------
+def spend_quote(*, character: Character, kind: str, params: dict, is_gm: bool):
+    """Price a spend without posting it: the rulebook's ``KarmaSpend``, or the reason it is refused.
+
+    Uses the same look-ups as ``karma_spend`` (the stat's current value, ranks removed this
+    adventure, the upgrades in effect, who may set a price) so a preview never disagrees with
+    the spend it previews. Raises CampaignError / CampaignConflict like the spend would.
+    """
+    if kind not in SPEND_KINDS or kind == "macguffin":
+        raise CampaignError(f"Unknown spend {kind!r}.", field="kind")
+    if kind in GM_ONLY_SPENDS and not is_gm:
+        raise CampaignError("The GM sets the price of a stroke of good fortune; ask them to enter it.", field="kind")
+    if character.state != Character.State.ACTIVE:
+        raise CampaignConflict(f"{character.name} is {character.get_state_display().lower()}: Karma moves only "
+                               "once the GM has approved the sheet.", field="character")
+    rules_params: dict = {}
+    if kind == "skill_points":
+        rules_params["amount"] = params.get("amount")
+    elif kind == "stat_raise":
+        if params.get("stat") not in PRIMARY_STATS:
+            raise CampaignError(f"Name the stat to raise: one of {' '.join(PRIMARY_STATS)}.", field="stat")
+        rules_params["current"] = getattr(character, STAT_FIELDS[params["stat"]])
+    elif kind == "disadvantage_removal":
+        wanted = params.get("disadvantage")
+        item = (Disadvantage.objects.filter(pk=wanted, character=character).first()
+                if isinstance(wanted, int) and not isinstance(wanted, bool) else None)
+        if item is None:
+            raise CampaignError("Name one of this character's disadvantages.", field="disadvantage")
+        rules_params.update(removed_this_adventure=removals_this_adventure(character, item,
+                                                                           current_adventure(character.campaign)),
+                            gm_override=bool(params.get("override")) and is_gm,
+                            current_ranks=item.ranks, value=item.value)
+    elif kind == "good_fortune":
+        rules_params["cost"] = params.get("cost")
+    elif kind == "delay_transition":
+        missing = set(DELAY_TRANSITION_UPGRADES) - upgrades_in_effect(character.campaign)
+        rules_params.update(upgrades=upgrades_in_effect(character.campaign), time_index=params.get("time_index"))
+        if missing:
+            return _refusal(spend_cost, kind, field="kind", **rules_params)
+    try:
+        spend = spend_cost(kind, **rules_params)
+    except RulesError as exc:
+        bad_input = kind in ("skill_points", "good_fortune", "delay_transition")
+        field = {"skill_points": "amount", "stat_raise": "stat", "disadvantage_removal": "disadvantage",
+                 "good_fortune": "cost", "delay_transition": "time_index"}.get(kind, "kind")
+        raise (CampaignError if bad_input else CampaignConflict)(str(exc), field=field) from None
+    if spend.cost > character.karma:
+        raise KarmaShort(f"{character.name} has {character.karma} Karma; this needs {spend.cost}.", field="amount")
+    return spend
+
+
 def karma_spend(*, character: Character, kind: str, idempotency_key: str, by, is_gm: bool,
                 params: dict) -> tuple[KarmaEntry, bool]:
     """Spend Karma on one of the article's uses; return (entry, created).

@@ -14,11 +14,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from characters import sheet as sheet_rules
-from characters.models import STAT_FIELDS, Character
+from characters.models import Character
 from characters.permissions import access_character
 from characters.selectors import SHEET_PREFETCH, character_with_sheet
 from rulebook import RulesError
-from rulebook.karma import karmic_starvation, spend_cost
+from rulebook.karma import karmic_starvation
 from zenergate_site.errors import DomainError
 
 from . import economy
@@ -177,27 +177,12 @@ def _spend_preview(character, is_gm: bool, form: SpendForm) -> dict:
         errors = [e for name, errs in form.errors.items() if name != "idempotency_key" for e in errs]
         return {**result, "refused": errors[0] if errors else "Fill in the form."}
     data, kind = form.cleaned_data, form.cleaned_data["kind"]
-    params: dict = {}
-    if kind == "skill_points":
-        params["amount"] = data["amount"]
-    elif kind == "stat_raise":
-        params["current"] = getattr(character, STAT_FIELDS[data["stat"]])
-    elif kind == "disadvantage_removal":
-        item = next(d for d in character.disadvantages.all() if d.pk == data["disadvantage"])
-        removed = KarmaEntry.objects.filter(character=character, kind=kind, data__disadvantage=item.pk,
-                                            adventure=economy.current_adventure(character.campaign)).count()
-        params.update(removed_this_adventure=removed, gm_override=bool(data.get("override")) and is_gm,
-                      current_ranks=item.ranks, value=item.value)
-    elif kind == "good_fortune":
-        if not is_gm:
-            return {**result, "refused": "The GM sets the price of a stroke of good fortune; ask them to enter it."}
-        params["cost"] = data["cost"]
-    elif kind == "delay_transition":
-        params.update(upgrades=economy.upgrades_in_effect(character.campaign), time_index=data["time_index"])
+    params = {name: data.get(name) for name in ("amount", "stat", "disadvantage", "override", "cost", "time_index")
+              if data.get(name) not in (None, "")}
     try:
-        spend = spend_cost(kind, available=character.karma, **params)
-    except RulesError as exc:
-        return {**result, "refused": str(exc)}
+        spend = economy.spend_quote(character=character, kind=kind, params=params, is_gm=is_gm)
+    except DomainError as exc:
+        return {**result, "refused": exc.message}
     return {**result, "spend": spend, "after": character.karma - spend.cost}
 
 

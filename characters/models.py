@@ -7,7 +7,7 @@ budget prices the trades. Calculated stats (INT, HP, SHK, END max) are frozen at
 
 from django.conf import settings
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import Q
 from simple_history.models import HistoricalRecords
 
 from rulebook.stats import PRIMARY_STATS

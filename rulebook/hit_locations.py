@@ -304,7 +304,7 @@ def resolve_location(area: str, rng: random.Random | None = None, critical_hit: 
         face = roll_die(body.die, rng)
         stat_rolls.append((face, body.faces[face - 1]))
         breakdown.append((f"{part.replace('_', ' ')} d{body.die} → {body.faces[face - 1]}", face))
-    for face, stat in stat_rolls:
+    for _face, stat in stat_rolls:
         points = roll_die(3, rng) if critical_hit and critical else 1
         stat_damage.append((stat, points))
         breakdown.append((f"{stat} damage", points))

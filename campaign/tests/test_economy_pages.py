@@ -266,7 +266,7 @@ def test_gm_spends_good_fortune_and_assist(party, client):
 @pytest.mark.parametrize("query, expected", [
     ("kind=reroll", "Costs 1 Karma · balance 10 → 9"),
     ("kind=skill_points&amount=4", "Costs 4 Karma · balance 10 → 6"),
-    ("kind=skill_points&amount=12", "This costs 12 Karma and only 10 is available."),
+    ("kind=skill_points&amount=12", "Alia has 10 Karma; this needs 12."),
     ("kind=stat_raise&stat=STR", "Costs 2 Karma · balance 10 → 8"),
     ("kind=stat_raise", "Pick the stat to raise."),
     ("kind=delay_transition&time_index=2", "can be delayed only once these upgrades are in effect"),

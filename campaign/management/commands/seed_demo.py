@@ -104,7 +104,7 @@ class Command(BaseCommand):
                 items.item_create(character=character, kind_name=kind, data=line, by=owner, is_gm=False)
         lifecycle.character_submit(character=character, by=owner)
         # The GM accepts every proposed breadth, then approves.
-        for kind_name, kind in items.ITEM_KINDS.items():
+        for kind_name in items.ITEM_KINDS:
             for line in getattr(character, kind_name).filter(classified=False):
                 items.item_update(item=line, kind_name=kind_name, data={}, by=gm, is_gm=True)
         return lifecycle.character_approve(character=character, by=gm)
