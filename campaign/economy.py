@@ -458,6 +458,8 @@ def complication_record(*, character: Character, cause: str, form: str, ranks: i
                         nullify: int | None = None, worsen: Iterable[int] = (), stat: str | None = None) -> Complication:
     """Record a Complication and apply its effect on the sheet (GM, in play)."""
     locked = Character.objects.select_for_update().select_related("campaign").get(pk=character.pk)
+    if locked.state != Character.State.ACTIVE:
+        raise CampaignConflict("Complications happen in play: approve the character first.", field="character")
     if cause not in Complication.Cause.values:
         raise CampaignError("The cause is debt or starvation.", field="cause")
     if form not in Complication.Form.values:
@@ -468,6 +470,8 @@ def complication_record(*, character: Character, cause: str, form: str, ranks: i
     if not description:
         raise CampaignError("Describe the setback.", field="description")
     effects: dict = {}
+    if nullify is not None and cause != Complication.Cause.DEBT:
+        raise CampaignError("Only a Karmic Debt Complication nullifies a disadvantage.", field="nullify")
     if cause == Complication.Cause.DEBT and nullify is not None:
         target = Disadvantage.objects.select_for_update().filter(pk=nullify, character=locked).first()
         if target is None:

@@ -1,3 +1,29 @@
 from django.urls import path
 
-urlpatterns: list = []
+from . import views
+
+line = "characters/<int:character_id>/lines/<str:kind>/"
+
+urlpatterns = [
+    path("campaigns/<int:campaign_id>/characters/", views.party, name="character-party"),
+    path("campaigns/<int:campaign_id>/characters/new/", views.character_new, name="character-new"),
+    path("characters/<int:character_id>/", views.character_sheet, name="character-sheet"),
+    path("characters/<int:character_id>/build/", views.character_build, name="character-build"),
+    path("characters/<int:character_id>/stats/", views.stats_save, name="character-stats"),
+    path("characters/<int:character_id>/roll/", views.stats_roll, name="character-roll"),
+    path(line, views.line_add, name="character-line-add"),
+    path(line + "<int:item_id>/", views.line_update, name="character-line-update"),
+    path(line + "<int:item_id>/delete/", views.line_delete, name="character-line-delete"),
+    path(line + "<int:item_id>/classify/", views.line_classify, name="character-line-classify"),
+    path("characters/<int:character_id>/submit/", views.character_submit, name="character-submit"),
+    path("characters/<int:character_id>/approve/", views.character_approve, name="character-approve"),
+    path("characters/<int:character_id>/return/", views.character_return, name="character-return"),
+    path("characters/<int:character_id>/state/", views.character_state, name="character-state"),
+    path("characters/<int:character_id>/notes/", views.character_notes, name="character-notes"),
+    path("characters/<int:character_id>/history/", views.character_history, name="character-history"),
+    path("characters/<int:character_id>/revert/", views.character_revert, name="character-revert"),
+    path("characters/<int:character_id>/sheet.pdf", views.character_pdf, name="character-pdf"),
+    # The API's copy lives here so the API's own urls module stays with its owners.
+    path("api/v1/characters/<int:character_id>/sheet.pdf", views.CharacterSheetPdfApi.as_view(),
+         name="api-character-pdf"),
+]
