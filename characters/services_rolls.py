@@ -1,0 +1,94 @@
+"""Stats rolled in the app ("roll in the app" campaigns): every roll is logged for the GM.
+
+The 13 stats are rolled with the campaign's ``stat_dice`` (d20 notation, e.g. "4d6") and the
+two INT dice with the rulebook's d6. The page fills its inputs from the logged roll, and the
+server takes the numbers from the log, never from what the browser sends back.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from campaign.models import Campaign, LogEntry
+from campaign.services import log_action
+from rulebook.dice import roll_die
+from rulebook.stats import PRIMARY_STATS, STAT_MAX, STAT_MIN
+
+from .errors import CharacterConflict, CharacterError
+from .models import Character
+
+ROLL_ACTION = "character.roll"
+
+
+@dataclass(frozen=True)
+class StatRoll:
+    """One logged roll of all 13 stats and the two INT dice."""
+
+    log_entry_id: int
+    dice: str
+    stats: dict[str, int]
+    details: dict[str, str]  # d20's account of each stat's roll, e.g. "4d6 (6, 5, 3, 1) = 15"
+    int_dice: tuple[int, int]
+
+
+def _roll_stat(expression: str, stat: str) -> tuple[int, str]:
+    import d20  # imported here: its parser is only needed when stats are rolled
+
+    try:
+        result = d20.roll(expression)
+    except d20.RollError as exc:
+        raise CharacterError(f"The campaign's stat dice “{expression}” cannot be rolled ({exc}); "
+                             "ask the GM to fix them.", field="stats") from None
+    total = int(result.total)
+    if not STAT_MIN <= total <= STAT_MAX:
+        raise CharacterError(f"The campaign's stat dice “{expression}” rolled {total} for {stat}, outside "
+                             f"{STAT_MIN}–{STAT_MAX}; ask the GM to fix them.", field="stats")
+    return total, str(result)
+
+
+@transaction.atomic
+def stats_roll(*, campaign: Campaign, by, character: Character | None = None, is_gm: bool = False,
+               rng: random.Random | None = None) -> StatRoll:
+    """Roll the 13 stats and the INT dice, log the roll, and apply it to ``character`` if given.
+
+    Without a character the roll waits in the log for ``character_create`` (see ``logged_roll``);
+    with a draft it replaces the draft's rolled stats and INT dice at once.
+    """
+    if campaign.stat_entry != Campaign.StatEntry.ROLL:
+        raise CharacterConflict("In this campaign players enter the stats they rolled at the table.",
+                                field="stats")
+    if character is not None and character.state != Character.State.DRAFT:
+        raise CharacterConflict(f"{character.name} is {character.get_state_display().lower()}: stats are rolled "
+                                "only while the character is a draft.", field="stats")
+    stats, details = {}, {}
+    for stat in PRIMARY_STATS:
+        stats[stat], details[stat] = _roll_stat(campaign.stat_dice, stat)
+    int_dice = (roll_die(6, rng), roll_die(6, rng))
+    who = character.name if character is not None else "a new character"
+    entry = log_action(
+        campaign=campaign, actor=by, action=ROLL_ACTION,
+        summary=f"{by} rolled stats for {who} ({campaign.stat_dice}): "
+                + ", ".join(f"{k} {v}" for k, v in stats.items()) + f"; INT dice +{int_dice[0]} −{int_dice[1]}",
+        data={"dice": campaign.stat_dice, "stats": stats, "rolls": details, "int_dice": list(int_dice),
+              "character": character.pk if character is not None else None},
+    )
+    if character is not None:
+        from .services import character_update
+
+        character_update(character=character, by=by, is_gm=is_gm, data={"stats": stats, "int_dice": list(int_dice)})
+    return StatRoll(entry.pk, campaign.stat_dice, stats, details, int_dice)
+
+
+def logged_roll(*, campaign: Campaign, by, roll_id) -> StatRoll:
+    """Return a roll ``by`` made in ``campaign`` for a new character, or raise CharacterError."""
+    try:
+        entry = LogEntry.objects.get(pk=int(roll_id), campaign=campaign, actor=by, action=ROLL_ACTION,
+                                     data__character=None)
+    except (LogEntry.DoesNotExist, TypeError, ValueError):
+        raise CharacterError("Roll the stats first: in this campaign they are rolled in the app.",
+                             field="stats") from None
+    data = entry.data
+    return StatRoll(entry.pk, data["dice"], dict(data["stats"]), dict(data["rolls"]), tuple(data["int_dice"]))
