@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Max
 
@@ -80,9 +81,11 @@ ITEM_KINDS: dict[str, ItemKind] = {
     "skills": ItemKind(Skill, "skill", ("breadth",), _check_skill),
     "disadvantages": ItemKind(Disadvantage, "disadvantage", ("value",), _check_disadvantage),
     "equipment": ItemKind(Equipment, "equipment", ("breadth",), _check_equipment),
+    # "skilled" halves the price, so changing it asks the GM again like any other price term.
     "weapons": ItemKind(Weapon, "weapon", ("damage_points", "rate_of_fire", "extra_damage",
-                                           "range_reduction_steps", "melee", "reach_steps"), _check_weapon),
-    "armour": ItemKind(Armour, "armour", ("hardness", "coverage", "nim_penalty", "tech_shift"), _check_armour),
+                                           "range_reduction_steps", "melee", "reach_steps", "skilled"), _check_weapon),
+    "armour": ItemKind(Armour, "armour", ("hardness", "coverage", "nim_penalty", "tech_shift", "skilled"),
+                       _check_armour),
     "languages": ItemKind(Language, "language", (), _check_language, needs_classification=False),
 }
 
@@ -118,7 +121,7 @@ def item_create(*, character: Character, kind_name: str, data: Mapping, by, is_g
     character = _locked(character)
     _require_build_rights(character, is_gm=is_gm)
     if "classified" in data and not is_gm:
-        raise CharacterError("Only the GM classifies.", field="classified")
+        raise PermissionDenied("Only the GM classifies.")
     fields = _editable_fields(kind)
     instance = kind.model(character=character, **{k: v for k, v in data.items() if k in fields})
     values = {f: getattr(instance, f) for f in fields}
@@ -149,7 +152,7 @@ def item_update(*, item, kind_name: str, data: Mapping, by, is_gm: bool):
         raise CharacterError(f"Give the {kind.label} a name.", field="name")
     kind.check(character, values, item)
     if "classified" in data and not is_gm:
-        raise CharacterError("Only the GM classifies.", field="classified")
+        raise PermissionDenied("Only the GM classifies.")
     classified = _classified_after(kind, instance=item, values=values, is_gm=is_gm, requested=data.get("classified"))
     changed = [f for f in fields if getattr(item, f) != values[f]]
     for f in changed:

@@ -123,14 +123,16 @@ def history(character: Character, limit: int = 100) -> list[dict]:
     Each row's ``at`` is the moment to pass to ``character_revert`` to go back to just after
     that change.
     """
-    rows = [{"when": h.history_date, "who": h.history_user.username if h.history_user else None,
+    rows = [{"when": h.history_date, "at": h.history_date,
+             "who": h.history_user.username if h.history_user else None,
              "what": {"+": "created the sheet", "-": "deleted the sheet"}.get(h.history_type, "changed the sheet"),
              "history_id": h.history_id}
             for h in character.history.select_related("history_user").all()[:limit]]
     for kind in ITEM_KINDS.values():
         for h in kind.model.history.filter(character_id=character.pk).select_related("history_user")[:limit]:
             verb = {"+": "added", "-": "removed", "~": "changed"}[h.history_type]
-            rows.append({"when": h.history_date, "who": h.history_user.username if h.history_user else None,
+            rows.append({"when": h.history_date, "at": h.history_date,
+                         "who": h.history_user.username if h.history_user else None,
                          "what": f"{verb} {kind.label} {h.name}", "history_id": None})
     rows.sort(key=lambda r: r["when"], reverse=True)
     return rows[:limit]

@@ -26,6 +26,7 @@ class Breadth(models.TextChoices):
 
 
 GENERAL_BREADTHS = [Breadth.SPECIFIC, Breadth.NARROW, Breadth.BROAD]
+GENERAL_BREADTH_CHOICES = [(b.value, b.label) for b in GENERAL_BREADTHS]
 
 
 def _stat_field():
@@ -188,7 +189,7 @@ class Equipment(SheetItem):
     """General equipment, priced like skills; counts as a related skill (+2) when used."""
 
     character = _on_sheet("equipment")
-    breadth = models.CharField(max_length=16, choices=[(b.value, b.label) for b in GENERAL_BREADTHS])
+    breadth = models.CharField(max_length=16, choices=GENERAL_BREADTH_CHOICES)
     ranks = models.PositiveSmallIntegerField(default=1)
     notes = models.CharField(max_length=200, blank=True)
 

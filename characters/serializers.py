@@ -16,7 +16,7 @@ from rest_framework import serializers
 
 from rulebook.stats import PRIMARY_STATS
 
-from .models import GENERAL_BREADTHS, Armour, Breadth, Disadvantage, Equipment, Language, Skill, Weapon
+from .models import GENERAL_BREADTH_CHOICES, Armour, Breadth, Disadvantage, Equipment, Language, Skill, Weapon
 
 #: Largest id a client may name (PostgreSQL bigint).
 MAX_ID = 2**63 - 1
@@ -176,7 +176,7 @@ class DisadvantageIn(StrictInput):
 
 class EquipmentIn(StrictInput):
     name = TextField(max_length=80)
-    breadth = serializers.ChoiceField(choices=[(b.value, b.label) for b in GENERAL_BREADTHS])
+    breadth = serializers.ChoiceField(choices=GENERAL_BREADTH_CHOICES)
     ranks = WholeNumberField(min_value=1, max_value=10, required=False)
     notes = TextField(max_length=200, required=False, allow_blank=True)
     classified = _classified()

@@ -8,6 +8,7 @@ so a sheet costs the same number of queries whatever it holds.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from rulebook import RulesError
 from rulebook.budget import Budget, PricedItem, SkillLike, character_budget
@@ -65,15 +66,42 @@ def starting_karma(character: Character):
     return starting_karma_breakdown(generation_stats(character), len(character.karma_swaps or []))
 
 
+def worn_armour_rating(character: Character) -> tuple[int, int, str]:
+    """Return (armour type, tech shift, name) of the best armour worn; (0, 0, "no armour") if none."""
+    best = (0, 0, "no armour")
+    for armour in character.armour.all():
+        if armour.worn:
+            rating = armour_rating(armour.hardness, armour.coverage)
+            if rating >= best[0]:
+                best = (rating, armour.tech_shift, armour.name)
+    return best
+
+
+def stat_terms(character: Character) -> dict[str, list[tuple[str, int]]]:
+    """Return each stat as it is in play, term by term: sheet value, effective DEX, worn armour,
+    stat damage and radiation CON loss ("Stats", "Other Armour Effects", "Damage & Recovery").
+
+    Armour type 0 (none) costs 4 RES: RES is rated for the heaviest armour ("Stats", RES).
+    """
+    sheet = character.stat_values()
+    terms = {code: [(f"{code} on the sheet", sheet[code])] for code in PRIMARY_STATS}
+    dex = effective_dex(sheet["DEX"], sheet["NIM"])
+    terms["DEX"] = [(f"DEX: ⌈(rolled {sheet['DEX']} + NIM {sheet['NIM']}) / 2⌉", dex)]
+    armour_type, tech_shift, name = worn_armour_rating(character)
+    for code, penalty in armour_effects(armour_type, tech_shift).items():
+        if penalty:
+            terms[code].append((f"{name} (armour type {armour_type})", penalty))
+    for code, damage in (character.stat_damage or {}).items():
+        if code in terms and damage:
+            terms[code].append(("stat damage", -damage))
+    if character.long_term_con_damage:
+        terms["CON"].append(("radiation (long-term CON loss)", -character.long_term_con_damage))
+    return terms
+
+
 def current_stats(character: Character) -> dict[str, int]:
-    """Return each stat as it is in play: effective DEX, less stat damage and radiation CON loss."""
-    stats = character.stat_values()
-    stats["DEX"] = effective_dex(stats["DEX"], stats["NIM"])
-    for stat, damage in (character.stat_damage or {}).items():
-        if stat in stats:
-            stats[stat] -= damage
-    stats["CON"] -= character.long_term_con_damage
-    return stats
+    """Return each stat as it is in play (see ``stat_terms`` for the terms)."""
+    return {code: sum(v for _, v in parts) for code, parts in stat_terms(character).items()}
 
 
 def intelligence_value(character: Character) -> int:
@@ -127,6 +155,12 @@ class CheckLine:
     dice: int
     probability: float
     rolled_dice: int  # dice actually rolled after the miracle rule
+    exact: Fraction = Fraction(0)  # the chance as an exact fraction
+
+    @property
+    def successes(self) -> int:
+        """Return how many of the 6^dice equally likely rolls succeed."""
+        return int(self.exact * 6**self.rolled_dice)
 
     @property
     def percent(self) -> str:
@@ -137,12 +171,19 @@ class CheckLine:
 def _check_line(label: str, target) -> CheckLine:
     odds = check_odds(target.total, target.dice)
     return CheckLine(label, target.total, [(k, int(v)) for k, v in target.breakdown], target.dice,
-                     float(odds.probability), odds.dice)
+                     float(odds.probability), odds.dice, odds.probability)
 
 
 def stat_checks(character: Character) -> dict[str, CheckLine]:
-    stats = current_stats(character)
-    return {code: _check_line(code, stat_check_target(stats[code])) for code in PRIMARY_STATS}
+    terms = stat_terms(character)
+    lines = {}
+    for code in PRIMARY_STATS:
+        current = sum(v for _, v in terms[code])
+        line = _check_line(code, stat_check_target(current))
+        # Show how the stat itself came about, not only "stat = target".
+        lines[code] = CheckLine(line.label, line.target, terms[code], line.dice, line.probability,
+                                line.rolled_dice, line.exact)
+    return lines
 
 
 def skill_checks(character: Character) -> dict[int, CheckLine]:
@@ -184,21 +225,36 @@ class Sheet:
 
 
 def compute_sheet(character: Character) -> Sheet:
-    """Compute everything the sheet shows; a rule that cannot apply becomes a listed problem."""
+    """Compute everything the sheet shows; a rule that cannot apply becomes a listed problem.
+
+    Each part is computed on its own, so one line the rules refuse (a weapon with impossible
+    numbers, say) does not blank the rest of the sheet.
+    """
     sheet = Sheet()
-    try:
-        sheet.derived = derived_values(character)
-        sk = starting_karma(character)
+
+    def part(compute):
+        try:
+            return compute()
+        except RulesError as exc:
+            if str(exc) not in sheet.problems:
+                sheet.problems.append(str(exc))
+            return None
+
+    sheet.derived = part(lambda: derived_values(character)) or {}
+    sk = part(lambda: starting_karma(character))
+    if sk is not None:
         start = character.starting_karma if character.starting_karma is not None else sk.total
         sheet.starting_karma = (start, [(k, int(v)) for k, v in sk.breakdown])
         sheet.disadvantage_rank_limit = max_disadvantage_ranks(start)
-        sheet.budget = budget(character)
-        sheet.stat_checks = stat_checks(character)
-        sheet.skill_checks = skill_checks(character)
-        sheet.armour = armour_views(character)
-        sheet.weapon_costs = {w.pk: weapon_price(w) for w in character.weapons.all()}
-    except RulesError as exc:
-        sheet.problems.append(str(exc))
+    sheet.budget = part(lambda: budget(character))
+    sheet.stat_checks = part(lambda: stat_checks(character)) or {}
+    sheet.skill_checks = part(lambda: skill_checks(character)) or {}
+    sheet.armour = part(lambda: armour_views(character)) or {}
+    sheet.weapon_costs = {}
+    for weapon in character.weapons.all():
+        cost = part(lambda w=weapon: weapon_price(w))
+        if cost is not None:
+            sheet.weapon_costs[weapon.pk] = cost
     if sheet.budget is not None:
         sheet.problems.extend(sheet.budget.debt_actions)
     return sheet

@@ -93,8 +93,7 @@ def _try(call, *args, **kwargs):
 
 def exact_odds(check) -> str:
     """Spell a check's chance out exactly: how many of the equally likely rolls succeed."""
-    outcomes = 6 ** check.rolled_dice
-    return f"{round(check.probability * outcomes)} of {outcomes} rolls of {check.rolled_dice}d6 succeed"
+    return f"{check.successes:,} of {6 ** check.rolled_dice:,} rolls of {check.rolled_dice}d6 succeed"
 
 
 def _facts(kind: str, item, character: Character, computed) -> tuple[list, int | None]:

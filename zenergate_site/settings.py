@@ -161,9 +161,9 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     # One name per choice set, so the schema does not guess (and warn) about enums.
     "ENUM_NAME_OVERRIDES": {
-        "StatEnum": "rulebook.stats.PRIMARY_STATS",
-        "SkillBreadthEnum": "characters.models.Breadth",
-        "EquipmentBreadthEnum": ["specific", "narrow", "broad"],
+        "StatEnum": "characters.models.STAT_CHOICES",
+        "SkillBreadthEnum": "characters.models.Breadth.choices",
+        "EquipmentBreadthEnum": "characters.models.GENERAL_BREADTH_CHOICES",
     },
 }
 

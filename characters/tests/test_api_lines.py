@@ -69,7 +69,7 @@ def test_gm_breadth_edit_classifies_and_player_breadth_edit_asks_again(personas,
     assert api_as("player").patch(url, {"breadth": "specific"}, format="json").json()["classified"] is False
     # Only the GM marks a line classified.
     refused = api_as("player").patch(url, {"classified": True}, format="json")
-    assert refused.status_code == 400 and refused.json()["errors"]["classified"]
+    assert refused.status_code == 403 and "GM classifies" in refused.json()["errors"]["detail"][0]
     assert api_as("gm").patch(url, {"classified": True}, format="json").json()["classified"] is True
     assert api_as("gm").patch(url, {"classified": False}, format="json").json()["classified"] is False
 
