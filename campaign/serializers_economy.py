@@ -9,25 +9,17 @@ from rest_framework import serializers
 from rulebook.karma import SPEND_KINDS
 from rulebook.stats import PRIMARY_STATS
 
+from zenergate_site.api_fields import MAX_ID, WholeNumberField
+
 from .economy import AWARD_KINDS
 from .models import Adventure, BadNewsToken, Complication, KarmaEntry, MacGuffin
 
-#: Ids and Karma amounts beyond these are typos or probes, never play: refused before any query.
-MAX_ID = 2**63 - 1
+#: Karma amounts beyond this are typos or probes, never play: refused before any query.
 MAX_KARMA = 100_000
 #: Spends a player may ask for on their character's ledger (MacGuffins take contributions).
 SPEND_KIND_CHOICES = [kind for kind in SPEND_KINDS if kind != "macguffin"]
 
 
-class WholeNumberField(serializers.IntegerField):
-    """An integer sent as a JSON number: "3", 2.5, 2.0, true and null are refused (400)."""
-
-    default_error_messages = {"invalid": "Send a whole number (not text, a fraction or true/false)."}
-
-    def to_internal_value(self, data):
-        if isinstance(data, bool) or not isinstance(data, int):
-            self.fail("invalid")
-        return super().to_internal_value(data)
 
 
 def _id_field(**kwargs) -> WholeNumberField:
@@ -38,23 +30,9 @@ def _karma_field(**kwargs) -> WholeNumberField:
     return WholeNumberField(min_value=-MAX_KARMA, max_value=MAX_KARMA, **kwargs)
 
 
-#: Keys the services give the ledger's own entries ("opening", "payout:<adventure>",
-#: "<award key>:<character>"). A client key must never equal one of them, or replaying it
-#: would swallow the entry the service meant to post (a payout, an award).
-RESERVED_KEYS = {"opening", "payout"}
-
-
-def _client_key(value: str) -> str:
-    if ":" in value or value.lower() in RESERVED_KEYS:
-        raise serializers.ValidationError(
-            "Use your own key (a UUID, say): no “:”, and not “opening” or “payout”.")
-    return value
-
-
 def _key_field(max_length: int = 100, **kwargs) -> serializers.CharField:
     # Keys are compared exactly: no trimming, so " a" and "a" are two different requests.
-    return serializers.CharField(min_length=1, max_length=max_length, trim_whitespace=False,
-                                 validators=[_client_key], **kwargs)
+    return serializers.CharField(min_length=1, max_length=max_length, trim_whitespace=False, **kwargs)
 
 
 # --- Ledger and spends --------------------------------------------------------------------

@@ -9,63 +9,17 @@ Output serializers read a character whose sheet lines are loaded and the ``Sheet
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from rulebook.stats import PRIMARY_STATS
 
+from zenergate_site.api_fields import MAX_ID, FlagField, StrictInput, TextField, WholeNumberField
+
 from .models import GENERAL_BREADTH_CHOICES, Armour, Breadth, Disadvantage, Equipment, Language, Skill, Weapon
 
-#: Largest id a client may name (PostgreSQL bigint).
-MAX_ID = 2**63 - 1
 STAT_CODES = [(code, code) for code in PRIMARY_STATS]
-
-
-# --- Strict fields ---------------------------------------------------------------------------
-class WholeNumberField(serializers.IntegerField):
-    """A JSON integer: not a string of digits, a float or a boolean."""
-
-    default_error_messages = {"invalid": "A whole number is required."}
-
-    def to_internal_value(self, data):
-        if isinstance(data, bool) or not isinstance(data, int):
-            self.fail("invalid")
-        return super().to_internal_value(data)
-
-
-class FlagField(serializers.BooleanField):
-    """A JSON boolean: ``true`` or ``false``, nothing that merely looks like one."""
-
-    default_error_messages = {"invalid": "Must be true or false."}
-
-    def to_internal_value(self, data):
-        if not isinstance(data, bool):
-            self.fail("invalid")
-        return data
-
-
-class TextField(serializers.CharField):
-    """A JSON string (DRF's CharField turns numbers into text; NUL and lone surrogates it refuses)."""
-
-    default_error_messages = {"invalid": "Text is required."}
-
-    def to_internal_value(self, data):
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)
-
-
-class StrictInput(serializers.Serializer):
-    """An input serializer that names fields it does not know instead of dropping them."""
-
-    def to_internal_value(self, data):
-        if isinstance(data, Mapping):
-            unknown = sorted(str(key) for key in data if key not in self.fields)
-            if unknown:
-                raise serializers.ValidationError({key: ["Unknown field."] for key in unknown})
-        return super().to_internal_value(data)
 
 
 def _stats_input(name: str, *, required: bool) -> type[StrictInput]:
