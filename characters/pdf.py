@@ -48,8 +48,23 @@ def sheet_html(data: dict) -> str:
     return render_to_string("characters/print.html", print_context(data))
 
 
+class PdfUnavailable(RuntimeError):
+    """WeasyPrint cannot load the system libraries it lays text out with (Pango)."""
+
+
+def pdf_available() -> bool:
+    try:
+        import weasyprint  # noqa: F401
+    except OSError:
+        return False
+    return True
+
+
 def sheet_pdf(data: dict, **options) -> bytes:
     """Render the printable sheet as PDF bytes; ``options`` go to WeasyPrint's ``write_pdf``."""
-    from weasyprint import HTML  # imported here: it loads Pango, which only this page needs
-
+    try:
+        from weasyprint import HTML  # imported here: it loads Pango, which only this page needs
+    except OSError as exc:  # the wheel installs, but Pango is a system library
+        raise PdfUnavailable("Printable sheets need Pango on the server (Debian: libpango-1.0-0 "
+                             "libpangoft2-1.0-0); the sheet page itself prints well from the browser.") from exc
     return HTML(string=sheet_html(data)).write_pdf(**options)

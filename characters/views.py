@@ -658,7 +658,11 @@ def character_revert(request, character_id: int):
 # --- The printable sheet ----------------------------------------------------------------------
 def _pdf_response(access: CharacterAccess) -> HttpResponse:
     data = sheet_data(access, page="print")
-    response = HttpResponse(pdf.sheet_pdf(data), content_type="application/pdf")
+    try:
+        body = pdf.sheet_pdf(data)
+    except pdf.PdfUnavailable as exc:
+        return HttpResponse(str(exc), status=503, content_type="text/plain; charset=utf-8")
+    response = HttpResponse(body, content_type="application/pdf")
     slug = "".join(ch if ch.isalnum() else "-" for ch in data["character"].name).strip("-") or "character"
     response["Content-Disposition"] = f'inline; filename="{slug}-sheet.pdf"'
     return response
