@@ -8,7 +8,7 @@ from rest_framework.views import APIView
 from . import selectors, services
 from .models import Job
 from .permissions import access_campaign
-from .serializers import CampaignCreateIn, CampaignOut, DowntimeIn, JobOut, MemberAddIn, MemberOut
+from .serializers import CampaignCreateIn, CampaignOut, CampaignUpdateIn, DowntimeIn, JobOut, MemberAddIn, MemberOut
 
 
 class CampaignListApi(APIView):
@@ -32,6 +32,14 @@ class CampaignDetailApi(APIView):
     def get(self, request, campaign_id: int):
         access = access_campaign(user=request.user, campaign_id=campaign_id)
         return Response(CampaignOut(access.campaign, context={"roles": {access.campaign.pk: access.role}}).data)
+
+    @extend_schema(request=CampaignUpdateIn, responses=CampaignOut)
+    def patch(self, request, campaign_id: int):
+        access = access_campaign(user=request.user, campaign_id=campaign_id, write=True)
+        data = CampaignUpdateIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        campaign = services.campaign_update(campaign=access.campaign, by=request.user, **data.validated_data)
+        return Response(CampaignOut(campaign, context={"roles": {campaign.pk: access.role}}).data)
 
 
 class MemberListApi(APIView):

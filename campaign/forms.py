@@ -1,6 +1,6 @@
 from django import forms
 
-from .models import Campaign
+from .models import Campaign, Membership
 
 
 class CampaignForm(forms.Form):
@@ -12,3 +12,19 @@ class CampaignForm(forms.Form):
 class DowntimeForm(forms.Form):
     hours = forms.IntegerField(min_value=1, max_value=24 * 365, initial=24,
                                help_text="In-game hours of rest between sessions.")
+
+
+class CampaignSettingsForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    description = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    stat_entry = forms.ChoiceField(choices=Campaign.StatEntry.choices, label="Stats")
+    stat_dice = forms.CharField(max_length=30, label="Stat dice (when rolled in the app)",
+                                help_text="d20 notation: 4d6, 3d6+6, 4d6kh3 (keep the highest 3). Every total must "
+                                          "fall in 1–40.")
+    max_skill_ranks = forms.IntegerField(min_value=1, max_value=10, label="Most ranks in one skill",
+                                         help_text="The article's default is 3.")
+
+
+class MemberAddForm(forms.Form):
+    username = forms.CharField(max_length=150)
+    role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.PLAYER)

@@ -2,6 +2,8 @@
 
 from rest_framework import serializers
 
+from zenergate_site.api_fields import WholeNumberField
+
 from .models import Campaign, Job, Membership
 
 
@@ -10,7 +12,7 @@ class CampaignOut(serializers.ModelSerializer):
 
     class Meta:
         model = Campaign
-        fields = ["id", "name", "description", "stat_entry", "max_skill_ranks", "game_hours", "role"]
+        fields = ["id", "name", "description", "stat_entry", "stat_dice", "max_skill_ranks", "game_hours", "role"]
 
     def get_role(self, obj) -> str | None:
         roles = self.context.get("roles", {})
@@ -22,6 +24,14 @@ class CampaignCreateIn(serializers.Serializer):
     description = serializers.CharField(required=False, allow_blank=True, default="")
     stat_entry = serializers.ChoiceField(choices=Campaign.StatEntry.choices, required=False,
                                          default=Campaign.StatEntry.ENTER)
+
+
+class CampaignUpdateIn(serializers.Serializer):
+    name = serializers.CharField(max_length=120, required=False)
+    description = serializers.CharField(required=False, allow_blank=True)
+    stat_entry = serializers.ChoiceField(choices=Campaign.StatEntry.choices, required=False)
+    stat_dice = serializers.CharField(max_length=30, required=False)
+    max_skill_ranks = WholeNumberField(min_value=1, max_value=10, required=False)
 
 
 class MemberOut(serializers.ModelSerializer):

@@ -1,11 +1,66 @@
 """Every write of the campaign app: one transaction each, locking what it checks, logged."""
 
+import re
+
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
 from .errors import CampaignConflict, CampaignError
 from .models import Campaign, Job, LogEntry, Membership
+
+#: Stat dice the app can roll and bound: NdM, optionally keeping the highest/lowest K, ± a constant.
+STAT_DICE = re.compile(r"^(?P<n>\d{1,2})d(?P<sides>\d{1,2})(?:k(?P<hl>[hl])(?P<keep>\d{1,2}))?(?P<add>[+-]\d{1,2})?$")
+
+
+def stat_dice_range(expression: str) -> tuple[int, int]:
+    """Return the lowest and highest total of a stat-dice expression, or raise CampaignError."""
+    match = STAT_DICE.match((expression or "").replace(" ", "").lower())
+    if not match:
+        raise CampaignError("Write the stat dice like 4d6, 3d6+6 or 4d6kh3 (keep the highest 3).", field="stat_dice")
+    n, sides = int(match["n"]), int(match["sides"])
+    kept = int(match["keep"]) if match["keep"] else n
+    add = int(match["add"] or 0)
+    if not (1 <= n <= 20 and 2 <= sides <= 20 and 1 <= kept <= n):
+        raise CampaignError("Use 1–20 dice of 2–20 sides, keeping at most as many as are rolled.", field="stat_dice")
+    low, high = kept + add, kept * sides + add
+    if low < 1 or high > 40:
+        raise CampaignError(f"{expression} rolls {low}–{high}; stats run 1–40.", field="stat_dice")
+    return low, high
+
+
+@transaction.atomic
+def campaign_update(*, campaign: Campaign, by, **changes) -> Campaign:
+    """Change a campaign's name, description or character-building settings (GM)."""
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    allowed = {"name", "description", "stat_entry", "stat_dice", "max_skill_ranks"}
+    unknown = set(changes) - allowed
+    if unknown:
+        raise CampaignError(f"Unknown setting(s): {', '.join(sorted(unknown))}.", field=sorted(unknown)[0])
+    if "name" in changes:
+        changes["name"] = (changes["name"] or "").strip()
+        if not changes["name"]:
+            raise CampaignError("Give the campaign a name.", field="name")
+    if "stat_entry" in changes and changes["stat_entry"] not in Campaign.StatEntry.values:
+        raise CampaignError("Choose enter or roll.", field="stat_entry")
+    if "stat_dice" in changes:
+        stat_dice_range(changes["stat_dice"])
+        changes["stat_dice"] = changes["stat_dice"].replace(" ", "").lower()
+    if "max_skill_ranks" in changes:
+        ranks = changes["max_skill_ranks"]
+        if isinstance(ranks, bool) or not isinstance(ranks, int) or not 1 <= ranks <= 10:
+            raise CampaignError("The rank cap is a whole number from 1 to 10 (the article's default is 3).",
+                                field="max_skill_ranks")
+    changed = [k for k, v in changes.items() if getattr(campaign, k) != v]
+    for key in changed:
+        setattr(campaign, key, changes[key])
+    if changed:
+        campaign.save(update_fields=changed)
+        log_action(campaign=campaign, actor=by, action="campaign.update",
+                   summary=f"{by} changed the campaign's {', '.join(k.replace('_', ' ') for k in changed)}",
+                   data={"fields": changed})
+    return campaign
+
 
 #: Longest downtime one job may advance (a year): beyond that a typo is likelier than intent.
 MAX_DOWNTIME_HOURS = 24 * 365

@@ -5,9 +5,11 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
+from zenergate_site.errors import DomainError
+
 from . import selectors, services
 from .errors import CampaignError
-from .forms import CampaignForm, DowntimeForm
+from .forms import CampaignForm, CampaignSettingsForm, DowntimeForm, MemberAddForm
 from .models import Membership
 from .permissions import access_campaign
 
@@ -38,7 +40,9 @@ def dashboard(request, campaign_id: int):
         "downtime_form": DowntimeForm(),
         "last_job": campaign.jobs.first(),
     }
-    from .views_economy import dashboard_context  # the party, MacGuffins, adventure and ledger
+    from .views_economy import (
+        dashboard_context,  # the party, MacGuffins, adventure and ledger
+    )
 
     context.update(dashboard_context(campaign=campaign))
     return render(request, "campaign/dashboard.html", context)
@@ -67,3 +71,38 @@ def job_status(request, campaign_id: int, job_id: int):
     access = access_campaign(user=request.user, campaign_id=campaign_id)
     job = selectors.job_get(campaign=access.campaign, job_id=job_id)
     return render(request, "campaign/_job.html", {"job": job, "campaign": access.campaign})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def settings_page(request, campaign_id: int):
+    """The campaign's settings and members; the GM changes them, everyone else reads them."""
+    access = access_campaign(user=request.user, campaign_id=campaign_id, write=request.method == "POST")
+    campaign = access.campaign
+    fields = ("name", "description", "stat_entry", "stat_dice", "max_skill_ranks")
+    adding = request.method == "POST" and request.POST.get("action") == "add_member"
+    form = CampaignSettingsForm(None if adding else request.POST or None,
+                                initial={f: getattr(campaign, f) for f in fields})
+    member_form = MemberAddForm(request.POST if adding else None)
+    status = 200
+    if request.method == "POST":
+        bound = member_form if adding else form
+        if bound.is_valid():
+            try:
+                if adding:
+                    membership = services.membership_add(campaign=campaign, by=request.user, **bound.cleaned_data)
+                    done = f"{membership.user.username} joined as {membership.get_role_display()}."
+                else:
+                    services.campaign_update(campaign=campaign, by=request.user, **bound.cleaned_data)
+                    done = "Settings saved."
+            except DomainError as exc:
+                bound.add_error(exc.field if exc.field in bound.fields else None, exc.message)
+                status = exc.status_code
+            else:
+                messages.success(request, done)
+                return redirect("campaign-settings", campaign_id=campaign.pk)
+        else:
+            status = 400
+    return render(request, "campaign/settings.html",
+                  {"campaign": campaign, "access": access, "form": form, "member_form": member_form,
+                   "members": selectors.membership_list(campaign=campaign)}, status=status)

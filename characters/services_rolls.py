@@ -92,3 +92,19 @@ def logged_roll(*, campaign: Campaign, by, roll_id) -> StatRoll:
                              field="stats") from None
     data = entry.data
     return StatRoll(entry.pk, data["dice"], dict(data["stats"]), dict(data["rolls"]), tuple(data["int_dice"]))
+
+
+@transaction.atomic
+def character_create_from_roll(*, campaign: Campaign, owner, name: str, roll_id, by) -> Character:
+    """Create a draft from a roll ``by`` made in the app; each roll makes one character only."""
+    from .services import character_create
+
+    rolled = logged_roll(campaign=campaign, by=by, roll_id=roll_id)
+    entry = LogEntry.objects.select_for_update().get(pk=rolled.log_entry_id)
+    if entry.data.get("character") is not None:  # a second tab raced us to the same roll
+        raise CharacterConflict("That roll already made a character; roll again for a new one.", field="stats")
+    character = character_create(campaign=campaign, owner=owner, name=name, stats=rolled.stats,
+                                 int_dice=list(rolled.int_dice), by=by)
+    entry.data = {**entry.data, "character": character.pk}
+    entry.save(update_fields=["data"])
+    return character

@@ -339,12 +339,14 @@ def character_new(request, campaign_id: int):
             data = form.cleaned_data
             try:
                 if roll_mode:
-                    rolled = services_rolls.logged_roll(campaign=campaign, by=request.user, roll_id=data["roll"])
-                    stats, int_dice = rolled.stats, list(rolled.int_dice)
+                    character = services_rolls.character_create_from_roll(
+                        campaign=campaign, owner=request.user, name=data["name"], roll_id=data["roll"],
+                        by=request.user)
                 else:
-                    stats, int_dice = {c: data[c] for c in PRIMARY_STATS}, [data["int_plus"], data["int_minus"]]
-                character = services.character_create(campaign=campaign, owner=request.user, name=data["name"],
-                                                      stats=stats, int_dice=int_dice, by=request.user)
+                    character = services.character_create(
+                        campaign=campaign, owner=request.user, name=data["name"],
+                        stats={c: data[c] for c in PRIMARY_STATS}, int_dice=[data["int_plus"], data["int_minus"]],
+                        by=request.user)
             except DomainError as exc:
                 _add_form_error(form, exc)
                 status = _error_status(exc)

@@ -350,6 +350,11 @@ def test_rolling_in_the_app_logs_every_roll_and_fills_the_inputs(personas, roll_
     assert character.rolled_stats == entry.data["stats"]
     assert [character.int_plus_d6, character.int_minus_d6] == entry.data["int_dice"]
 
+    # One roll makes one character: posting it again (a second tab, a replay) makes nothing more.
+    again = client.post(url, {**tampered, "name": "Ilse twin"})
+    assert again.status_code == 400 and b"Roll the stats first" in again.content
+    assert not Character.objects.filter(name="Ilse twin").exists()
+
 
 def test_rolled_stats_need_a_roll_of_ones_own(personas, roll_campaign, client):
     client.force_login(personas["gm"])

@@ -1,0 +1,82 @@
+"""Campaign settings and members: the GM changes them; stat dice are checked against 1–40."""
+
+import pytest
+from django.urls import reverse
+
+from campaign import services
+from campaign.errors import CampaignError
+from campaign.models import Campaign, LogEntry, Membership
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("dice, bounds", [("4d6", (4, 24)), ("3d6+6", (9, 24)), ("4d6kh3", (3, 18)),
+                                          ("2d10+10", (12, 30)), ("3D6 + 2", (5, 20))])
+def test_stat_dice_ranges(dice, bounds):
+    assert services.stat_dice_range(dice) == bounds
+
+
+@pytest.mark.parametrize("dice", ["d6", "4d6-10", "10d6", "3d20+30", "4d6kh5", "banana", "", "4d6!"])
+def test_stat_dice_that_cannot_make_a_stat_are_refused(dice):
+    with pytest.raises(CampaignError) as excinfo:
+        services.stat_dice_range(dice)
+    assert excinfo.value.field == "stat_dice"
+
+
+@pytest.mark.parametrize("persona, status", [("gm", 200), ("player", 403), ("viewer", 403), ("outsider", 404),
+                                             (None, 401)])
+def test_patch_settings_is_gm_only(personas, api_as, persona, status):
+    campaign = personas["campaign"]
+    response = api_as(persona).patch(f"/api/v1/campaigns/{campaign.pk}/",
+                                     {"stat_entry": "roll", "stat_dice": "4d6kh3", "max_skill_ranks": 4}, format="json")
+    assert response.status_code == status
+    campaign.refresh_from_db()
+    changed = (campaign.stat_entry, campaign.stat_dice, campaign.max_skill_ranks) == ("roll", "4d6kh3", 4)
+    assert changed == (status == 200)
+    if status == 200:
+        assert response.json()["stat_dice"] == "4d6kh3"
+        assert LogEntry.objects.filter(campaign=campaign, action="campaign.update").count() == 1
+
+
+@pytest.mark.parametrize("payload, field", [({"stat_dice": "4d6-10"}, "stat_dice"), ({"max_skill_ranks": 0}, "max_skill_ranks"),
+                                            ({"max_skill_ranks": "3"}, "max_skill_ranks"), ({"name": ""}, "name"),
+                                            ({"stat_entry": "guess"}, "stat_entry")])
+def test_bad_settings_change_nothing(personas, api_as, payload, field):
+    campaign = personas["campaign"]
+    before = Campaign.objects.filter(pk=campaign.pk).values().get()
+    response = api_as("gm").patch(f"/api/v1/campaigns/{campaign.pk}/", payload, format="json")
+    assert response.status_code == 400 and field in response.json()["errors"]
+    assert Campaign.objects.filter(pk=campaign.pk).values().get() == before
+
+
+@pytest.mark.parametrize("persona, get_status, post_status", [
+    ("gm", 200, 302), ("player", 200, 403), ("other_player", 200, 403), ("viewer", 200, 403), ("outsider", 404, 404)])
+def test_settings_page(personas, client, persona, get_status, post_status):
+    campaign = personas["campaign"]
+    client.force_login(personas[persona])
+    url = reverse("campaign-settings", args=[campaign.pk])
+    page = client.get(url)
+    assert page.status_code == get_status
+    if get_status == 200:
+        assert (b"Save settings" in page.content) == (persona == "gm")
+    response = client.post(url, {"name": "Renamed", "description": "", "stat_entry": "roll", "stat_dice": "3d6+6",
+                                 "max_skill_ranks": 3})
+    assert response.status_code == post_status
+    campaign.refresh_from_db()
+    assert (campaign.name == "Renamed") == (post_status == 302)
+
+
+def test_settings_page_adds_members_and_keeps_input_on_error(personas, client, make_user):
+    make_user("newcomer")
+    campaign = personas["campaign"]
+    client.force_login(personas["gm"])
+    url = reverse("campaign-settings", args=[campaign.pk])
+    bad = client.post(url, {"action": "add_member", "username": "nobody", "role": "player"})
+    assert bad.status_code == 400 and b"no user called" in bad.content and b'value="nobody"' in bad.content
+    twice = client.post(url, {"action": "add_member", "username": "player", "role": "viewer"})
+    assert twice.status_code == 409 and b"already in this campaign" in twice.content
+    ok = client.post(url, {"action": "add_member", "username": "newcomer", "role": "viewer"}, follow=True)
+    assert b"newcomer joined as Viewer" in ok.content
+    assert Membership.objects.get(campaign=campaign, user__username="newcomer").role == "viewer"
+    dice = client.post(url, {"name": "X", "stat_entry": "roll", "stat_dice": "4d6-10", "max_skill_ranks": 3})
+    assert dice.status_code == 400 and b"stats run 1" in dice.content and b'value="4d6-10"' in dice.content
