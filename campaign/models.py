@@ -222,7 +222,8 @@ class KarmaEntry(models.Model):
     reason = models.CharField(max_length=300, blank=True)
     adventure = models.ForeignKey(Adventure, null=True, blank=True, on_delete=models.PROTECT, related_name="karma_entries")
     macguffin = models.ForeignKey(MacGuffin, null=True, blank=True, on_delete=models.PROTECT, related_name="contributions")
-    idempotency_key = models.CharField(max_length=100, null=True, blank=True)
+    # Room for a client's 100 characters in its namespace ("client:…", "client:award:…:<id>").
+    idempotency_key = models.CharField(max_length=120, null=True, blank=True)
     data = models.JSONField(default=dict, blank=True)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)

@@ -692,6 +692,12 @@ class CharacterSheetPdfApi(APIView):
 
     renderer_classes = [JSONRenderer, PdfRenderer]
 
+    def finalize_response(self, request, response, *args, **kwargs):
+        # An error is JSON whatever the client asked for: never a JSON body labelled PDF.
+        if response.status_code >= 400 and getattr(request, "accepted_renderer", None) is not None:
+            request.accepted_renderer, request.accepted_media_type = JSONRenderer(), "application/json"
+        return super().finalize_response(request, response, *args, **kwargs)
+
     @extend_schema(operation_id="characters_sheet_pdf", responses={(200, "application/pdf"): OpenApiTypes.BINARY})
     def get(self, request, character_id: int):
         return _pdf_response(access_character(user=request.user, character_id=character_id))

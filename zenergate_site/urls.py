@@ -1,4 +1,6 @@
 from django.contrib import admin
+from django.http import JsonResponse
+from django.views.defaults import page_not_found
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
@@ -23,3 +25,13 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("healthz", healthz, name="healthz"),
 ]
+
+
+def not_found(request, exception=None):
+    """A 404 speaks JSON under /api/ (same shape as every API error), HTML elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"errors": {"detail": ["Not found."]}}, status=404)
+    return page_not_found(request, exception)
+
+
+handler404 = not_found

@@ -742,3 +742,31 @@ def test_karmic_debt_is_flagged_and_a_complication_clears_it(personas, api_as, m
     assert response.status_code == 201, response.content
     assert response.json()["effects"]["nullified"] == {"name": "Vertigo", "ranks": 1}
     assert not any(f.startswith("Karmic Debt") for f in flags(player, hero))
+
+
+def test_a_lone_surrogate_in_a_choice_is_a_400_not_a_500(world, api_as):
+    """JSON may spell a lone surrogate ("\\ud800"); the "not a valid choice" message quoting it crashed."""
+    before = snapshot()
+    for url, text, field in [
+        (f"/api/v1/characters/{world.alice.pk}/karma/", '{"kind": "\\ud800", "idempotency_key": "k"}', "kind"),
+        (f"/api/v1/characters/{world.alice.pk}/karma/", '{"kind": "stat_raise", "idempotency_key": "k", '
+                                                        '"stat": "\\ud800"}', "stat"),
+        (f"/api/v1/adventures/{world.adventure.pk}/close/", '{"outcome": "\\ud800"}', "outcome"),
+        (f"/api/v1/campaigns/{world.campaign.pk}/awards/", '{"kind": "npc_boost", "characters": [1], '
+                                                           '"reason": "x", "\\ud800": 1}', "detail"),
+    ]:
+        response = api_as("gm").post(url, text, content_type="application/json")
+        assert response.status_code == 400, (url, response.content)
+        assert response.json()["errors"] == {field: ["Surrogate characters are not allowed: U+D800."]}, url
+    assert snapshot() == before
+
+
+def test_the_longest_keys_fit_in_their_namespace(world, api_as):
+    """A 100-character key (the documented limit) spends, contributes and replays; never a 500."""
+    key = "k" * 100
+    first = spend(api_as("player"), world.alice, kind="reroll", idempotency_key=key)
+    assert first.status_code == 201
+    assert spend(api_as("player"), world.alice, kind="reroll", idempotency_key=key).status_code == 200
+    given = contribute(api_as("player"), world.macguffin, world.alice, 1, "m" * 100)
+    assert given.status_code == 201
+    assert contribute(api_as("player"), world.macguffin, world.alice, 1, "m" * 100).status_code == 200

@@ -139,3 +139,24 @@ def test_other_content_types_are_refused_not_crashed(personas, api_as):
                                         content_type="application/json")
     assert response.status_code == 400
     assert snapshot() == before
+
+
+@pytest.mark.parametrize("path, text, field", [
+    ("skills/", '{"\\ud800": 1}', "detail"),  # an unknown field: its name used to be quoted back
+    ("skills/", '{"name": "Medic", "breadth": "\\udfff", "ranks": 1, "stat": "PRAC"}', "breadth"),  # a choice
+    ("", '{"state": "\\ud800"}', "state"),
+    ("", '{"stats": {"\\ud800": 12}}', "stats"),
+    ("", '{"trades": {"STR": 1, "\\ud800": -1}}', "trades"),
+    ("", '{"karma_swaps": [{"lowered": "STR", "raised": "\\ud800"}]}', "karma_swaps"),
+])
+def test_a_lone_surrogate_in_a_key_or_a_choice_is_a_400_not_a_500(personas, api_as, path, text, field):
+    """JSON may spell a lone surrogate ("\\ud800"); an error quoting it back could not be written out."""
+    draft = create_draft(personas)
+    before = snapshot()
+    method = "POST" if path else "PATCH"
+    response = api_as("gm").generic(method, f"/api/v1/characters/{draft.pk}/{path}", data=text,
+                                    content_type="application/json")
+    assert response.status_code == 400, response.content
+    assert response.json()["errors"] == {field: ["Surrogate characters are not allowed: U+" +
+                                                 ("DFFF" if "udfff" in text else "D800") + "."]}
+    assert snapshot() == before
