@@ -567,40 +567,40 @@ def character_approve(request, character_id: int):
     return _lifecycle_done(request, character_id, f"{character.name} is approved and in play.")
 
 
+def _gm_form_action(request, character_id: int, *, action: str, form_class, invalid: str, act, done):
+    """Run a GM lifecycle action that takes a form: validate, act, then land or show why not."""
+    access = access_character(user=request.user, character_id=character_id, write=True)
+    _is_gm_or_403(access)
+    form = form_class(request.POST)
+    form_key = f"{action}_form"
+    if not form.is_valid():
+        return _lifecycle_refused(request, access, action=action, exc=invalid, status=400, **{form_key: form})
+    try:
+        character = act(access.character, form.cleaned_data)
+    except DomainError as exc:
+        return _lifecycle_refused(request, access, action=action, exc=exc, status=_error_status(exc),
+                                  **{form_key: form})
+    return _lifecycle_done(request, character_id, done(character))
+
+
 @login_required
 @require_POST
 def character_return(request, character_id: int):
-    access = access_character(user=request.user, character_id=character_id, write=True)
-    _is_gm_or_403(access)
-    form = ReturnForm(request.POST)
-    if not form.is_valid():
-        return _lifecycle_refused(request, access, action="return", exc="Say what the player should change.",
-                                  status=400, return_form=form)
-    try:
-        character = lifecycle.character_return(character=access.character, by=request.user,
-                                               comment=form.cleaned_data["comment"])
-    except DomainError as exc:
-        return _lifecycle_refused(request, access, action="return", exc=exc, status=_error_status(exc),
-                                  return_form=form)
-    return _lifecycle_done(request, character_id, f"{character.name} went back to its player with your comment.")
+    return _gm_form_action(
+        request, character_id, action="return", form_class=ReturnForm, invalid="Say what the player should change.",
+        act=lambda character, data: lifecycle.character_return(character=character, by=request.user,
+                                                               comment=data["comment"]),
+        done=lambda character: f"{character.name} went back to its player with your comment.")
 
 
 @login_required
 @require_POST
 def character_state(request, character_id: int):
-    access = access_character(user=request.user, character_id=character_id, write=True)
-    _is_gm_or_403(access)
-    form = StateForm(request.POST)
-    if not form.is_valid():
-        return _lifecycle_refused(request, access, action="state", exc="Pick active, dead or retired.",
-                                  status=400, state_form=form)
-    try:
-        character = lifecycle.character_set_state(character=access.character, state=form.cleaned_data["state"],
-                                                  by=request.user)
-    except DomainError as exc:
-        return _lifecycle_refused(request, access, action="state", exc=exc, status=_error_status(exc),
-                                  state_form=form)
-    return _lifecycle_done(request, character_id, f"{character.name} is now {character.get_state_display().lower()}.")
+    return _gm_form_action(
+        request, character_id, action="state", form_class=StateForm, invalid="Pick active, dead or retired.",
+        act=lambda character, data: lifecycle.character_set_state(character=character, state=data["state"],
+                                                                  by=request.user),
+        done=lambda character: f"{character.name} is now {character.get_state_display().lower()}.")
 
 
 @login_required
