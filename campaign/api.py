@@ -5,10 +5,17 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import selectors, services
-from .models import Job
+from . import events, selectors, services
 from .permissions import access_campaign
-from .serializers import CampaignCreateIn, CampaignOut, CampaignUpdateIn, DowntimeIn, JobOut, MemberAddIn, MemberOut
+from .serializers import (
+    CampaignCreateIn,
+    CampaignOut,
+    CampaignUpdateIn,
+    EventsOut,
+    EventsQueryIn,
+    MemberAddIn,
+    MemberOut,
+)
 
 
 class CampaignListApi(APIView):
@@ -57,19 +64,15 @@ class MemberListApi(APIView):
         return Response(MemberOut(membership).data, status=status.HTTP_201_CREATED)
 
 
-class DowntimeApi(APIView):
-    @extend_schema(request=DowntimeIn, responses={202: JobOut})
-    def post(self, request, campaign_id: int):
-        access = access_campaign(user=request.user, campaign_id=campaign_id, write=True)
-        data = DowntimeIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        job = services.downtime_start(campaign=access.campaign, by=request.user, **data.validated_data)
-        return Response(JobOut(job).data, status=status.HTTP_202_ACCEPTED)
 
+class EventsApi(APIView):
+    """The campaign's live stream: everything after the last id the client saw, oldest first."""
 
-class JobDetailApi(APIView):
-    @extend_schema(responses=JobOut)
-    def get(self, request, job_id: int):
-        campaign_id = Job.objects.filter(pk=job_id).values_list("campaign_id", flat=True).first()
+    @extend_schema(parameters=[EventsQueryIn], responses=EventsOut)
+    def get(self, request, campaign_id: int):
         access = access_campaign(user=request.user, campaign_id=campaign_id)
-        return Response(JobOut(selectors.job_get(campaign=access.campaign, job_id=job_id)).data)
+        query = EventsQueryIn(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        after = query.validated_data["after"]
+        rows = events.events_after(campaign=access.campaign, after=after, is_gm=access.is_gm)
+        return Response(EventsOut({"events": rows, "last": rows[-1].id if rows else after}).data)

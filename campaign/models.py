@@ -74,6 +74,26 @@ class LogEntry(models.Model):
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.action}: {self.summary}"
 
 
+class Event(models.Model):
+    """One entry of the campaign's live stream: append-only, ids increase in commit order.
+
+    Pages and clients ask for everything after the last id they saw (DESIGN.md, "Live parts"),
+    so a reconnect neither misses nor repeats an event. Publishers take a per-campaign advisory
+    lock (campaign.events), so a later id never becomes visible before an earlier one.
+    """
+
+    id = models.BigAutoField(primary_key=True)
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="events")
+    kind = models.CharField(max_length=32)
+    data = models.JSONField(default=dict, blank=True)
+    gm_only = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["campaign", "id"], name="event_campaign_after")]
+
+
 class Job(models.Model):
     """A long-running piece of work started from a page: progress and a per-item report."""
 
@@ -90,19 +110,28 @@ class Job(models.Model):
     kind = models.CharField(max_length=16, choices=Kind.choices)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
     params = models.JSONField(default=dict, blank=True)
-    progress = models.PositiveSmallIntegerField(default=0)
-    total = models.PositiveSmallIntegerField(default=0)
+    progress = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
     report = models.JSONField(default=list, blank=True)
     error = models.TextField(blank=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
                                    related_name="+")
+    # A client's key: the same key again returns the same job (a double-click makes one job).
+    idempotency_key = models.CharField(max_length=120, null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Moved by the worker after every batch: a running job whose heartbeat stops was orphaned.
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    # Times the job was handed to the broker (the first send and any re-send by the sweep).
+    sends = models.PositiveIntegerField(default=0)
     finished_at = models.DateTimeField(null=True, blank=True)
+    undone_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
         constraints = [
             models.CheckConstraint(condition=Q(progress__lte=models.F("total")) | Q(total=0), name="job_progress_le_total"),
+            models.UniqueConstraint(fields=["campaign", "kind", "idempotency_key"],
+                                    condition=Q(idempotency_key__isnull=False), name="job_idempotency_key_once"),
         ]
 
     @property

@@ -4,7 +4,7 @@ from rest_framework import serializers
 
 from zenergate_site.api_fields import WholeNumberField
 
-from .models import Campaign, Job, Membership
+from .models import Campaign, Membership
 
 
 class CampaignOut(serializers.ModelSerializer):
@@ -47,14 +47,17 @@ class MemberAddIn(serializers.Serializer):
     role = serializers.ChoiceField(choices=Membership.Role.choices)
 
 
-class DowntimeIn(serializers.Serializer):
-    hours = serializers.IntegerField(min_value=1, max_value=24 * 365)
+class EventsQueryIn(serializers.Serializer):
+    after = serializers.IntegerField(min_value=0, max_value=2**63 - 1, required=False, default=0)
 
 
-class JobOut(serializers.ModelSerializer):
-    percent = serializers.IntegerField(read_only=True)
+class EventOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    data = serializers.DictField()
+    at = serializers.DateTimeField(source="created_at")
 
-    class Meta:
-        model = Job
-        fields = ["id", "kind", "status", "progress", "total", "percent", "params", "report", "error",
-                  "created_at", "finished_at"]
+
+class EventsOut(serializers.Serializer):
+    events = EventOut(many=True)
+    last = serializers.IntegerField(help_text="Ask again with after=last.")

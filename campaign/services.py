@@ -4,10 +4,9 @@ import re
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.utils import timezone
 
 from .errors import CampaignConflict, CampaignError
-from .models import Campaign, Job, LogEntry, Membership
+from .models import Campaign, LogEntry, Membership
 
 #: Stat dice the app can roll and bound: NdM, optionally keeping the highest/lowest K, ± a constant.
 STAT_DICE = re.compile(r"^(?P<n>\d{1,2})d(?P<sides>\d{1,2})(?:k(?P<hl>[hl])(?P<keep>\d{1,2}))?(?P<add>[+-]\d{1,2})?$")
@@ -62,10 +61,6 @@ def campaign_update(*, campaign: Campaign, by, **changes) -> Campaign:
     return campaign
 
 
-#: Longest downtime one job may advance (a year): beyond that a typo is likelier than intent.
-MAX_DOWNTIME_HOURS = 24 * 365
-
-
 def log_action(*, campaign: Campaign, actor, action: str, summary: str, data: dict | None = None) -> LogEntry:
     """Record who did what in the campaign's audit trail (call inside the write's transaction)."""
     return LogEntry.objects.create(
@@ -108,37 +103,3 @@ def membership_add(*, campaign: Campaign, username: str, role: str, by) -> Membe
         data={"user": user.pk, "role": role},
     )
     return membership
-
-
-@transaction.atomic
-def downtime_start(*, campaign: Campaign, hours: int, by) -> Job:
-    """Queue a downtime job that advances the campaign's clock; the worker runs it after commit."""
-    if not isinstance(hours, int) or isinstance(hours, bool) or not 1 <= hours <= MAX_DOWNTIME_HOURS:
-        raise CampaignError(f"Hours must be a whole number from 1 to {MAX_DOWNTIME_HOURS}.", field="hours")
-    job = Job.objects.create(campaign=campaign, kind=Job.Kind.DOWNTIME, params={"hours": hours}, created_by=by)
-    log_action(campaign=campaign, actor=by, action="downtime.start", summary=f"{by} started {hours} h of downtime",
-               data={"job": job.pk, "hours": hours})
-    from .tasks import run_job  # imported here: tasks import services
-
-    transaction.on_commit(lambda: run_job.delay(job.pk))
-    return job
-
-
-def job_run(*, job_id: int) -> Job:
-    """Run a queued job once. Running it again (a retried message) changes nothing."""
-    with transaction.atomic():
-        job = Job.objects.select_for_update().get(pk=job_id)
-        if job.status in (Job.Status.DONE, Job.Status.FAILED):
-            return job
-        campaign = Campaign.objects.select_for_update().get(pk=job.campaign_id)
-        hours = int(job.params["hours"])
-        before = campaign.game_hours
-        campaign.game_hours = before + hours
-        campaign.save(update_fields=["game_hours"])
-        job.status = Job.Status.DONE
-        job.report = [{"label": "Campaign clock", "detail": f"{before} h → {campaign.game_hours} h"}]
-        job.finished_at = timezone.now()
-        job.save(update_fields=["status", "report", "finished_at"])
-        log_action(campaign=campaign, actor=None, action="downtime.done",
-                   summary=f"Downtime of {hours} h applied", data={"job": job.pk})
-    return job

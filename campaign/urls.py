@@ -6,8 +6,6 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("campaigns/<int:campaign_id>/", views.dashboard, name="campaign-dashboard"),
     path("campaigns/<int:campaign_id>/settings/", views.settings_page, name="campaign-settings"),
-    path("campaigns/<int:campaign_id>/downtime/", views.downtime_start, name="campaign-downtime"),
-    path("campaigns/<int:campaign_id>/jobs/<int:job_id>/", views.job_status, name="campaign-job"),
     # The economy: Karma, adventures and their close-out, MacGuffin pools.
     path("characters/<int:character_id>/karma/", economy_views.character_karma, name="character-karma"),
     path("characters/<int:character_id>/karma/preview/", economy_views.karma_preview, name="character-karma-preview"),

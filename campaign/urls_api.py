@@ -6,8 +6,7 @@ urlpatterns = [
     path("campaigns/", api.CampaignListApi.as_view(), name="api-campaign-list"),
     path("campaigns/<int:campaign_id>/", api.CampaignDetailApi.as_view(), name="api-campaign-detail"),
     path("campaigns/<int:campaign_id>/members/", api.MemberListApi.as_view(), name="api-campaign-members"),
-    path("campaigns/<int:campaign_id>/downtime/", api.DowntimeApi.as_view(), name="api-campaign-downtime"),
-    path("jobs/<int:job_id>/", api.JobDetailApi.as_view(), name="api-job-detail"),
+    path("campaigns/<int:campaign_id>/events/", api.EventsApi.as_view(), name="api-campaign-events"),
     # The economy: Karma, awards, adventures, MacGuffins, Complications.
     path("characters/<int:character_id>/karma/", api_economy.CharacterKarmaApi.as_view(), name="api-character-karma"),
     path("characters/<int:character_id>/karma-flags/", api_economy.CharacterKarmaFlagsApi.as_view(),

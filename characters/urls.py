@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import views, views_wounds
 
 line = "characters/<int:character_id>/lines/<str:kind>/"
 
@@ -20,6 +20,8 @@ urlpatterns = [
     path("characters/<int:character_id>/return/", views.character_return, name="character-return"),
     path("characters/<int:character_id>/state/", views.character_state, name="character-state"),
     path("characters/<int:character_id>/notes/", views.character_notes, name="character-notes"),
+    path("characters/<int:character_id>/wounds/", views_wounds.wounds_panel, name="character-wounds-panel"),
+    path("characters/<int:character_id>/wounds/record/", views_wounds.wounds_record, name="character-wounds-record"),
     path("characters/<int:character_id>/history/", views.character_history, name="character-history"),
     path("characters/<int:character_id>/revert/", views.character_revert, name="character-revert"),
     path("characters/<int:character_id>/sheet.pdf", views.character_pdf, name="character-pdf"),

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import api
+from . import api, api_wounds
 from .items import ITEM_KINDS
 
 character = "characters/<int:character_id>/"
@@ -13,6 +13,7 @@ urlpatterns = [
     path(character + "approve/", api.ApproveApi.as_view(), name="api-character-approve"),
     path(character + "return/", api.ReturnApi.as_view(), name="api-character-return"),
     path(character + "history/", api.HistoryApi.as_view(), name="api-character-history"),
+    path(character + "wounds/", api_wounds.WoundsApi.as_view(), name="api-character-wounds"),
 ]
 
 # Nested CRUD for each kind of sheet line: api-character-skills, api-character-skills-detail, …

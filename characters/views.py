@@ -53,6 +53,7 @@ from .forms import (
 )
 from .models import Breadth, Character
 from .permissions import CharacterAccess, access_character
+from .views_wounds import live_context, panel_context
 
 State = Character.State
 SECTIONS = {  # kind → (title, one line)
@@ -259,7 +260,11 @@ def _review(character: Character, *, errors: dict | None = None, **forms) -> dic
 
 def _render_page(request, access: CharacterAccess, *, page: str, overrides: dict | None = None, status: int = 200):
     template = "characters/build.html" if page == "build" else "characters/sheet.html"
-    return render(request, template, _page_context(access, page=page, overrides=overrides), status=status)
+    context = _page_context(access, page=page, overrides=overrides)
+    if page == "sheet":
+        context["wound_panel"] = panel_context(context["character"], is_gm=access.is_gm)
+        context.update(live_context(context["character"]))
+    return render(request, template, context, status=status)
 
 
 def _page_of(request) -> str:

@@ -369,3 +369,70 @@ def roll_check(target: int, dice: int = 3, rng: random.Random | None = None, ext
         kept=kept,
         extra=extra,
     )
+
+
+# --- Dice entered at the table ----------------------------------------------------------------
+@dataclass(frozen=True)
+class DieRoll:
+    """One die as it came up: its size, its face, and whether a person entered it."""
+
+    sides: int
+    face: int
+    entered: bool
+
+
+class EnteredDice:
+    """A roller that uses the faces a GM rolled at the table, then rolls the rest itself.
+
+    DESIGN.md, "Dice entered at the table": every action that rolls may take real dice. Faces
+    are used in the order the rulebook rolls them (each function's docstring names it); when
+    they run out, ``fallback`` rolls. Every die is recorded in ``rolls``, so what was entered
+    and what the server rolled can both be stored beside the result.
+
+    Raises:
+        RulesError: a face that does not fit the die the rules ask for (a 7 on a d6), or
+            more faces entered than the action rolls (see ``check_all_used``).
+    """
+
+    def __init__(self, faces: list[int] | tuple[int, ...] = (), fallback: random.Random | None = None,
+                 *, label: str = "dice") -> None:
+        if isinstance(faces, (str, bytes)) or not hasattr(faces, "__iter__"):
+            raise RulesError(f"{label}: give the faces as a list of whole numbers.")
+        self.faces = [require_int(face, f"{label}: a face", minimum=1) for face in faces]
+        self.label = label
+        self.fallback = fallback
+        self.rolls: list[DieRoll] = []
+        self._used = 0
+
+    def randint(self, low: int, high: int) -> int:
+        """Hand out the next entered face for a 1..``high`` die, or roll it."""
+        if low != 1:
+            raise RulesError(f"Dice run from 1, not from {low}.")
+        if self._used < len(self.faces):
+            face = self.faces[self._used]
+            if face > high:
+                raise RulesError(
+                    f"{self.label}: face {self._used + 1} is {face}, but that die is a d{high}."
+                )
+            self._used += 1
+            self.rolls.append(DieRoll(high, face, True))
+            return face
+        face = _rng(self.fallback).randint(1, high)
+        self.rolls.append(DieRoll(high, face, False))
+        return face
+
+    @property
+    def unused(self) -> int:
+        """Entered faces the action has not asked for (yet)."""
+        return len(self.faces) - self._used
+
+    def check_all_used(self) -> None:
+        """Refuse faces the action never rolled: a typo is likelier than intent."""
+        if self.unused:
+            raise RulesError(
+                f"{self.label}: {len(self.faces)} faces entered, but only {self._used} dice were rolled."
+            )
+
+    def record(self) -> list[dict[str, int | bool]]:
+        """Return every die as ``{"sides", "face", "entered"}``, in roll order, for storage."""
+        return [{"sides": r.sides, "face": r.face, "entered": r.entered} for r in self.rolls]

@@ -1,9 +1,9 @@
 """Recovery: the healing state, one-off recoveries, and time passing for every kind of wound.
 
-Article: "Damage & Recovery" (Trauma, Shock, END, Stat damage), "Radiation Damage".
-RULINGS.md section 7. The clocks that heal as time passes are in rulebook.recovery_clock; END
-costs of activity and attacks are in rulebook.damage. The day model and the readings are in
-docs/rules.md.
+Article: "Damage & Recovery" (Trauma, Shock, END, Stat damage), "Radiation Damage", "Other
+Medical Treatments" (the hyperbaric chamber). RULINGS.md section 7. The clocks that heal as time
+passes are in rulebook.recovery_clock; END costs of activity and attacks are in
+rulebook.damage. The day model and the readings are in docs/rules.md.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from rulebook._numbers import ceil_div, require_int
 from rulebook.damage import WOUNDABLE_STATS
 from rulebook.dice import roll_die
 from rulebook.radiation import RadiationTrack, TransitionOutcome, advance_track, expose
-from rulebook.recovery_clock import Healing, RecoveryClock, day_segments
+from rulebook.recovery_clock import HYPERBARIC_FACTOR_MAX, Healing, RecoveryClock, day_segments
 from rulebook.tables import as_fraction
 from rulebook.therapies import TherapyOutcome
 
@@ -274,6 +274,7 @@ def advance(
     rng: random.Random | None = None,
     stat_choice: tuple[str, ...] | list[str] = (),
     medical_bonus_points: int | None = None,
+    recovery_factor: int = 1,
 ) -> tuple[HealingState, RecoveryReport]:
     """Let time pass and heal what the rest allows ("Damage & Recovery", "Radiation Damage").
 
@@ -293,6 +294,11 @@ def advance(
         stat_choice: Stats the player wants healed first; the rest go largest damage first.
         medical_bonus_points: Healing ranks put into points per stat on the daily stat heal; the
             others go to more stats. Default: more stats first, until every damaged stat is covered.
+        recovery_factor: "Other Medical Treatments": 3 for a span spent in a hyperbaric chamber
+            (1 to 3). Every trauma heal and every stat-damage heal (the night's and the daily
+            one) that falls due in the span is multiplied by it, never beyond what is left; the
+            daily stat heal while trauma heals is still capped by the half-remainder allowance.
+            Shock, END and the radiation track are not affected.
     """
     if rest not in REST_KINDS:
         raise RulesError(f"Unknown kind of rest {rest!r}: use one of {', '.join(REST_KINDS)}.")
@@ -308,6 +314,12 @@ def advance(
         )
     require_int(healing_ranks, "healing_ranks", minimum=0)
     require_int(con, "CON")
+    require_int(
+        recovery_factor,
+        "recovery_factor (3 in a hyperbaric chamber, 1 otherwise)",
+        minimum=1,
+        maximum=HYPERBARIC_FACTOR_MAX,
+    )
     choice = tuple(_clean_stats({s: 1 for s in stat_choice}, "stat_choice"))
     if (
         medical_bonus_points is not None
@@ -322,7 +334,9 @@ def advance(
         effective_con = con - state.stat_damage.get("CON", 0) - state.radiation.damage.get("CON", 0)
         state = replace(state, shock_rest_needed=max(SHOCK_REST_BASE - effective_con, 0))
     segments, stretch = day_segments(state, rest, int(minutes))
-    clock = RecoveryClock(state, healing_ranks, choice, medical_bonus_points, rng)
+    clock = RecoveryClock(
+        state, healing_ranks, choice, medical_bonus_points, rng, factor=recovery_factor
+    )
     if opening:
         clock.healed.extend(opening.healed)
     timeline = {"sleep": 0, "awake": 0, "active": 0}

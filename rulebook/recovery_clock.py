@@ -26,6 +26,9 @@ SHOCK_SLEEP_MINUTES = 4 * 60
 END_QUICK_MINUTES = 30
 #: One END point per 60 units of recovery: resting awake earns 1 unit a minute, sleep 2.
 END_POINT_UNITS = 60
+#: "Other Medical Treatments": a hyperbaric chamber heals trauma and stat damage up to 3-fold.
+HYPERBARIC_FACTOR_MAX = 3
+HYPERBARIC_LABEL = "hyperbaric chamber ×"
 
 
 @dataclass(frozen=True)
@@ -86,6 +89,9 @@ class RecoveryClock:
     "Damage & Recovery": it holds a mutable copy of the healing state, moves every recovery
     clock forward stretch by stretch, and fires each healing event when it falls due, in a fixed
     order, writing what healed (``healed``) and what waits (``notes``) as it goes.
+    ``factor`` ("Other Medical Treatments", the hyperbaric chamber) multiplies every trauma and
+    stat-damage heal that falls due, capped at what is left; shock, END and the radiation track
+    keep their pace.
     """
 
     def __init__(
@@ -95,12 +101,18 @@ class RecoveryClock:
         choice: tuple[str, ...],
         bonus_points: int | None,
         rng: random.Random | None,
+        factor: int = 1,
     ) -> None:
         self.w = SimpleNamespace(**{f.name: getattr(state, f.name) for f in fields(state)})
         self.w.stat_damage = dict(state.stat_damage)
         self.w.end_held = [list(h) for h in state.end_held]
         self.ranks, self.choice, self.bonus_points, self.rng = ranks, choice, bonus_points, rng
+        self.factor = factor
         self.now, self.healed, self.notes = 0, [], []
+
+    def _factor_terms(self) -> list[tuple[str, int]]:
+        # An ordinary span shows no chamber term, so its breakdown reads as it always has.
+        return [(HYPERBARIC_LABEL, self.factor)] if self.factor != 1 else []
 
     def heal(self, kind: str, stat: str | None, amount: int, reason: str, terms: list) -> None:
         """Record an amount healed now (nothing for 0)."""
@@ -238,20 +250,22 @@ class RecoveryClock:
             return
         if w.days_rested == 0:
             third = ceil_div(w.trauma_inflicted, 3)
-            amount = min(third + self.ranks, w.trauma)
+            amount = min((third + self.ranks) * self.factor, w.trauma)
             terms = [
                 ("trauma taken since the wound", w.trauma_inflicted),
                 ("one third, rounded up", third),
                 ("healing ranks", self.ranks),
+                *self._factor_terms(),
                 ("healed (at most the trauma left)", amount),
             ]
             reason, w.trauma_inflicted = "first day of rest: a third of the trauma", 0
         else:
             extra = max(self.ranks - 1, 0)
-            amount = min(1 + extra, w.trauma)
+            amount = min((1 + extra) * self.factor, w.trauma)
             terms = [
                 ("a further day of rest", 1),
                 ("healing ranks − 1 (min 0)", extra),
+                *self._factor_terms(),
                 ("healed (at most the trauma left)", amount),
             ]
             reason = "a further day of rest"
@@ -265,18 +279,22 @@ class RecoveryClock:
         n, divisor = len(w.stat_damage), 4 if rough else 2
         count = max(n // divisor, 1)
         for stat in stats_to_heal(w.stat_damage, count, self.choice):
-            amount = ceil_div(w.stat_damage[stat], divisor)
+            share = ceil_div(w.stat_damage[stat], divisor)
+            amount = min(share * self.factor, w.stat_damage[stat])
+            terms = [
+                ("damaged stats", n),
+                (f"stats healed: 1/{divisor}, rounded down (min 1)", count),
+                (f"{stat} damage", w.stat_damage[stat]),
+                (f"1/{divisor}, rounded up", share),
+            ]
+            if self.factor != 1:
+                terms += [*self._factor_terms(), (f"{stat} healed (at most the damage)", amount)]
             self.heal(
                 "stat",
                 stat,
                 amount,
                 f"8 hours of {'rough' if rough else 'comfortable'} sleep",
-                [
-                    ("damaged stats", n),
-                    (f"stats healed: 1/{divisor}, rounded down (min 1)", count),
-                    (f"{stat} damage", w.stat_damage[stat]),
-                    (f"1/{divisor}, rounded up", amount),
-                ],
+                terms,
             )
             w.stat_damage[stat] -= amount
         w.stat_damage = {s: p for s, p in w.stat_damage.items() if p}
@@ -302,7 +320,8 @@ class RecoveryClock:
         bonus_points = self.bonus_points
         if bonus_points is None:
             bonus_points = self.ranks - min(self.ranks, n - base)
-        count, per_stat = min(base + self.ranks - bonus_points, n), 1 + bonus_points
+        count = min(base + self.ranks - bonus_points, n)
+        per_stat = (1 + bonus_points) * self.factor
         limited, budget_before = trauma_at_start > 0, w.stat_budget
         for stat in stats_to_heal(w.stat_damage, count, self.choice):
             cap = w.stat_budget if limited else w.stat_damage[stat]
@@ -315,6 +334,7 @@ class RecoveryClock:
                 ("healing ranks on more stats", self.ranks - bonus_points),
                 ("points per stat", 1),
                 ("healing ranks on more points", bonus_points),
+                *self._factor_terms(),
             ]
             if limited:
                 terms.append(("still allowed while trauma heals", w.stat_budget))

@@ -1,8 +1,8 @@
 """Anti-radiation therapies: the GM's treatments and what they do to the recovery track.
 
-Article: "Radiation Damage", Anti-Radiation Therapies. RULINGS.md section 7. The track they
-act on is rulebook.radiation's; rulebook.recovery.undergo_therapy applies the outcome to a
-character's healing state.
+Article: "Radiation Damage", Anti-Radiation Therapies (including the efficacy that falls with
+repeated usage). RULINGS.md section 7. The track they act on is rulebook.radiation's;
+rulebook.recovery.undergo_therapy applies the outcome to a character's healing state.
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ _THERAPY_LIMITS = {
     "shock": (6, 18),
     "trauma": (3, 12),
 }
+#: The most points a therapy's three benefits may each lose per earlier use.
+EFFICACY_LOSS_MAX = 3
 
 
 def _parse_dice(expression: str, effect: str) -> tuple[int, int]:
@@ -42,7 +44,12 @@ def _parse_dice(expression: str, effect: str) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class Therapy:
-    """An anti-radiation therapy as the GM defines it: dice expressions like "d3" or "2d6"."""
+    """An anti-radiation therapy as the GM defines it: dice expressions like "d3" or "2d6".
+
+    ``efficacy_loss`` (0 to 3) is how many points each of its three benefits loses per earlier
+    use by the same character ("Some anti-radiation therapies reduce in efficacy with repeated
+    usage"); 0 for a therapy that works as well every time.
+    """
 
     name: str
     con_healed: int = 1
@@ -50,10 +57,17 @@ class Therapy:
     track_steps_back: str = "d3"
     shock: str = "d6"
     trauma: str = "d3"
+    efficacy_loss: int = 0
 
     def __post_init__(self) -> None:
         if isinstance(self.con_healed, bool) or self.con_healed not in (0, 1, 2, 3):
             raise RulesError("A therapy heals 0 to 3 points of long-term CON loss at once.")
+        require_int(
+            self.efficacy_loss,
+            f"{self.name}: the efficacy lost per earlier use",
+            minimum=0,
+            maximum=EFFICACY_LOSS_MAX,
+        )
         for effect in _THERAPY_LIMITS:
             _parse_dice(getattr(self, effect), effect)
 
@@ -103,7 +117,17 @@ class TherapyOutcome:
     breakdown: list[tuple[str, int]]
 
 
-def apply_therapy(track: RadiationTrack, rolled: TherapyRoll, *, as_end: int = 0) -> TherapyOutcome:
+def _weakened(
+    label: str, amount: int, loss: int, shown: bool
+) -> tuple[int, list[tuple[str, int]]]:
+    # One benefit after repeated use: never below 0; its terms only for a therapy that weakens.
+    left = max(amount - loss, 0)
+    return left, [(label, amount), ("lowered by earlier uses", left - amount)] if shown else []
+
+
+def apply_therapy(
+    track: RadiationTrack, rolled: TherapyRoll, *, as_end: int = 0, earlier_uses: int = 0
+) -> TherapyOutcome:
     """Apply a rolled anti-radiation therapy ("Radiation Damage", Anti-Radiation Therapies).
 
     Heals long-term loss at once, cuts the repeat-transition extra for every later transition,
@@ -111,18 +135,49 @@ def apply_therapy(track: RadiationTrack, rolled: TherapyRoll, *, as_end: int = 0
     shock and trauma. ``as_end`` points come off both shock and trauma (the same on each, at
     most half of either) and are lost as twice that much END, which comes back only after the
     rolled 4d6 hours.
+
+    *Reading* of "Some anti-radiation therapies reduce in efficacy with repeated usage": each
+    of the three benefits (loss healed at once, extra removed, steps back) is lowered by the
+    therapy's ``efficacy_loss`` per earlier use, never below 0; shock and trauma are not.
+
+    Args:
+        track: The character's radiation track.
+        rolled: The therapy's rolled effects (``roll_therapy``).
+        as_end: Points taken off both shock and trauma and lost as twice that much END.
+        earlier_uses: How many times this character has had this therapy before.
     """
     require_int(as_end, "as_end", minimum=0)
+    require_int(earlier_uses, "earlier_uses (times this therapy was used before)", minimum=0)
     shock, trauma = rolled.shock.amount, rolled.trauma.amount
     most = min(shock // 2, trauma // 2)
     if as_end > most:
         raise RulesError(f"At most {most} of this therapy's shock and trauma can be taken as END.")
-    healed, remaining = heal_long_term_loss(track.damage, rolled.therapy.con_healed)
-    back = min(rolled.track_steps_back.amount, track.step)
+    therapy = rolled.therapy
+    loss, shown = therapy.efficacy_loss * earlier_uses, therapy.efficacy_loss > 0
+    efficacy_terms: list[tuple[str, int]] = (
+        [
+            ("earlier uses of this therapy", earlier_uses),
+            ("efficacy lost per earlier use", therapy.efficacy_loss),
+            ("each benefit lowered by (never below 0)", loss),
+        ]
+        if shown
+        else []
+    )
+    con_points, con_terms = _weakened(
+        "long-term loss the therapy heals", therapy.con_healed, loss, shown
+    )
+    extra, extra_terms = _weakened(
+        "repeat-transition extra rolled", rolled.extra_reduction.amount, loss, shown
+    )
+    steps, step_terms = _weakened(
+        "recovery-track steps rolled", rolled.track_steps_back.amount, loss, shown
+    )
+    healed, remaining = heal_long_term_loss(track.damage, con_points)
+    back = min(steps, track.step)
     new_track = replace(
         track,
         damage=remaining,
-        extra_reduction=track.extra_reduction + rolled.extra_reduction.amount,
+        extra_reduction=track.extra_reduction + extra,
     )
     if back:
         new_track = replace(
@@ -140,8 +195,12 @@ def apply_therapy(track: RadiationTrack, rolled: TherapyRoll, *, as_end: int = 0
         end_loss=2 * as_end,
         end_delay_hours=rolled.end_delay_hours.amount if as_end else 0,
         breakdown=[
+            *efficacy_terms,
+            *con_terms,
             ("long-term loss healed at once", sum(healed.values())),
-            ("repeat-transition extra removed", rolled.extra_reduction.amount),
+            *extra_terms,
+            ("repeat-transition extra removed", extra),
+            *step_terms,
             ("recovery-track steps back", back),
             ("shock rolled", shock),
             ("trauma rolled", trauma),

@@ -74,6 +74,8 @@ class World:
     adventure_id: list[int]
     macguffin_id: list[int]
     job_id: list[int]
+    transition_id: list[int]
+    treatment_id: list[int]
     #: (adventure, token) and, per sheet line kind, (character, line) pairs that belong together.
     tokens: list[tuple[int, int]]
     lines: dict[str, list[tuple[int, int]]]
@@ -115,11 +117,14 @@ def world(personas, make_user, in_process_requests):
     """The GM of the demo campaign and of the personas' one, with something of every kind.
 
     Demo campaign (``seed_demo``): two approved characters with every kind of sheet line, an
-    open adventure with a bad-news token, two MacGuffins, a queued downtime job. The personas'
+    open adventure with a bad-news token, two MacGuffins, a queued downtime job, a Zener
+    Transition and a dose of Stimutabs. The personas'
     campaign: a draft, a submitted and an approved character, and a closed adventure. Another
     GM's campaign and character: ids that exist but are not the GM's (404).
     """
     from campaign import economy, services
+    from campaign.downtime import services as downtime, transitions, treatments
+    from campaign.downtime.models import TransitionBatch, Treatment
     from campaign.models import Adventure, BadNewsToken, Campaign, Job, MacGuffin
     from characters.items import ITEM_KINDS
     from characters.models import Character, Disadvantage
@@ -136,7 +141,13 @@ def world(personas, make_user, in_process_requests):
     closed = economy.adventure_start(campaign=home, name="The quiet week", base_xp=1, by=gm)
     economy.token_add(adventure=closed, note="Nothing happened", by=gm)
     economy.adventure_close(adventure=closed, outcome=Adventure.Outcome.NONE, permanent=False, selfish=[], by=gm)
-    services.downtime_start(campaign=demo, hours=8, by=gm)  # queued on commit: stays pending here
+    # Queued on commit: stays pending here. A transition and a treatment give their ids.
+    downtime.downtime_start(campaign=demo, by=gm, request={"hours": 8, "rest": "comfortable",
+                                                           "idempotency_key": "fuzz"})
+    in_play = list(Character.objects.filter(campaign=demo, state="active").order_by("pk"))
+    transitions.transition_make(campaign=demo, by=gm, category="1", character_ids=[in_play[0].pk],
+                                idempotency_key="fuzz")
+    treatments.treatment_give(character=in_play[1], by=gm, kind="stimutabs", idempotency_key="fuzz")
 
     gm2 = make_user("gm2")
     elsewhere = services.campaign_create(name="Elsewhere", by=gm2)
@@ -152,6 +163,8 @@ def world(personas, make_user, in_process_requests):
         adventure_id=list(Adventure.objects.order_by("pk").values_list("pk", flat=True)),
         macguffin_id=list(MacGuffin.objects.order_by("pk").values_list("pk", flat=True)),
         job_id=list(Job.objects.order_by("pk").values_list("pk", flat=True)),
+        transition_id=list(TransitionBatch.objects.order_by("pk").values_list("pk", flat=True)),
+        treatment_id=list(Treatment.objects.order_by("pk").values_list("pk", flat=True)),
         tokens=list(BadNewsToken.objects.order_by("pk").values_list("adventure_id", "pk")),
         lines={kind: list(spec.model.objects.order_by("pk").values_list("character_id", "pk"))
                for kind, spec in ITEM_KINDS.items()},

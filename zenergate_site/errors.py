@@ -23,3 +23,9 @@ class ConflictError(DomainError):
     """The request is well formed but the current state forbids it: HTTP 409."""
 
     status_code = 409
+
+
+class UnavailableError(DomainError):
+    """A service the request needs (the job broker) cannot be reached: HTTP 503, nothing changed."""
+
+    status_code = 503

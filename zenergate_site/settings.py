@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "simple_history",
     "campaign",
     "characters",
+    "campaign.downtime",
     "combat",
 ]
 
@@ -104,6 +105,18 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True  # results live in our own Job rows
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
+# A worker killed mid-task leaves its message unacknowledged; the broker hands it out again after
+# this many seconds. Jobs are safe to run twice (each character is claimed once), so it can be short.
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600)}
+# The sweep re-sends jobs the broker lost (queued too long) or whose worker died (no heartbeat).
+JOB_SWEEP_SECONDS = env.float("JOB_SWEEP_SECONDS", default=30)
+JOB_STALE_SECONDS = env.float("JOB_STALE_SECONDS", default=120)
+# Characters advanced per transaction by a downtime job.
+DOWNTIME_BATCH = env.int("DOWNTIME_BATCH", default=200)
+CELERY_BEAT_SCHEDULE = {
+    "sweep-orphaned-jobs": {"task": "campaign.downtime.tasks.sweep_jobs", "schedule": JOB_SWEEP_SECONDS},
+}
 
 # --- Auth --------------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
@@ -164,6 +177,8 @@ SPECTACULAR_SETTINGS = {
         "StatEnum": "characters.models.STAT_CHOICES",
         "SkillBreadthEnum": "characters.models.Breadth.choices",
         "EquipmentBreadthEnum": "characters.models.GENERAL_BREADTH_CHOICES",
+        "TreatmentKindEnum": "campaign.downtime.models.TREATMENT_KINDS",
+        "GivenTreatmentKindEnum": "campaign.downtime.serializers.GIVEN_AT_ONCE",
     },
 }
 

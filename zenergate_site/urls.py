@@ -12,11 +12,13 @@ api_v1 = [
     path("auth/token/", ObtainTokenApi.as_view(), name="api-token"),
     path("", include("campaign.urls_api")),
     path("", include("characters.urls_api")),
+    path("", include("campaign.downtime.urls_api")),
 ]
 
 urlpatterns = [
     path("", include("campaign.urls")),
     path("", include("characters.urls")),
+    path("", include("campaign.downtime.urls")),
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),

@@ -133,36 +133,6 @@ def test_token_auth(personas):
     assert missing.status_code == 400 and {"username", "password"} <= set(missing.json()["errors"])
 
 
-@pytest.mark.parametrize("persona, status", [
-    ("gm", 202), ("player", 403), ("viewer", 403), ("outsider", 404), (None, 401),
-])
-def test_downtime_is_gm_only(personas, api_as, persona, status, django_capture_on_commit_callbacks):
-    campaign = personas["campaign"]
-    with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        response = api_as(persona).post(f"/api/v1/campaigns/{campaign.pk}/downtime/", {"hours": 8}, format="json")
-    assert response.status_code == status
-    assert len(callbacks) == (1 if status == 202 else 0)
-
-
-@pytest.mark.parametrize("hours", [0, -1, "eight", 24 * 365 + 1, None])
-def test_downtime_rejects_bad_hours(personas, api_as, hours):
-    campaign = personas["campaign"]
-    response = api_as("gm").post(f"/api/v1/campaigns/{campaign.pk}/downtime/", {"hours": hours}, format="json")
-    assert response.status_code == 400
-    assert "hours" in response.json()["errors"]
-    assert not campaign.jobs.exists()
-
-
-def test_job_is_visible_to_members_only(personas, api_as):
-    from campaign import services
-
-    campaign = personas["campaign"]
-    job = services.downtime_start(campaign=campaign, hours=4, by=personas["gm"])
-    assert api_as("viewer").get(f"/api/v1/jobs/{job.pk}/").json()["status"] == "queued"
-    assert api_as("outsider").get(f"/api/v1/jobs/{job.pk}/").status_code == 404
-    assert api_as("gm").get("/api/v1/jobs/987654/").status_code == 404
-
-
 def test_schema_and_docs_are_served(personas, client):
     client.force_login(personas["gm"])
     schema = client.get(reverse("api-schema"))

@@ -22,16 +22,8 @@ def test_dashboard_access(personas, client, persona, status):
     assert response.status_code == status
     if status == 200:
         assert b"Test campaign" in response.content
-        # Only the GM is offered the downtime form.
+        # Only the GM is offered to advance downtime; the others read the downtimes.
         assert (b"Advance downtime" in response.content) == (persona == "gm")
-
-
-@pytest.mark.parametrize("persona, status", [("player", 403), ("viewer", 403), ("outsider", 404)])
-def test_downtime_post_is_refused_on_the_server(personas, client, persona, status):
-    client.force_login(personas[persona])
-    response = client.post(reverse("campaign-downtime", args=[personas["campaign"].pk]), {"hours": 5})
-    assert response.status_code == status
-    assert not personas["campaign"].jobs.exists()
 
 
 def test_home_creates_a_campaign(personas, client):

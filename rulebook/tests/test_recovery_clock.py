@@ -277,3 +277,129 @@ def test_healing_accounts_for_every_point_and_never_overshoots(state, rest, hour
     assert after.radiation.total == state.radiation.total - report.total("radiation")
     if rest == "none":
         assert report.total("trauma") == report.total("END") == report.total("stat") == 0
+
+
+# --- Hyperbaric chamber ---------------------------------------------------------------------
+
+
+def test_hyperbaric_chamber_triples_trauma_healing_capped_at_what_is_left():
+    """Article, "Other Medical Treatments": a hyperbaric chamber heals trauma up to 3-fold."""
+    state = take_damage(HealingState(), trauma=30)
+    state, report = advance(state, hours=24, rest="comfortable", con=12)
+    assert healed_at(report, "trauma") == [(1440, 10)], "the first day outside the chamber"
+    state, report = advance(state, hours=48, rest="comfortable", con=12, recovery_factor=3)
+    assert healed_at(report, "trauma") == [(1440, 3), (2880, 3)]
+    assert report.healed[0].breakdown == [
+        ("a further day of rest", 1),
+        ("healing ranks − 1 (min 0)", 0),
+        ("hyperbaric chamber ×", 3),
+        ("healed (at most the trauma left)", 3),
+    ]
+    assert state.trauma == 14
+
+    fresh = take_damage(HealingState(), trauma=10)
+    _, report = advance(fresh, hours=24, rest="comfortable", healing_ranks=2, con=12,
+                        recovery_factor=3)
+    assert report.healed[0].breakdown == [
+        ("trauma taken since the wound", 10),
+        ("one third, rounded up", 4),
+        ("healing ranks", 2),
+        ("hyperbaric chamber ×", 3),
+        ("healed (at most the trauma left)", 10),
+    ]
+
+
+def test_hyperbaric_chamber_multiplies_stat_healing_and_the_allowance_still_caps():
+    """Article, "Other Medical Treatments": some stat losses heal 3-fold in a hyperbaric chamber.
+
+    The stat-damage example of docs/rules.md (STR 4, NIM 4, 30 trauma, comfortable rest) in the
+    chamber: the night's 2 becomes 6, capped at STR's 4; the daily 1 becomes 3, capped by the
+    allowance of 2 while trauma heals, then by what is left once trauma is gone.
+    """
+    state = take_damage(HealingState(), trauma=30, stat_damage={"STR": 4, "NIM": 4})
+    state, report = advance(state, hours=24 * 3, rest="comfortable", con=12, recovery_factor=3)
+    stats = [(h.at_minutes, h.stat, h.amount) for h in report.healed if h.kind == "stat"]
+    assert stats == [(480, "STR", 4), (1440, "NIM", 2), (2880, "NIM", 2)]
+    assert healed_at(report, "trauma") == [(1440, 30)]
+    night, daily = (h for h in report.healed if h.kind == "stat" and h.at_minutes < 2880)
+    assert night.breakdown == [
+        ("damaged stats", 2),
+        ("stats healed: 1/2, rounded down (min 1)", 1),
+        ("STR damage", 4),
+        ("1/2, rounded up", 2),
+        ("hyperbaric chamber ×", 3),
+        ("STR healed (at most the damage)", 4),
+    ]
+    assert daily.breakdown[-3:] == [
+        ("hyperbaric chamber ×", 3),
+        ("still allowed while trauma heals", 2),
+        ("NIM healed", 2),
+    ]
+    assert state.stat_damage == {} and state.trauma == 0
+
+
+def test_hyperbaric_chamber_leaves_shock_end_and_the_radiation_track_alone():
+    """Article, "Other Medical Treatments": only trauma and some stat losses heal faster."""
+    state = spend_end(
+        take_damage(
+            HealingState(radiation=RadiationTrack(damage={"CON": 8})),
+            trauma=12,
+            shock=9,
+            stat_damage={"DEX": 4},
+        ),
+        10,
+    )
+    plain, plain_report = advance(state, hours=72, rest="rough", con=14, rng=random.Random(4))
+    chamber, chamber_report = advance(
+        state, hours=72, rest="rough", con=14, rng=random.Random(4), recovery_factor=3
+    )
+    for kind in ("shock", "END", "radiation"):
+        assert healed_at(chamber_report, kind) == healed_at(plain_report, kind)
+    assert chamber_report.total("trauma") > plain_report.total("trauma")
+    assert chamber_report.total("stat") > plain_report.total("stat")
+    assert (chamber.shock, chamber.end_spent, chamber.radiation) == (
+        plain.shock,
+        plain.end_spent,
+        plain.radiation,
+    )
+
+
+def test_recovery_factor_one_is_the_ordinary_rate():
+    state = take_damage(HealingState(), trauma=20, stat_damage={"STR": 5, "ACC": 3})
+    assert advance(state, hours=96, rest="rough", con=12, recovery_factor=1) == advance(
+        state, hours=96, rest="rough", con=12
+    )
+
+
+@pytest.mark.parametrize("bad", [0, 4, -3, 1.5, True, "3", None])
+def test_recovery_factor_must_be_a_whole_number_from_one_to_three(bad):
+    with pytest.raises(RulesError, match="recovery_factor"):
+        advance(HealingState(trauma=3), hours=24, rest="comfortable", con=12,
+                recovery_factor=bad)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    state=wounds,
+    rest=st.sampled_from(["comfortable", "rough", "awake", "none"]),
+    cuts=st.lists(st.integers(0, 5 * 24 * 60), max_size=3),
+    seed=st.integers(0, 1000),
+    factor=st.integers(1, 3),
+)
+def test_the_chamber_splits_across_calls_and_never_overshoots(state, rest, cuts, seed, factor):
+    total = 5 * 24 * 60
+    whole, whole_report = advance(
+        state, hours=total / 60, rest=rest, con=14, rng=random.Random(seed),
+        recovery_factor=factor,
+    )
+    assert whole.trauma == state.trauma - whole_report.total("trauma") >= 0
+    assert sum(whole.stat_damage.values()) == (
+        sum(state.stat_damage.values()) - whole_report.total("stat")
+    )
+    rng, split = random.Random(seed), state
+    points = sorted({0, total, *cuts})
+    for start, end in zip(points, points[1:]):
+        split, _ = advance(
+            split, hours=(end - start) / 60, rest=rest, con=14, rng=rng, recovery_factor=factor
+        )
+    assert split == whole

@@ -1,0 +1,116 @@
+"""Downtime and transition forms: one row of choices per character in play."""
+
+from __future__ import annotations
+
+import uuid
+
+from django import forms
+
+from rulebook.radiation import CATEGORIES
+from rulebook.recovery import REST_KINDS
+
+from .services import MAX_DOWNTIME_HOURS
+
+REST_CHOICES = [("comfortable", "Comfortable sleep"), ("rough", "Rough sleep"), ("awake", "Resting awake"),
+                ("none", "No rest (travel, work)")]
+assert [k for k, _ in REST_CHOICES] == list(REST_KINDS)
+CATEGORY_CHOICES = [("1", "1 · tranquil"), ("2", "2 · normal"), ("3A", "3A · heavy, long-term"),
+                    ("3B", "3B · heavy, short-term")]
+assert [k for k, _ in CATEGORY_CHOICES] == list(CATEGORIES)
+
+
+def parse_faces(text: str) -> list[int]:
+    """Read faces typed at the table: "6 6 5 4" or "6,6,5,4"."""
+    parts = (text or "").replace(",", " ").split()
+    if not all(p.isdigit() for p in parts):
+        raise forms.ValidationError("Type the faces as whole numbers, e.g. 6 5 4 4.")
+    return [int(p) for p in parts]
+
+
+class DowntimeForm(forms.Form):
+    """Hours and rest for everyone, then per character: rest, medic, treatment, dice."""
+
+    hours = forms.IntegerField(min_value=1, max_value=MAX_DOWNTIME_HOURS, initial=24,
+                               help_text="In-game hours between sessions.")
+    rest = forms.ChoiceField(choices=REST_CHOICES, initial="comfortable", label="Rest for everyone")
+    idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=100)
+
+    def __init__(self, *args, characters=(), therapies=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.characters = list(characters)
+        self.fields["idempotency_key"].initial = uuid.uuid4().hex
+        medic_choices = [("", "no medic")] + [(str(c.pk), c.name) for c in self.characters]
+        treatment_choices = ([("", "none"), ("stimutabs", "Stimutabs"), ("hyperbaric", "Hyperbaric chamber")]
+                             + [(f"therapy:{t.pk}", t.name) for t in therapies])
+        for c in self.characters:
+            self.fields[f"rest_{c.pk}"] = forms.ChoiceField(choices=[("", "as everyone")] + REST_CHOICES,
+                                                            required=False, label="Rest")
+            self.fields[f"medic_{c.pk}"] = forms.ChoiceField(choices=medic_choices, required=False, label="Medic")
+            self.fields[f"equipment_{c.pk}"] = forms.IntegerField(min_value=0, max_value=10, required=False,
+                                                                  label="Medical kit ranks")
+            self.fields[f"treatment_{c.pk}"] = forms.ChoiceField(choices=treatment_choices, required=False,
+                                                                 label="Treatment")
+            self.fields[f"as_end_{c.pk}"] = forms.IntegerField(min_value=0, max_value=20, required=False,
+                                                               label="Therapy shock/trauma taken as END")
+            self.fields[f"dice_{c.pk}"] = forms.CharField(required=False, max_length=200, label="Dice rolled at the table")
+
+    def rows(self):
+        """Yield (character, its bound fields) for the per-character table."""
+        for c in self.characters:
+            yield c, [self[f"{name}_{c.pk}"] for name in ("rest", "medic", "equipment", "treatment", "as_end", "dice")]
+
+    def request_data(self) -> dict:
+        """Return the request in the API's shape (the service validates the rest)."""
+        data = self.cleaned_data
+        out = {"hours": data["hours"], "rest": data["rest"], "idempotency_key": data["idempotency_key"],
+               "rest_by_character": {}, "medical": {}, "therapies": [], "dice": {}}
+        for c in self.characters:
+            if data.get(f"rest_{c.pk}"):
+                out["rest_by_character"][c.pk] = data[f"rest_{c.pk}"]
+            medic, kit = data.get(f"medic_{c.pk}"), data.get(f"equipment_{c.pk}") or 0
+            if medic or kit:
+                out["medical"][c.pk] = {"medic": int(medic) if medic else None, "equipment_ranks": kit}
+            treatment = data.get(f"treatment_{c.pk}")
+            if treatment:
+                kind, _, therapy = treatment.partition(":")
+                out["therapies"].append({"character": c.pk, "kind": kind, "therapy": int(therapy) if therapy else None,
+                                         "as_end": data.get(f"as_end_{c.pk}") or 0})
+            faces = data.get(f"dice_{c.pk}")
+            if faces:
+                out["dice"][c.pk] = faces
+        return out
+
+    def clean(self):
+        cleaned = super().clean()
+        for c in self.characters:
+            try:
+                cleaned[f"dice_{c.pk}"] = parse_faces(cleaned.get(f"dice_{c.pk}", ""))
+            except forms.ValidationError as exc:
+                self.add_error(f"dice_{c.pk}", exc)
+        return cleaned
+
+
+class TransitionForm(forms.Form):
+    category = forms.ChoiceField(choices=CATEGORY_CHOICES, initial="2", widget=forms.RadioSelect)
+    characters = forms.MultipleChoiceField(widget=forms.CheckboxSelectMultiple)
+    idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=100)
+
+    def __init__(self, *args, characters=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.characters = list(characters)
+        self.fields["characters"].choices = [(str(c.pk), c.name) for c in self.characters]
+        self.fields["characters"].initial = [str(c.pk) for c in self.characters]
+        self.fields["idempotency_key"].initial = uuid.uuid4().hex
+        for c in self.characters:
+            self.fields[f"dice_{c.pk}"] = forms.CharField(required=False, max_length=200, label=c.name)
+
+    def dice(self) -> dict:
+        out = {}
+        for c in self.characters:
+            faces = parse_faces(self.cleaned_data.get(f"dice_{c.pk}", ""))
+            if faces:
+                out[c.pk] = faces
+        return out
+
+    def dice_fields(self):
+        return [self[f"dice_{c.pk}"] for c in self.characters]

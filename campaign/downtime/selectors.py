@@ -1,0 +1,26 @@
+"""Reads for downtime: reports as each viewer may see them."""
+
+from ..models import Job
+from .models import Therapy, TransitionBatch
+
+
+def _for_players(entry: dict) -> dict:
+    """Hide what stays behind the GM's screen: therapy dice and the hidden drug durations."""
+    if not entry.get("treatments"):
+        return entry
+    return {**entry, "dice": [], "treatments": [{"kind": t["kind"], "name": t["name"]} for t in entry["treatments"]],
+            "notes": [n for n in entry.get("notes", []) if "wear off" not in n["text"]]}
+
+
+def report_for(job: Job, *, is_gm: bool) -> list[dict]:
+    """Return a downtime job's per-character report, in character order."""
+    reports = [claim.report for claim in job.downtime_claims.order_by("character_id")]
+    return reports if is_gm else [_for_players(r) for r in reports]
+
+
+def therapy_list(*, campaign) -> list[Therapy]:
+    return list(campaign.therapies.all())
+
+
+def transitions_recent(*, campaign, limit: int = 10) -> list[TransitionBatch]:
+    return list(campaign.transitions.select_related("by")[:limit])

@@ -1,0 +1,100 @@
+"""The sheet's wound panel: what hurts, what heals next and when, and the GM's wound form.
+
+The panel refreshes itself when the campaign's live stream says this character's wounds
+changed (a downtime, a transition, a treatment, a wound the GM recorded), without a reload.
+"""
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from campaign.events import last_event_id
+from rulebook.damage import WOUNDABLE_STATS
+from zenergate_site.errors import DomainError
+
+from . import sheet as sheet_rules, wounds
+from .models import Character
+from .permissions import access_character
+
+POINTS = {"min_value": -1000, "max_value": 1000, "initial": 0}
+
+
+class WoundForm(forms.Form):
+    trauma = forms.IntegerField(**POINTS)
+    shock = forms.IntegerField(**POINTS)
+    end = forms.IntegerField(label="END", **POINTS)
+    stat = forms.ChoiceField(choices=[("", "—")] + [(s, s) for s in WOUNDABLE_STATS], required=False,
+                             label="Stat damage to")
+    stat_points = forms.IntegerField(required=False, label="points", **POINTS)
+    reason = forms.CharField(max_length=200, help_text="Negative numbers heal. The reason goes in the log.")
+
+    def stat_damage(self) -> dict:
+        stat, points = self.cleaned_data.get("stat"), self.cleaned_data.get("stat_points") or 0
+        return {stat: points} if stat and points else {}
+
+
+def panel_context(character: Character, *, is_gm: bool, form: WoundForm | None = None) -> dict:
+    """Return what ``_wounds_panel.html`` shows, with no query beyond the loaded character."""
+    hp, shk, end = character.hit_points, character.shock_threshold, character.endurance_max
+    if hp is None:  # not approved yet: the calculated stats still follow the sheet
+        derived = sheet_rules.derived(character)
+        hp, shk, end = derived.hit_points.total, derived.shock_threshold.total, derived.endurance.total
+    summary = wounds.wounds_summary(character)
+    end_left = max(end - summary["end_spent"] - summary["end_held"], 0)
+    return {
+        "character": character, "is_gm": is_gm, "wounds": summary,
+        "vitals": {"hp": max(hp - character.trauma, 0), "hp_max": hp, "trauma": character.trauma,
+                   "shock": character.shock, "shk": shk, "shock_over": character.shock > shk,
+                   "end": end_left, "end_max": end},
+        "wound_form": form or (WoundForm() if is_gm and character.state == Character.State.ACTIVE else None),
+    }
+
+
+@login_required
+@require_GET
+def wounds_panel(request, character_id: int):
+    access = access_character(user=request.user, character_id=character_id)
+    character = Character.objects.get(pk=access.character.pk)
+    return render(request, "characters/_wounds_panel.html", panel_context(character, is_gm=access.is_gm))
+
+
+@login_required
+@require_POST
+def wounds_record(request, character_id: int):
+    access = access_character(user=request.user, character_id=character_id, write=True)
+    if not access.is_gm:
+        raise PermissionDenied("Only the campaign's GM records wounds.")
+    form = WoundForm(request.POST)
+    status = 400
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            wounds.wounds_record(character=access.character, by=request.user, reason=data["reason"],
+                                 trauma=data["trauma"], shock=data["shock"], end=data["end"],
+                                 stat_damage=form.stat_damage())
+        except DomainError as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            status = exc.status_code
+        else:
+            if not request.htmx:
+                messages.success(request, "Wounds recorded.")
+                return redirect(reverse("character-sheet", args=[character_id]) + "#wounds")
+            form, status = None, 200
+    character = Character.objects.get(pk=access.character.pk)
+    if not request.htmx:
+        messages.error(request, "; ".join(e for errs in form.errors.values() for e in errs))
+        return redirect(reverse("character-sheet", args=[character_id]) + "#wounds")
+    return render(request, "characters/_wounds_panel.html", panel_context(character, is_gm=True, form=form),
+                  status=status)
+
+
+def live_context(character: Character) -> dict:
+    """Return what the live stream's meta tag needs: the campaign and the last event id."""
+    return {"live_campaign": character.campaign_id, "live_after": last_event_id(campaign=character.campaign)}
+
+
+

@@ -1,0 +1,271 @@
+"""A character's wounds: the recovery state kept on the sheet, changed only by these services.
+
+The rulebook's ``HealingState`` is the whole truth about a character's damage between two
+calls (what hurts, and what each recovery clock remembers). It is stored on the character
+row: the numbers a page shows in columns of their own (trauma, shock, END spent, stat damage,
+long-term CON loss, transitions), the radiation track in ``radiation_track`` and the clocks in
+``wounds_detail``, so that ``rulebook.recovery`` resumes exactly where it stopped. Wounds
+belong to play, not to the sheet's build: they are logged in the campaign's audit trail and
+are not part of the sheet's revertible history.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import asdict, fields, replace
+from fractions import Fraction
+
+from django.db import transaction
+from django.utils import timezone
+
+from campaign.events import event_publish
+from campaign.services import log_action
+from rulebook import RulesError
+from rulebook.damage import WOUNDABLE_STATS
+from rulebook.radiation import RadiationTrack, track_step
+from rulebook.recovery import HealingState, advance, spend_end, take_damage
+
+from .errors import CharacterConflict, CharacterError
+from .models import Character
+
+#: HealingState fields kept in columns of their own; every other field lives in wounds_detail.
+_COLUMNS = {"trauma": "trauma", "shock": "shock", "end_spent": "endurance_spent", "stat_damage": "stat_damage"}
+_CLOCK_FIELDS = tuple(f.name for f in fields(HealingState) if f.name not in _COLUMNS and f.name != "radiation")
+#: Character columns a wound change writes (besides updated_at).
+WOUND_COLUMNS = ("trauma", "shock", "endurance_spent", "stat_damage", "long_term_con_damage",
+                 "radiation_track", "transitions_taken", "wounds_detail")
+#: How far ahead the sheet looks for "what heals next".
+_LOOKAHEAD_HOURS = 24 * 14
+
+
+# --- Storage ---------------------------------------------------------------------------------
+def _fraction_out(value: Fraction) -> int | str:
+    return value.numerator if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+def track_to_json(track: RadiationTrack) -> dict:
+    """Return the radiation track as JSON values (fractions of an hour as "a/b")."""
+    out = asdict(track)
+    for name in ("step_hours", "step_restful_sleep_hours", "step_rough_rest_hours"):
+        out[name] = _fraction_out(getattr(track, name))
+    return out
+
+
+def track_from_json(data: dict | None) -> RadiationTrack:
+    data = dict(data or {})
+    for name in ("step_hours", "step_restful_sleep_hours", "step_rough_rest_hours"):
+        if name in data:
+            data[name] = Fraction(str(data[name]))
+    return RadiationTrack(**data)
+
+
+def healing_state(character: Character) -> HealingState:
+    """Return the character's stored wounds as the rulebook's healing state."""
+    clock = dict((character.wounds_detail or {}).get("clock", {}))
+    if "end_held" in clock:
+        clock["end_held"] = tuple(tuple(pair) for pair in clock["end_held"])
+    return HealingState(
+        trauma=character.trauma,
+        shock=character.shock,
+        end_spent=character.endurance_spent,
+        stat_damage=dict(character.stat_damage or {}),
+        radiation=track_from_json(character.radiation_track),
+        **{k: v for k, v in clock.items() if k in _CLOCK_FIELDS},
+    )
+
+
+def wound_columns(state: HealingState, *, detail: dict | None = None) -> dict:
+    """Return the character columns that store ``state`` (``detail``: wounds_detail to keep)."""
+    clock = {name: getattr(state, name) for name in _CLOCK_FIELDS}
+    clock["end_held"] = [list(pair) for pair in state.end_held]
+    return {
+        "trauma": state.trauma,
+        "shock": state.shock,
+        "endurance_spent": state.end_spent,
+        "stat_damage": dict(state.stat_damage),
+        "long_term_con_damage": state.radiation.damage.get("CON", 0),
+        "radiation_track": track_to_json(state.radiation),
+        "transitions_taken": state.radiation.transitions,
+        "wounds_detail": {**(detail or {}), "clock": clock},
+    }
+
+
+def store(character: Character, state: HealingState) -> list[str]:
+    """Put ``state`` on the character object (no save); return the columns to save."""
+    for name, value in wound_columns(state, detail=character.wounds_detail).items():
+        setattr(character, name, value)
+    character.updated_at = timezone.now()
+    return [*WOUND_COLUMNS, "updated_at"]
+
+
+def wound_snapshot(character: Character) -> dict:
+    """Return the stored wound columns exactly, to put back on undo."""
+    return {name: getattr(character, name) for name in WOUND_COLUMNS}
+
+
+# --- Reading ---------------------------------------------------------------------------------
+def base_con(character: Character) -> int:
+    """Return CON before wounds: the sheet's CON, which the recovery rules measure rest by."""
+    return character.con
+
+
+def dying_causes(character: Character) -> list[str]:
+    """Return what has the character dying ("Death"): HP at 0 or a stat at 0 or below."""
+    causes = []
+    if character.hit_points is not None and character.trauma >= character.hit_points:
+        causes.append("HP")
+    losses = dict(character.stat_damage or {})
+    radiation = track_from_json(character.radiation_track).damage
+    stats = character.stat_values()
+    for code in stats:
+        if stats[code] - losses.get(code, 0) - radiation.get(code, 0) <= 0:
+            causes.append(code)
+    return causes
+
+
+def _when(minutes: int) -> str:
+    if minutes < 60:
+        return f"{minutes} min"
+    hours = Fraction(minutes, 60)
+    return f"{float(hours):g} h" if hours.denominator != 1 else f"{hours.numerator} h"
+
+
+def next_healing(character: Character) -> list[str]:
+    """Say what heals next and when, for each kind of wound, under comfortable rest.
+
+    Looks ahead with the rulebook itself (two weeks of comfortable rest, no medic), so the
+    answer follows every clock the character's state remembers. END's first recovery is a d6,
+    so it is named as the die, not as a number.
+    """
+    state = healing_state(character)
+    if not (state.trauma or state.shock or state.end_lost or state.stat_damage or state.radiation.total):
+        return []
+    _, report = advance(state, hours=_LOOKAHEAD_HOURS, rest="comfortable", con=base_con(character),
+                        rng=random.Random(0))
+    first: dict[str, object] = {}
+    for healed in report.healed:
+        key = healed.kind if healed.kind != "stat" else f"stat {healed.stat}"
+        first.setdefault(key, healed)
+    out = []
+    for key, healed in first.items():
+        amount = "d6" if healed.kind == "END" and "d6" in healed.reason else healed.amount
+        what = {"radiation": f"long-term {healed.stat} loss"}.get(healed.kind, key)
+        wait = "at once" if healed.at_minutes == 0 else f"after {_when(healed.at_minutes)} of comfortable rest"
+        out.append(f"{what}: {amount} {wait} ({healed.reason})")
+    if state.radiation.total and "radiation" not in first:
+        step = track_step(state.radiation.step)
+        out.append(f"long-term loss: {step.points} when its {step.period_hours} h period with enough rest is over")
+    return out
+
+
+def wounds_summary(character: Character) -> dict:
+    """Return the wounds as the API and the sheet's wound panel show them."""
+    state = healing_state(character)
+    causes = dying_causes(character)
+    return {
+        "trauma": state.trauma,
+        "shock": state.shock,
+        "end_spent": state.end_spent,
+        "end_held": sum(points for points, _ in state.end_held),
+        "stat_damage": dict(state.stat_damage),
+        "long_term_con": state.radiation.damage.get("CON", 0),
+        "transitions": state.radiation.transitions,
+        "radiation": track_to_json(state.radiation),
+        "dying": bool(causes) or character.dying_modifier is not None,
+        "dying_causes": causes,
+        "next": next_healing(character),
+    }
+
+
+# --- Writing ---------------------------------------------------------------------------------
+def _heal_directly(state: HealingState, *, trauma: int, shock: int, end: int, stats: dict[str, int]) -> HealingState:
+    """Take healed points off at the GM's word; a wound healed to 0 forgets its clocks."""
+    problems = []
+    if trauma > state.trauma:
+        problems.append(("trauma", f"Only {state.trauma} trauma to heal."))
+    if shock > state.shock:
+        problems.append(("shock", f"Only {state.shock} shock to heal."))
+    if end > state.end_spent:
+        problems.append(("end", f"Only {state.end_spent} END spent to recover."))
+    for stat, points in stats.items():
+        if points > state.stat_damage.get(stat, 0):
+            problems.append(("stat_damage", f"Only {state.stat_damage.get(stat, 0)} {stat} damage to heal."))
+    if problems:
+        raise CharacterError(problems[0][1], field=problems[0][0])
+    damage = {s: p - stats.get(s, 0) for s, p in state.stat_damage.items() if p - stats.get(s, 0)}
+    left = state.trauma - trauma
+    return replace(
+        state,
+        trauma=left,
+        trauma_inflicted=min(state.trauma_inflicted, left),
+        shock=state.shock - shock,
+        shock_at_combat_end=min(state.shock_at_combat_end, state.shock - shock) if state.shock - shock else 0,
+        end_spent=state.end_spent - end,
+        stat_damage=damage,
+        stat_budget=min(state.stat_budget, sum(damage.values())),
+    )
+
+
+def apply_damage(state: HealingState, *, trauma: int = 0, shock: int = 0, end: int = 0,
+                 stat_damage: dict[str, int] | None = None) -> HealingState:
+    """Return ``state`` with damage taken (positive numbers) and healed (negative numbers)."""
+    stat_damage = dict(stat_damage or {})
+    hurt = {s: p for s, p in stat_damage.items() if p > 0}
+    healed = {s: -p for s, p in stat_damage.items() if p < 0}
+    state = _heal_directly(state, trauma=max(-trauma, 0), shock=max(-shock, 0), end=max(-end, 0), stats=healed)
+    state = take_damage(state, trauma=max(trauma, 0), shock=max(shock, 0), stat_damage=hurt)
+    return spend_end(state, max(end, 0))
+
+
+def lock_in_play(character_id: int) -> Character:
+    """Lock a character row for a wound change; refuse a character not in play."""
+    character = Character.objects.select_for_update().select_related("campaign").get(pk=character_id)
+    if character.state != Character.State.ACTIVE:
+        raise CharacterConflict(f"{character.name} is not in play ({character.get_state_display().lower()}): "
+                                "only approved, living characters take wounds.", field="character")
+    return character
+
+
+def save_wounds(character: Character, state: HealingState) -> None:
+    """Store a new healing state on a locked character row and save it."""
+    columns = store(character, state)
+    Character.objects.filter(pk=character.pk).update(**{c: getattr(character, c) for c in columns})
+
+
+@transaction.atomic
+def wounds_record(*, character: Character, by, reason: str, trauma: int = 0, shock: int = 0, end: int = 0,
+                  stat_damage: dict[str, int] | None = None) -> Character:
+    """Record damage taken (positive) or healed (negative) at the GM's word, logged.
+
+    Damage goes through ``rulebook.recovery.take_damage``, so fresh wounds restart their
+    recovery clocks; healing takes points off and forgets the clocks of what is gone.
+    """
+    reason = (reason or "").strip()
+    if not reason:
+        raise CharacterError("Say why (the attack, the fall, the treatment): it goes in the log.", field="reason")
+    stat_damage = dict(stat_damage or {})
+    unknown = [s for s in stat_damage if s not in WOUNDABLE_STATS]
+    if unknown:
+        raise CharacterError(f"Unknown stat {unknown[0]!r}; use one of {', '.join(WOUNDABLE_STATS)}.",
+                             field="stat_damage")
+    if not (trauma or shock or end or any(stat_damage.values())):
+        raise CharacterError("Nothing to record: give trauma, shock, END or stat damage.", field="trauma")
+    character = lock_in_play(character.pk)
+    before = wounds_summary(character)
+    try:
+        state = apply_damage(healing_state(character), trauma=trauma, shock=shock, end=end, stat_damage=stat_damage)
+    except RulesError as exc:
+        raise CharacterError(str(exc)) from None
+    if character.endurance_max is not None and state.end_lost > character.endurance_max:
+        raise CharacterError(f"{character.name} has only {character.endurance_max - healing_state(character).end_lost}"
+                             " END left to spend.", field="end")
+    save_wounds(character, state)
+    changes = {k: v for k, v in {"trauma": trauma, "shock": shock, "end": end}.items() if v}
+    if any(stat_damage.values()):
+        changes["stat_damage"] = {s: p for s, p in stat_damage.items() if p}
+    log_action(campaign=character.campaign, actor=by, action="wounds.record",
+               summary=f"{by} recorded wounds on {character.name}: {reason}"[:300],
+               data={"character": character.pk, "changes": changes, "reason": reason,
+                     "before": {k: before[k] for k in ("trauma", "shock", "end_spent", "stat_damage")}})
+    event_publish(campaign=character.campaign, kind="wounds", data={"characters": [character.pk]})
+    return character
