@@ -63,45 +63,77 @@ def api_as(personas):
 
 
 # --- A real Celery worker ----------------------------------------------------------------
-@pytest.fixture
-def celery_worker_process(transactional_db):
-    """Start `celery worker` as a separate process on the test database and broker."""
-    from django.conf import settings
+def _database_url() -> str:
     from django.db import connection
 
     db = connection.settings_dict
     auth = db["USER"] + (f":{quote(db['PASSWORD'], safe='')}" if db["PASSWORD"] else "")
     if db["HOST"].startswith("/"):  # a Unix socket directory (the embedded server)
-        url = f"postgres://{auth}@/{db['HOST']}/{db['NAME']}"
-    else:
-        port = f":{db['PORT']}" if db["PORT"] else ""
-        url = f"postgres://{auth}@{db['HOST']}{port}/{db['NAME']}"
-    env = {
-        **os.environ,
-        "DATABASE_URL": url,
-        "REDIS_URL": settings.REDIS_URL,
-        "LOG_FORMAT": "plain",
-    }
-    log = tempfile.NamedTemporaryFile(prefix="celery-", suffix=".log", delete=False)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "zenergate_site", "worker", "--pool", "solo",
-         "--loglevel", "INFO", "--hostname", f"test-{os.getpid()}@%h", "--without-gossip", "--without-mingle"],
-        env=env, cwd=BASE_DIR, stdout=log, stderr=subprocess.STDOUT,
-    )
-    try:
+        return f"postgres://{auth}@/{db['HOST']}/{db['NAME']}"
+    port = f":{db['PORT']}" if db["PORT"] else ""
+    return f"postgres://{auth}@{db['HOST']}{port}/{db['NAME']}"
+
+
+class WorkerProcess:
+    """A `celery worker` process on the test database; ``log()`` reads what it printed."""
+
+    def __init__(self, *, redis_url: str, extra_env: dict | None = None, beat: bool = False,
+                 pool: str = "solo", name: str = "test"):
+        self.logfile = tempfile.NamedTemporaryFile(prefix="celery-", suffix=".log", delete=False)
+        env = {**os.environ, "DATABASE_URL": _database_url(), "REDIS_URL": redis_url, "LOG_FORMAT": "plain",
+               **(extra_env or {})}
+        command = [sys.executable, "-m", "celery", "-A", "zenergate_site", "worker", "--pool", pool,
+                   "--loglevel", "INFO", "--hostname", f"{name}-{os.getpid()}-{time.monotonic_ns()}@%h",
+                   "--without-gossip", "--without-mingle"]
+        if pool == "prefork":
+            command += ["--concurrency", "1"]
+        if beat:
+            command += ["--beat", "--schedule", self.logfile.name + ".beat"]
+        self.process = subprocess.Popen(command, env=env, cwd=BASE_DIR, stdout=self.logfile,
+                                        stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60
-        while b"ready." not in Path(log.name).read_bytes():
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("Celery worker did not start:\n" + Path(log.name).read_text())
+        while b"ready." not in Path(self.logfile.name).read_bytes():
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError("Celery worker did not start:\n" + self.log())
             time.sleep(0.2)
-        yield proc
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        os.unlink(log.name)
+
+    def log(self) -> str:
+        return Path(self.logfile.name).read_text(errors="replace")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        for path in (self.logfile.name, self.logfile.name + ".beat"):
+            Path(path).unlink(missing_ok=True)
+
+
+@pytest.fixture
+def start_worker(transactional_db):
+    """Return ``start(**options)``: a worker process (see WorkerProcess), stopped after the test."""
+    from django.conf import settings
+
+    workers = []
+
+    def start(*, redis_url: str | None = None, **options) -> WorkerProcess:
+        worker = WorkerProcess(redis_url=redis_url or settings.REDIS_URL, **options)
+        workers.append(worker)
+        return worker
+
+    yield start
+    for worker in workers:
+        worker.stop()
+
+
+@pytest.fixture
+def celery_worker_process(start_worker):
+    """Start `celery worker` as a separate process on the test database and broker."""
+    return start_worker().process
 
 
 # --- Chromium through Playwright ---------------------------------------------------------

@@ -150,7 +150,7 @@ def next_healing(character: Character) -> list[str]:
     for key, healed in first.items():
         amount = "d6" if healed.kind == "END" and "d6" in healed.reason else healed.amount
         what = {"radiation": f"long-term {healed.stat} loss"}.get(healed.kind, key)
-        wait = "at once" if healed.at_minutes == 0 else f"after {_when(healed.at_minutes)} of comfortable rest"
+        wait = "as soon as rest begins" if healed.at_minutes == 0 else f"after {_when(healed.at_minutes)} of comfortable rest"
         out.append(f"{what}: {amount} {wait} ({healed.reason})")
     if state.radiation.total and "radiation" not in first:
         step = track_step(state.radiation.step)

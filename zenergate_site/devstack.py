@@ -188,7 +188,9 @@ def run(port: int) -> int:
         # we stop them in order (web, worker), then the servers.
         children.append(subprocess.Popen(
             [_python(), "-m", "celery", "-A", "zenergate_site", "worker", "--loglevel", "INFO",
-             "--concurrency", "2", "--hostname", "devstack@%h"],
+             "--concurrency", "2", "--hostname", "devstack@%h",
+             # Embedded beat: the sweep that re-sends jobs a lost broker or a dead worker left behind.
+             "--beat", "--schedule", str(DEVSTACK_DIR / "celerybeat-schedule")],
             env=env, cwd=BASE_DIR, start_new_session=True))
         children.append(subprocess.Popen(
             [_python(), str(BASE_DIR / "manage.py"), "runserver", f"127.0.0.1:{port}"],

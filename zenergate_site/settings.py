@@ -114,6 +114,8 @@ JOB_SWEEP_SECONDS = env.float("JOB_SWEEP_SECONDS", default=30)
 JOB_STALE_SECONDS = env.float("JOB_STALE_SECONDS", default=120)
 # Characters advanced per transaction by a downtime job.
 DOWNTIME_BATCH = env.int("DOWNTIME_BATCH", default=200)
+# A pause between batches, to leave the database room for pages while a large job runs.
+DOWNTIME_BATCH_PAUSE_SECONDS = env.float("DOWNTIME_BATCH_PAUSE_SECONDS", default=0)
 CELERY_BEAT_SCHEDULE = {
     "sweep-orphaned-jobs": {"task": "campaign.downtime.tasks.sweep_jobs", "schedule": JOB_SWEEP_SECONDS},
 }

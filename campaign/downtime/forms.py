@@ -51,8 +51,8 @@ class DowntimeForm(forms.Form):
             self.fields[f"treatment_{c.pk}"] = forms.ChoiceField(choices=treatment_choices, required=False,
                                                                  label="Treatment")
             self.fields[f"as_end_{c.pk}"] = forms.IntegerField(min_value=0, max_value=20, required=False,
-                                                               label="Therapy shock/trauma taken as END")
-            self.fields[f"dice_{c.pk}"] = forms.CharField(required=False, max_length=200, label="Dice rolled at the table")
+                                                               label="Therapy: points as END")
+            self.fields[f"dice_{c.pk}"] = forms.CharField(required=False, max_length=200, label="Dice from the table")
 
     def rows(self):
         """Yield (character, its bound fields) for the per-character table."""

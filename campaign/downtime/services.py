@@ -10,6 +10,7 @@ died. The campaign clock moves once, when the last character is done.
 from __future__ import annotations
 
 import logging
+import time
 from datetime import timedelta
 
 from django.conf import settings
@@ -202,7 +203,8 @@ def downtime_run(*, job_id: int) -> Job:
     ids, size = job.params["characters"], max(settings.DOWNTIME_BATCH, 1)
     try:
         for start in range(0, len(ids), size):
-            _run_batch(job, ids[start:start + size], therapies)
+            if _run_batch(job, ids[start:start + size], therapies) and settings.DOWNTIME_BATCH_PAUSE_SECONDS:
+                time.sleep(settings.DOWNTIME_BATCH_PAUSE_SECONDS)
     except Exception as exc:
         # A rules or data error would fail the same way on every retry: record it and stop.
         Job.objects.filter(pk=job.pk).update(status=Job.Status.FAILED, error=str(exc)[:2000],

@@ -43,7 +43,9 @@ def con_now(character: Character) -> int:
 def _odds(target: int) -> dict:
     odds = check_odds(target, STAT_CHECK_DICE)
     p = odds.probability
-    return {"probability": f"{p.numerator}/{p.denominator}", "percent": round(float(p) * 100, 2),
+    percent = float(p) * 100
+    shown = "<0.01%" if 0 < percent < 0.01 else ">99.99%" if 99.99 < percent < 100 else f"{percent:.2f}%"
+    return {"probability": f"{p.numerator}/{p.denominator}", "percent": round(percent, 4), "shown": shown,
             "dice": odds.dice, "effective_target": odds.effective_target}
 
 
