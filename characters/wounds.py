@@ -11,11 +11,12 @@ are not part of the sheet's revertible history.
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import asdict, fields, replace
 from fractions import Fraction
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from campaign.events import event_publish
@@ -230,6 +231,34 @@ def save_wounds(character: Character, state: HealingState) -> None:
     """Store a new healing state on a locked character row and save it."""
     columns = store(character, state)
     Character.objects.filter(pk=character.pk).update(**{c: getattr(character, c) for c in columns})
+
+
+#: SQL types of the wound columns, for writing many rows in one statement.
+_COLUMN_TYPES = {"trauma": "integer", "shock": "integer", "endurance_spent": "integer", "stat_damage": "jsonb",
+                 "long_term_con_damage": "integer", "radiation_track": "jsonb", "transitions_taken": "integer",
+                 "wounds_detail": "jsonb"}
+assert set(_COLUMN_TYPES) == set(WOUND_COLUMNS)
+
+
+def save_wounds_many(rows: dict[int, dict]) -> None:
+    """Store new wound columns for many locked characters in one UPDATE (``{id: columns}``).
+
+    A downtime writes thousands of rows; Django's ``bulk_update`` builds a CASE expression per
+    row and column, which costs more than the rules themselves. One JSON document unpacked by
+    ``jsonb_to_recordset`` is a single parameter and a single statement.
+    """
+    if not rows:
+        return
+    table = connection.ops.quote_name(Character._meta.db_table)
+    record = ", ".join(f"{name} {kind}" for name, kind in _COLUMN_TYPES.items())
+    assignments = ", ".join(f"{name} = v.{name}" for name in _COLUMN_TYPES)
+    payload = json.dumps([{"id": pk, **columns} for pk, columns in rows.items()])
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} AS c SET {assignments}, updated_at = now() "
+            f"FROM jsonb_to_recordset(%s::jsonb) AS v(id bigint, {record}) WHERE c.id = v.id",
+            [payload],
+        )
 
 
 @transaction.atomic

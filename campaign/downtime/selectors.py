@@ -5,11 +5,16 @@ from .models import Therapy, TransitionBatch
 
 
 def _for_players(entry: dict) -> dict:
-    """Hide what stays behind the GM's screen: therapy dice and the hidden drug durations."""
+    """Hide what stays behind the GM's screen: therapy dice and the hidden drug durations.
+
+    A drug taken earlier can wear off in any later downtime, so the notes are filtered in every
+    report, not only in those that gave a treatment.
+    """
+    notes = [n for n in entry.get("notes", []) if "wear off" not in n["text"] and "wears off" not in n["text"]]
     if not entry.get("treatments"):
-        return entry
-    return {**entry, "dice": [], "treatments": [{"kind": t["kind"], "name": t["name"]} for t in entry["treatments"]],
-            "notes": [n for n in entry.get("notes", []) if "wear off" not in n["text"]]}
+        return {**entry, "notes": notes}
+    return {**entry, "dice": [], "notes": notes,
+            "treatments": [{"kind": t["kind"], "name": t["name"]} for t in entry["treatments"]]}
 
 
 def report_for(job: Job, *, is_gm: bool) -> list[dict]:

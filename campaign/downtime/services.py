@@ -9,17 +9,18 @@ died. The campaign clock moves once, when the last character is done.
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, F
 from django.utils import timezone
 
 from characters.models import Character
-from characters.wounds import WOUND_COLUMNS
+from characters.wounds import WOUND_COLUMNS, save_wounds_many
 from rulebook import RulesError
 
 from ..errors import CampaignConflict, CampaignError
@@ -123,7 +124,7 @@ def downtime_start(*, campaign: Campaign, by, request: dict) -> tuple[Job, bool]
                             field="idempotency_key")
     existing = Job.objects.filter(campaign=campaign, kind=Job.Kind.DOWNTIME, idempotency_key=key).first()
     if existing is not None:
-        return existing, False
+        return _replay(existing, request), False
     _check_hours(request["hours"])
     characters = list(_in_play(campaign).order_by("pk"))
     plans = _plans(campaign, characters, request)
@@ -146,8 +147,17 @@ def downtime_start(*, campaign: Campaign, by, request: dict) -> tuple[Job, bool]
                                                                 "done": 0, "total": job.total})
             transaction.on_commit(lambda: _send(job.pk))
     except IntegrityError:  # the same key, sent twice at once: the other request made the job
-        return Job.objects.get(campaign=campaign, kind=Job.Kind.DOWNTIME, idempotency_key=key), False
+        existing = Job.objects.get(campaign=campaign, kind=Job.Kind.DOWNTIME, idempotency_key=key)
+        return _replay(existing, request), False
     return job, True
+
+
+def _replay(job: Job, request: dict) -> Job:
+    """Return the job a key made, or refuse a key that made a different downtime."""
+    if (job.params.get("hours"), job.params.get("rest")) != (request["hours"], request["rest"]):
+        raise CampaignConflict("This idempotency key already started another downtime; send a new key.",
+                               field="idempotency_key")
+    return job
 
 
 # --- Running a job --------------------------------------------------------------------------------
@@ -163,26 +173,22 @@ def _run_batch(job: Job, ids: list[int], therapies: dict) -> int:
         done = set(DowntimeClaim.objects.filter(job=job, character_id__in=ids).values_list("character_id", flat=True))
         todo = [c for c in characters if c.pk not in done and c.state == Character.State.ACTIVE]
         uses = earlier_uses([c.pk for c in todo])
-        claims, treatments, now = [], [], timezone.now()
+        claims, treatments, wounds, now = [], [], {}, timezone.now()
         key = job.params.get("idempotency_key", job.pk)
         for character in todo:
             before = {name: getattr(character, name) for name in WOUND_COLUMNS}
             outcome = advance_one(character, hours=job.params["hours"], plan=_plan_for(job, character.pk),
                                   therapies=therapies, earlier_uses=uses,
                                   rng=seeded_rng(job.campaign_id, key, character.pk))
-            after = outcome.columns(character)
-            for name, value in after.items():
-                setattr(character, name, value)
-            character.updated_at = now
-            claims.append(DowntimeClaim(job=job, character=character, before=before, after=after,
-                                        report=outcome.report))
+            wounds[character.pk] = after = outcome.columns(character)
+            claims.append({"character_id": character.pk, "before": before, "after": after,
+                           "report": outcome.report})
             treatments += [Treatment(campaign_id=job.campaign_id, character=character, kind=t["kind"],
                                      therapy_id=t.get("therapy"), job=job, before=before, after=after, outcome=t,
                                      by_id=job.created_by_id) for t in outcome.treatments]
-        if todo:
-            Character.objects.bulk_update(todo, [*WOUND_COLUMNS, "updated_at"])
-            DowntimeClaim.objects.bulk_create(claims)
-            Treatment.objects.bulk_create(treatments)
+        save_wounds_many(wounds)
+        _claim_many(job, claims)
+        Treatment.objects.bulk_create(treatments)
         progress = DowntimeClaim.objects.filter(job=job).count()
         Job.objects.filter(pk=job.pk).update(progress=min(progress, job.total), heartbeat_at=now)
         event_publish(campaign=job.campaign_id, kind="job",
@@ -190,6 +196,24 @@ def _run_batch(job: Job, ids: list[int], therapies: dict) -> int:
         if todo:
             event_publish(campaign=job.campaign_id, kind="wounds", data={"characters": [c.pk for c in todo]})
     return len(todo)
+
+
+def _claim_many(job: Job, claims: list[dict]) -> None:
+    """Insert the batch's claims in one statement (see ``characters.wounds.save_wounds_many``).
+
+    The unique (job, character) constraint still guards them: a claim taken twice fails the
+    whole batch, which then rolls back with the wounds it would have stored.
+    """
+    if not claims:
+        return
+    table = connection.ops.quote_name(DowntimeClaim._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (job_id, character_id, before, after, report, created_at) "
+            "SELECT %s, v.character_id, v.before, v.after, v.report, now() "
+            "FROM jsonb_to_recordset(%s::jsonb) AS v(character_id bigint, before jsonb, after jsonb, report jsonb)",
+            [job.pk, json.dumps(claims)],
+        )
 
 
 def downtime_run(*, job_id: int) -> Job:

@@ -142,10 +142,10 @@ def transition_make(*, campaign: Campaign, by, category: str, character_ids: lis
     if not idempotency_key:
         raise CampaignError("Send an idempotency key, so that a repeated request transitions once.",
                             field="idempotency_key")
+    category = _category(category)
     done = TransitionBatch.objects.filter(campaign=campaign, idempotency_key=idempotency_key).first()
     if done is not None:
-        return done.response, False
-    category = _category(category)
+        return _replay(done, category=category, character_ids=character_ids), False
     dice = dice or {}
     stray = [k for k in dice if k not in character_ids]
     if stray:
@@ -182,8 +182,18 @@ def transition_make(*, campaign: Campaign, by, category: str, character_ids: lis
                        data={"batch": batch.pk})
             event_publish(campaign=campaign, kind="wounds", data={"characters": [r["character"] for r in results]})
     except IntegrityError:  # the same key sent twice at once: the other request answered
-        return TransitionBatch.objects.get(campaign=campaign, idempotency_key=idempotency_key).response, False
+        done = TransitionBatch.objects.get(campaign=campaign, idempotency_key=idempotency_key)
+        return _replay(done, category=category, character_ids=character_ids), False
     return response, True
+
+
+def _replay(done: TransitionBatch, *, category: str, character_ids: list[int]) -> dict:
+    """Return the first answer to a key, or refuse a key that served another transition."""
+    first = sorted(r["character"] for r in done.response.get("characters", []))
+    if done.category != category or first != sorted(character_ids):
+        raise CampaignConflict("This idempotency key was already used for another transition; send a new key.",
+                               field="idempotency_key")
+    return done.response
 
 
 @transaction.atomic

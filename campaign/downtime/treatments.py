@@ -30,6 +30,16 @@ from .services import earlier_uses, restore_wounds
 THERAPY_FIELDS = ("name", "con_healed", "extra_reduction", "track_steps_back", "shock", "trauma", "efficacy_loss")
 
 
+def _field_of(message: str) -> str:
+    """Name the field a therapy's refusal is about (the rules start dice messages with it)."""
+    head = message.split(":", 1)[0]
+    if head in THERAPY_FIELDS:
+        return head
+    if "long-term CON" in message:
+        return "con_healed"
+    return "efficacy_loss" if "efficacy" in message else "detail"
+
+
 @transaction.atomic
 def therapy_define(*, campaign: Campaign, by, **fields) -> Therapy:
     """Define an anti-radiation therapy for the campaign (GM); its dice are checked by the rules."""
@@ -43,9 +53,7 @@ def therapy_define(*, campaign: Campaign, by, **fields) -> Therapy:
     try:
         RulesTherapy(**values)
     except RulesError as exc:
-        message = str(exc)
-        field = next((f for f in THERAPY_FIELDS if f in message), "detail")
-        raise CampaignError(message, field=field) from None
+        raise CampaignError(str(exc), field=_field_of(str(exc))) from None
     therapy = Therapy.objects.create(campaign=campaign, created_by=by, **values)
     log_action(campaign=campaign, actor=by, action="therapy.define", summary=f"{by} defined the therapy {name}",
                data={"therapy": therapy.pk})
@@ -69,6 +77,7 @@ def treatment_give(*, character: Character, by, kind: str, therapy_id: int | Non
     campaign = character.campaign
     done = Treatment.objects.filter(campaign=campaign, idempotency_key=idempotency_key).first()
     if done is not None:
+        _same_request(done, character=character, kind=kind, therapy_id=therapy_id)
         return done, False
     therapies = {}
     if kind == Treatment.Kind.THERAPY:
@@ -99,9 +108,19 @@ def treatment_give(*, character: Character, by, kind: str, therapy_id: int | Non
             log_action(campaign=campaign, actor=by, action="treatment.give",
                        summary=f"{by} gave {record['name']} to {character.name}", data={"treatment": treatment.pk})
             event_publish(campaign=campaign, kind="wounds", data={"characters": [character.pk]})
-    except IntegrityError:
-        return Treatment.objects.get(campaign=campaign, idempotency_key=idempotency_key), False
+    except IntegrityError:  # the same key sent twice at once: the other request treated
+        done = Treatment.objects.get(campaign=campaign, idempotency_key=idempotency_key)
+        _same_request(done, character=character, kind=kind, therapy_id=therapy_id)
+        return done, False
     return treatment, True
+
+
+def _same_request(done: Treatment, *, character: Character, kind: str, therapy_id: int | None) -> None:
+    """Refuse a key that already served another treatment: replaying it would treat nobody."""
+    if (done.character_id, done.kind, done.therapy_id) != (character.pk, kind, therapy_id if kind == "therapy"
+                                                           else None):
+        raise CampaignConflict("This idempotency key was already used for another treatment; send a new key.",
+                               field="idempotency_key")
 
 
 @transaction.atomic

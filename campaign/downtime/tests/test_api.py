@@ -63,6 +63,15 @@ def test_the_same_key_makes_one_job(personas, api_as, wounded):
     assert Job.objects.count() == 1
 
 
+def test_a_key_that_started_another_downtime_is_refused(personas, api_as, wounded):
+    wounded("player", trauma=2)
+    gm, campaign = api_as("gm"), personas["campaign"]
+    assert _downtime(gm, campaign, hours=8, idempotency_key="k").status_code == 202
+    response = _downtime(gm, campaign, hours=48, idempotency_key="k")
+    assert response.status_code == 409 and "idempotency_key" in response.json()["errors"]
+    assert Job.objects.count() == 1
+
+
 @pytest.mark.parametrize("persona, status", [("player", 403), ("other_player", 403), ("viewer", 403),
                                              ("outsider", 404), (None, 401)])
 def test_only_the_gm_starts_a_downtime(personas, api_as, persona, status):

@@ -28,10 +28,11 @@ pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 WOUNDS = {"trauma": 6, "shock": 3, "stat_damage": {"RES": 2}}
 
 
-def _wait(predicate, what: str, seconds: float = 90):
+def _wait(predicate, what: str, seconds: float = 90, *workers):
     deadline = time.monotonic() + seconds
     while not predicate():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        logs = "\n".join(w.log()[-3000:] for w in workers)
+        assert time.monotonic() < deadline, f"timed out waiting for {what}\n{logs}"
         time.sleep(0.05)
 
 
@@ -74,7 +75,7 @@ def test_a_killed_worker_leaves_every_character_advanced_exactly_once(personas, 
     slow = {"DOWNTIME_BATCH": "10", "DOWNTIME_BATCH_PAUSE_SECONDS": "0.05"}
     first = start_worker(extra_env=slow, pool="prefork" if kill == "pool-process" else "solo", name="doomed")
     job_id = _start(api_as, campaign, "kill-test")
-    _wait(lambda: Job.objects.get(pk=job_id).progress >= 50, "the job to get going")
+    _wait(lambda: Job.objects.get(pk=job_id).progress >= 50, "the job to get going", 90, first)
     victim = first.process if kill == "worker" else psutil.Process(first.process.pid).children()[0]
     victim.send_signal(signal.SIGKILL)
     if kill == "worker":
