@@ -13,6 +13,7 @@ from fractions import Fraction
 from rulebook import RulesError
 from rulebook.budget import Budget, PricedItem, SkillLike, character_budget
 from rulebook.dice import check_odds
+from rulebook.drugs import DrugEffect
 from rulebook.equipment import armour_cost, armour_effects, armour_rating, weapon_cost
 from rulebook.karma import Disadvantage as RulesDisadvantage
 from rulebook.karma import max_disadvantage_ranks
@@ -79,7 +80,8 @@ def worn_armour_rating(character: Character) -> tuple[int, int, str]:
 
 def stat_terms(character: Character) -> dict[str, list[tuple[str, int]]]:
     """Return each stat as it is in play, term by term: sheet value, effective DEX, worn armour,
-    stat damage and radiation CON loss ("Stats", "Other Armour Effects", "Damage & Recovery").
+    stat damage, radiation loss and drugs in force ("Stats", "Other Armour Effects", "Damage &
+    Recovery", "Radiation Damage", "Other Drugs and Medications").
 
     Armour type 0 (none) costs 4 RES: RES is rated for the heaviest armour ("Stats", RES).
     """
@@ -94,8 +96,15 @@ def stat_terms(character: Character) -> dict[str, list[tuple[str, int]]]:
     for code, damage in (character.stat_damage or {}).items():
         if code in terms and damage:
             terms[code].append(("stat damage", -damage))
-    if character.long_term_con_damage:
-        terms["CON"].append(("radiation (long-term CON loss)", -character.long_term_con_damage))
+    radiation = dict((character.radiation_track or {}).get("damage") or {})
+    radiation.setdefault("CON", character.long_term_con_damage)
+    for code, loss in radiation.items():
+        if code in terms and loss:
+            terms[code].append((f"radiation (long-term {code} loss)", -loss))
+    for effect in (character.wounds_detail or {}).get("effects", []):
+        drug = DrugEffect.from_dict(effect)
+        for code, change in drug.stat_changes.items():
+            terms[code].append((f"{drug.name} ({'the shakes' if drug.phase == 'shakes' else 'boost'})", change))
     return terms
 
 

@@ -574,3 +574,28 @@ def test_a_key_used_for_another_treatment_is_refused(personas, api_as, make_char
     assert other.status_code == 409 and "idempotency_key" in other.json()["errors"]
     bob.refresh_from_db()
     assert not (bob.wounds_detail or {}).get("effects")
+
+
+def test_stats_in_play_carry_the_drug_and_the_radiation_loss(personas, api_as, make_character):
+    """"Other Drugs and Medications" and "Radiation Damage": the sheet's stats in play follow them."""
+    from characters.models import Character
+    from characters.selectors import character_with_sheet
+    from characters.sheet import current_stats, stat_terms
+
+    alice = make_character("player")
+    gm = api_as("gm")
+    before = current_stats(character_with_sheet(character_id=alice.pk))
+    response = gm.post(f"/api/v1/characters/{alice.pk}/treatments/",
+                       {"kind": "stimutabs", "idempotency_key": "pill", "dice": [3, 2, 6, 4]}, format="json")
+    assert response.status_code == 201
+    transition = gm.post(f"/api/v1/campaigns/{personas['campaign'].pk}/transitions/",
+                         {"category": "2", "characters": [alice.pk], "idempotency_key": "jump",
+                          # CON 14 − 15 is a miracle save: 9d6 against 9; then the category's d6.
+                          "dice": {str(alice.pk): [6] * 9 + [4]}}, format="json")
+    assert transition.status_code == 201, transition.json()
+    alice = character_with_sheet(character_id=alice.pk)
+    now = current_stats(alice)
+    assert now["STR"] == before["STR"] + 3  # the d3 boost came up 3
+    assert now["CON"] == before["CON"] - 4  # a failed category-2 save: d6 (4) long-term CON
+    assert ("Stimutabs (boost)", 3) in stat_terms(alice)["STR"]
+    assert Character.objects.get(pk=alice.pk).long_term_con_damage == 4
