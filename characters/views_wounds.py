@@ -16,7 +16,8 @@ from campaign.events import last_event_id
 from rulebook.damage import WOUNDABLE_STATS
 from zenergate_site.errors import DomainError
 
-from . import sheet as sheet_rules, wounds
+from . import sheet as sheet_rules
+from . import wounds
 from .models import Character
 from .permissions import access_character
 

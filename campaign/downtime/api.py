@@ -82,14 +82,20 @@ class TransitionApi(APIView):
         return Response(response, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
+def _gm_owned(request, model, pk: int, what: str):
+    """Return a campaign's record for its GM: 404 for an unknown one or an outsider, 403 for members."""
+    record = model.objects.filter(pk=pk).first()
+    if record is None:
+        raise Http404(f"No such {what}.")
+    access_campaign(user=request.user, campaign_id=record.campaign_id, write=True)
+    return record
+
+
 class TransitionUndoApi(APIView):
     @extend_schema(request=None, responses=dict)
     def post(self, request, transition_id: int):
-        campaign_id = TransitionBatch.objects.filter(pk=transition_id).values_list("campaign_id", flat=True).first()
-        if campaign_id is None:
-            raise Http404("No such transition.")
-        access_campaign(user=request.user, campaign_id=campaign_id, write=True)
-        batch = transitions.transition_undo(batch=TransitionBatch.objects.get(pk=transition_id), by=request.user)
+        batch = _gm_owned(request, TransitionBatch, transition_id, "transition")
+        batch = transitions.transition_undo(batch=batch, by=request.user)
         return Response({"id": batch.pk, "undone": True})
 
 
@@ -126,10 +132,7 @@ class TreatmentApi(APIView):
 class TreatmentUndoApi(APIView):
     @extend_schema(request=None, responses=TreatmentOut)
     def post(self, request, treatment_id: int):
-        campaign_id = Treatment.objects.filter(pk=treatment_id).values_list("campaign_id", flat=True).first()
-        if campaign_id is None:
-            raise Http404("No such treatment.")
-        access_campaign(user=request.user, campaign_id=campaign_id, write=True)
-        treatment = treatments.treatment_undo(treatment=Treatment.objects.get(pk=treatment_id), by=request.user)
+        treatment = _gm_owned(request, Treatment, treatment_id, "treatment")
+        treatment = treatments.treatment_undo(treatment=treatment, by=request.user)
         return Response(TreatmentOut(treatment).data)
 

@@ -114,3 +114,35 @@ class TransitionForm(forms.Form):
 
     def dice_fields(self):
         return [self[f"dice_{c.pk}"] for c in self.characters]
+
+
+class TherapyForm(forms.Form):
+    """An anti-radiation therapy as the GM writes it: dice like d3, 2d6, or 0 for none."""
+
+    name = forms.CharField(max_length=80)
+    con_healed = forms.IntegerField(min_value=0, max_value=3, initial=1, label="Long-term CON healed at once")
+    extra_reduction = forms.CharField(max_length=8, initial="d3", label="Repeat extra removed")
+    track_steps_back = forms.CharField(max_length=8, initial="d3", label="Track steps back")
+    shock = forms.CharField(max_length=8, initial="d6", label="Shock suffered")
+    trauma = forms.CharField(max_length=8, initial="d3", label="Trauma suffered")
+    efficacy_loss = forms.IntegerField(min_value=0, max_value=3, initial=0, label="Efficacy lost per earlier use")
+
+
+class TreatNowForm(forms.Form):
+    """A therapy or Stimutabs given now, outside a downtime."""
+
+    character = forms.ChoiceField()
+    treatment = forms.ChoiceField()
+    as_end = forms.IntegerField(min_value=0, max_value=20, required=False, label="Therapy: points as END")
+    dice = forms.CharField(required=False, max_length=200, label="Dice from the table")
+    idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=100)
+
+    def __init__(self, *args, characters=(), therapies=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["character"].choices = [(str(c.pk), c.name) for c in characters]
+        self.fields["treatment"].choices = [("stimutabs", "Stimutabs")] + [(f"therapy:{t.pk}", t.name)
+                                                                          for t in therapies]
+        self.fields["idempotency_key"].initial = uuid.uuid4().hex
+
+    def clean_dice(self):
+        return parse_faces(self.cleaned_data.get("dice", ""))

@@ -1,7 +1,7 @@
 """Reads for downtime: reports as each viewer may see them."""
 
 from ..models import Job
-from .models import Therapy, TransitionBatch
+from .models import Therapy, TransitionBatch, Treatment
 
 
 def _for_players(entry: dict) -> dict:
@@ -29,3 +29,9 @@ def therapy_list(*, campaign) -> list[Therapy]:
 
 def transitions_recent(*, campaign, limit: int = 10) -> list[TransitionBatch]:
     return list(campaign.transitions.select_related("by")[:limit])
+
+
+def treatments_recent(*, campaign, limit: int = 10) -> list[Treatment]:
+    """Return the latest treatments given at once (a downtime's are in its report)."""
+    return list(campaign.treatments.filter(job__isnull=True).select_related("character")
+                .order_by("-created_at", "-id")[:limit])

@@ -22,6 +22,8 @@ from django.utils import timezone
 from characters.models import Character
 from characters.wounds import WOUND_COLUMNS, save_wounds_many
 from rulebook import RulesError
+from zenergate_site.celery import app as celery_app
+from zenergate_site.errors import UnavailableError
 
 from ..errors import CampaignConflict, CampaignError
 from ..events import event_publish
@@ -32,6 +34,8 @@ from .plan import Plan, advance_one, build_plans, seeded_rng
 
 log = logging.getLogger(__name__)
 
+#: The Celery task that runs a downtime job (campaign/downtime/tasks.py).
+RUN_DOWNTIME_TASK = "campaign.downtime.tasks.run_downtime"
 #: Longest downtime one job may advance (a year): beyond that a typo is likelier than intent.
 MAX_DOWNTIME_HOURS = 24 * 365
 
@@ -86,11 +90,9 @@ def downtime_preview(*, campaign: Campaign, request: dict) -> list[dict]:
 
 def broker_reachable() -> bool:
     """Tell whether the job broker answers now (a quick check before anything is written)."""
-    from zenergate_site.celery import app
-
     try:
-        with app.connection_for_write() as connection:
-            connection.ensure_connection(max_retries=1, interval_start=0, interval_step=0, timeout=2)
+        with celery_app.connection_for_write() as broker:
+            broker.ensure_connection(max_retries=1, interval_start=0, interval_step=0, timeout=2)
         return True
     except Exception:  # kombu raises the transport's own errors; any of them means "not now"
         log.warning("job broker unreachable", exc_info=True)
@@ -99,10 +101,9 @@ def broker_reachable() -> bool:
 
 def _send(job_id: int) -> None:
     """Hand a committed job to the broker; a failure leaves it queued for the sweep to re-send."""
-    from .tasks import run_downtime
-
     try:
-        run_downtime.apply_async((job_id,), retry=False)
+        # By name: the task module calls these services, so they do not import it back.
+        celery_app.send_task(RUN_DOWNTIME_TASK, args=(job_id,), retry=False)
     except Exception:
         log.warning("could not send job %s; the sweep will re-send it", job_id, exc_info=True)
         return
@@ -116,8 +117,6 @@ def downtime_start(*, campaign: Campaign, by, request: dict) -> tuple[Job, bool]
         UnavailableError: the broker cannot be reached: nothing is written.
         CampaignError: bad input (the preview would refuse it too).
     """
-    from zenergate_site.errors import UnavailableError
-
     key = request.get("idempotency_key")
     if not key:
         raise CampaignError("Send an idempotency key, so that a repeated request starts one job.",

@@ -24,7 +24,7 @@ from ..events import event_publish
 from ..models import Campaign
 from ..services import log_action
 from .models import Therapy, Treatment
-from .plan import treat, effects_of
+from .plan import effects_of, treat
 from .services import earlier_uses, restore_wounds
 
 THERAPY_FIELDS = ("name", "con_healed", "extra_reduction", "track_steps_back", "shock", "trauma", "efficacy_loss")

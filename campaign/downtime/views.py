@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from characters.models import Character
@@ -16,9 +17,9 @@ from zenergate_site.errors import DomainError
 from ..events import last_event_id
 from ..models import Job
 from ..permissions import access_campaign
-from . import selectors, services, transitions
-from .forms import DowntimeForm, TransitionForm
-from .models import TransitionBatch
+from . import selectors, services, transitions, treatments
+from .forms import DowntimeForm, TherapyForm, TransitionForm, TreatNowForm
+from .models import TransitionBatch, Treatment
 
 
 def _in_play(campaign):
@@ -42,8 +43,23 @@ def downtime_page(request, campaign_id: int):
     characters = _in_play(campaign)
     therapies = selectors.therapy_list(campaign=campaign)
     form = DowntimeForm(request.POST or None, characters=characters, therapies=therapies) if access.is_gm else None
+    therapy_form = TherapyForm() if access.is_gm else None
     preview, status = None, 200
-    if request.method == "POST":
+    if request.method == "POST" and request.POST.get("action") == "therapy":
+        form = DowntimeForm(characters=characters, therapies=therapies)
+        therapy_form = TherapyForm(request.POST)
+        if therapy_form.is_valid():
+            try:
+                therapy = treatments.therapy_define(campaign=campaign, by=request.user, **therapy_form.cleaned_data)
+            except DomainError as exc:
+                _form_error(therapy_form, exc)
+                status = exc.status_code
+            else:
+                messages.success(request, f"Therapy “{therapy.name}” defined: choose it as a treatment below.")
+                return redirect(reverse("campaign-downtime", args=[campaign.pk]) + "#therapies")
+        else:
+            status = 400
+    elif request.method == "POST":
         if form.is_valid():
             try:
                 if request.POST.get("action") == "preview":
@@ -59,6 +75,9 @@ def downtime_page(request, campaign_id: int):
     return render(request, "downtime/downtime.html", {
         "campaign": campaign, "access": access, "form": form, "preview": preview, "characters": characters,
         "jobs": campaign.jobs.filter(kind=Job.Kind.DOWNTIME)[:10], "therapies": therapies,
+        "therapy_form": therapy_form,
+        "treat_form": TreatNowForm(characters=characters, therapies=therapies) if access.is_gm and characters else None,
+        "recent_treatments": selectors.treatments_recent(campaign=campaign),
     }, status=status)
 
 
@@ -83,13 +102,19 @@ def job_undo(request, campaign_id: int, job_id: int):
     job = Job.objects.filter(campaign=access.campaign, pk=job_id).first()
     if job is None:
         raise Http404("No such job.")
+    _undo(request, lambda: services.downtime_undo(job=job, by=request.user),
+          "The downtime was undone: every character is back as it found them.")
+    return redirect("campaign-job", campaign_id=campaign_id, job_id=job_id)
+
+
+def _undo(request, act, done: str) -> None:
+    """Run an undo and say how it went; a refusal names who changed since."""
     try:
-        services.downtime_undo(job=job, by=request.user)
+        act()
     except DomainError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, "The downtime was undone: every character is back as it found them.")
-    return redirect("campaign-job", campaign_id=campaign_id, job_id=job_id)
+        messages.success(request, done)
 
 
 @login_required
@@ -141,13 +166,47 @@ def transition_result(request, campaign_id: int, transition_id: int):
     if batch is None:
         raise Http404("No such transition.")
     if request.method == "POST":
-        try:
-            transitions.transition_undo(batch=batch, by=request.user)
-        except DomainError as exc:
-            messages.error(request, exc.message)
-        else:
-            messages.success(request, "The transition was undone.")
+        _undo(request, lambda: transitions.transition_undo(batch=batch, by=request.user),
+              "The transition was undone: every character is back as it found them.")
         return redirect("campaign-transition", campaign_id=campaign_id, transition_id=transition_id)
     return render(request, "downtime/transition_result.html",
                   {"campaign": access.campaign, "access": access, "batch": batch})
 
+
+
+@login_required
+@require_POST
+def treat_now(request, campaign_id: int):
+    """Give a therapy or Stimutabs to one character now (GM)."""
+    access = access_campaign(user=request.user, campaign_id=campaign_id, write=True)
+    campaign = access.campaign
+    characters = _in_play(campaign)
+    form = TreatNowForm(request.POST, characters=characters, therapies=selectors.therapy_list(campaign=campaign))
+    back = reverse("campaign-downtime", args=[campaign.pk]) + "#treat"
+    if not form.is_valid():
+        messages.error(request, "; ".join(e for errs in form.errors.values() for e in errs))
+        return redirect(back)
+    kind, _, therapy = form.cleaned_data["treatment"].partition(":")
+    character = next(c for c in characters if str(c.pk) == form.cleaned_data["character"])
+    try:
+        treatment, _ = treatments.treatment_give(
+            character=character, by=request.user, kind=kind, therapy_id=int(therapy) if therapy else None,
+            as_end=form.cleaned_data["as_end"] or 0, dice=form.cleaned_data["dice"],
+            idempotency_key=form.cleaned_data["idempotency_key"])
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, f"{treatment.outcome.get('name')} given to {character.name}.")
+    return redirect(back)
+
+
+@login_required
+@require_POST
+def treatment_undo(request, campaign_id: int, treatment_id: int):
+    access = access_campaign(user=request.user, campaign_id=campaign_id, write=True)
+    treatment = Treatment.objects.filter(campaign=access.campaign, pk=treatment_id).first()
+    if treatment is None:
+        raise Http404("No such treatment.")
+    _undo(request, lambda: treatments.treatment_undo(treatment=treatment, by=request.user),
+          "The treatment was undone: the character is back as it found them.")
+    return redirect(reverse("campaign-downtime", args=[campaign_id]) + "#treat")

@@ -23,3 +23,4 @@ def wounded(make_character):
         return character
 
     return wound
+

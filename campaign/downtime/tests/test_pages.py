@@ -108,3 +108,37 @@ def test_queries_do_not_grow_with_the_party(personas, client, wounded, page):
             assert client.get(url).status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[1], counts
+
+
+def test_gm_defines_a_therapy_on_the_page_and_players_never_see_its_dice(personas, client):
+    client.force_login(personas["gm"])
+    url = reverse("campaign-downtime", args=[personas["campaign"].pk])
+    body = {"action": "therapy", "name": "Prussian blue", "con_healed": 2, "extra_reduction": "2d6",
+            "track_steps_back": "d3", "shock": "3d6", "trauma": "d3", "efficacy_loss": 1}
+    assert client.post(url, body).status_code == 302
+    assert b"Prussian blue" in client.get(url).content and b"3d6" in client.get(url).content
+    bad = client.post(url, {**body, "name": "Typo", "shock": "d7"})
+    assert bad.status_code == 400 and b"shock" in bad.content
+    client.force_login(personas["player"])
+    page = client.get(url).content
+    assert b"Prussian blue" in page and b"3d6" not in page
+
+
+def test_gm_treats_now_and_undoes_it(personas, client, wounded):
+    from campaign.downtime.models import Treatment
+
+    alice = wounded("player")
+    client.force_login(personas["gm"])
+    campaign = personas["campaign"]
+    response = client.post(reverse("campaign-treat", args=[campaign.pk]),
+                           {"character": alice.pk, "treatment": "stimutabs", "dice": "2 1 3 2",
+                            "idempotency_key": "pill"})
+    assert response.status_code == 302
+    treatment = Treatment.objects.get()
+    assert treatment.outcome["effect"]["stat_changes"] == {"STR": 2}
+    assert Character.objects.get(pk=alice.pk).wounds_detail["effects"]
+    client.post(reverse("campaign-treatment-undo", args=[campaign.pk, treatment.pk]))
+    assert not Character.objects.get(pk=alice.pk).wounds_detail.get("effects")
+    client.force_login(personas["player"])
+    assert client.post(reverse("campaign-treat", args=[campaign.pk]),
+                       {"character": alice.pk, "treatment": "stimutabs", "idempotency_key": "x"}).status_code == 403

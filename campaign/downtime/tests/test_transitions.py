@@ -9,9 +9,8 @@ import pytest
 
 from campaign import economy
 from campaign.downtime.models import TransitionBatch, TransitionRecord
+from campaign.downtime.tests.helpers import all_wounds, stored_wounds
 from campaign.models import Event, KarmaEntry, LogEntry
-from characters.models import Character
-from characters.wounds import WOUND_COLUMNS
 
 pytestmark = pytest.mark.django_db
 
@@ -36,15 +35,13 @@ def _wounds(api, character) -> dict:
     return response.json()
 
 
-def _stored(character) -> dict:
-    row = Character.objects.get(pk=character.pk)
-    return {name: getattr(row, name) for name in WOUND_COLUMNS}
+_stored = stored_wounds
 
 
 def _everything() -> dict:
     """What a transition can change, to show that a refused request changed none of it."""
     return {
-        "wounds": {c.pk: {name: getattr(c, name) for name in WOUND_COLUMNS} for c in Character.objects.all()},
+        "wounds": all_wounds(),
         "batches": TransitionBatch.objects.count(),
         "records": TransitionRecord.objects.count(),
         "log": LogEntry.objects.count(),

@@ -9,9 +9,10 @@ import pytest
 
 from campaign.downtime import services
 from campaign.downtime.models import Therapy, Treatment
+from campaign.downtime.tests.helpers import all_wounds, stored_wounds
 from campaign.models import Event, Job, LogEntry
 from characters.models import Character
-from characters.wounds import WOUND_COLUMNS, track_from_json
+from characters.wounds import track_from_json
 from rulebook.tests.scripted import ScriptedRng
 from rulebook.therapies import Therapy as RulesTherapy
 from rulebook.therapies import apply_therapy, roll_therapy
@@ -24,15 +25,13 @@ TOUGH = {"CON": 24}
 FAILED_3A = [6, 6, 6, 6, 6, 6]
 
 
-def _stored(character) -> dict:
-    row = Character.objects.get(pk=character.pk)
-    return {name: getattr(row, name) for name in WOUND_COLUMNS}
+_stored = stored_wounds
 
 
 def _everything() -> dict:
     """What a treatment can change, to show that a refused request changed none of it."""
     return {
-        "wounds": {c.pk: {name: getattr(c, name) for name in WOUND_COLUMNS} for c in Character.objects.all()},
+        "wounds": all_wounds(),
         "therapies": list(Therapy.objects.order_by("pk").values_list("pk", "name")),
         "treatments": list(Treatment.objects.order_by("pk").values_list("pk", "undone_at")),
         "log": LogEntry.objects.count(),
