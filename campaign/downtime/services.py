@@ -23,7 +23,7 @@ from characters.models import Character
 from characters.wounds import WOUND_COLUMNS, save_wounds_many
 from rulebook import RulesError
 from zenergate_site.celery import app as celery_app
-from zenergate_site.errors import UnavailableError
+from zenergate_site.errors import DomainError, UnavailableError
 
 from ..errors import CampaignConflict, CampaignError
 from ..events import event_publish
@@ -228,8 +228,10 @@ def downtime_run(*, job_id: int) -> Job:
         for start in range(0, len(ids), size):
             if _run_batch(job, ids[start:start + size], therapies) and settings.DOWNTIME_BATCH_PAUSE_SECONDS:
                 time.sleep(settings.DOWNTIME_BATCH_PAUSE_SECONDS)
-    except Exception as exc:
-        # A rules or data error would fail the same way on every retry: record it and stop.
+    except (RulesError, DomainError, ValueError, KeyError, TypeError) as exc:
+        # A rules or data error fails the same way on every retry: record it and stop. Anything
+        # else (the database restarting, a lost connection) leaves the job running; the sweep
+        # sends it again once its heartbeat is stale.
         Job.objects.filter(pk=job.pk).update(status=Job.Status.FAILED, error=str(exc)[:2000],
                                              finished_at=timezone.now())
         log.exception("downtime job %s failed", job.pk)

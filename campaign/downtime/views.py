@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from characters.models import Character
 from zenergate_site.errors import DomainError
 
+from ..errors import CampaignConflict
 from ..events import last_event_id
 from ..models import Job
 from ..permissions import access_campaign
@@ -68,6 +69,11 @@ def downtime_page(request, campaign_id: int):
                     job, _ = services.downtime_start(campaign=campaign, by=request.user, request=form.request_data())
                     return redirect("campaign-job", campaign_id=campaign.pk, job_id=job.pk)
             except DomainError as exc:
+                if isinstance(exc, CampaignConflict) and exc.field == "idempotency_key":
+                    # The page was sent again after a change (the back button): start afresh.
+                    messages.error(request, "This form already started a downtime (see below). Nothing new was "
+                                            "started; the form is fresh now.")
+                    return redirect("campaign-downtime", campaign_id=campaign.pk)
                 _form_error(form, exc)
                 status = exc.status_code
         else:

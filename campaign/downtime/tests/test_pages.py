@@ -142,3 +142,15 @@ def test_gm_treats_now_and_undoes_it(personas, client, wounded):
     client.force_login(personas["player"])
     assert client.post(reverse("campaign-treat", args=[campaign.pk]),
                        {"character": alice.pk, "treatment": "stimutabs", "idempotency_key": "x"}).status_code == 403
+
+
+def test_a_form_sent_again_after_a_change_starts_nothing_and_says_so(personas, client, wounded):
+    wounded("player", trauma=4)
+    client.force_login(personas["gm"])
+    url = reverse("campaign-downtime", args=[personas["campaign"].pk])
+    client.post(url, {"hours": 24, "rest": "rough", "idempotency_key": "once", "action": "start"})
+    response = client.post(url, {"hours": 48, "rest": "rough", "idempotency_key": "once", "action": "start"},
+                           follow=True)
+    assert response.status_code == 200
+    assert b"already started a downtime" in response.content
+    assert Job.objects.count() == 1 and Job.objects.get().params["hours"] == 24
