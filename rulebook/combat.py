@@ -14,10 +14,11 @@ from numbers import Real
 
 from rulebook import RulesError
 from rulebook._numbers import require_int
-from rulebook.damage import Hit, attack_endurance_cost
+from rulebook.damage import Hit, HitResult, WoundState, apply_hit, attack_endurance_cost
 from rulebook.dice import (
-    CheckOdds, CheckRoll, check_odds, probability_at_most, roll_check, roll_die,
+    CheckOdds, CheckRoll, DiceSlots, check_odds, probability_at_most, roll_check, roll_die,
 )
+from rulebook.equipment import DamageRoll, roll_weapon_damage
 from rulebook.hit_locations import LocationResult, hit_location, require_area, resolve_location
 from rulebook.stats import SKILL_CHECK_DICE, skill_foundation
 from rulebook.tables import (
@@ -320,3 +321,73 @@ def hit_for_damage(attack: AttackResult, *, weapon_damage: int, armour_rating: i
                trauma_adjustment=attack.trauma_adjustment,
                shock_adjustment=attack.shock_adjustment, no_trauma=attack.no_trauma,
                stat_damage=loc.stat_damage)
+
+
+# --- An attack from the roll to the wounds -------------------------------------------------------
+#: The named dice of an attack, in the order they are rolled. "effect" holds the location's
+#: critical-location die (neck, chests, abdomen), then its effect dice, then any d3s.
+ATTACK_DICE_SLOTS: tuple[str, ...] = ("attack", "location", "sublocation", "effect", "damage", "shock", "save",
+                                      "unconscious")
+
+
+class _HitDice:
+    """Hands ``apply_hit``'s dice to their slots: the shock d6 first, then the save's d6s, and
+    every d10 (out cold for seconds, or for minutes) to "unconscious"."""
+
+    def __init__(self, slots: DiceSlots) -> None:
+        self.slots, self.first = slots, True
+
+    def randint(self, low: int, high: int) -> int:
+        if self.first:
+            self.first = False
+            return self.slots["shock"].randint(low, high)
+        return self.slots["unconscious" if high == 10 else "save"].randint(low, high)
+
+
+@dataclass(frozen=True)
+class AttackOutcome:
+    """An attack resolved to the end: the roll and location, the damage, and the hit's effects."""
+
+    attack: AttackResult
+    damage: DamageRoll | None
+    hit: HitResult | None
+
+
+def attack_with_damage(*, attack_stat: int, weapon_ranks: int, defense: int, target_wounds: WoundState,
+                       target_armour_rating: int, damage_points: int, rate_of_fire: int = 1,
+                       extra_damage: int = 0, attack_kind: str = "trigger", endurance: int | None = None,
+                       dice: DiceSlots, cover: bool = False, chosen_location: str | None = None,
+                       **target_terms) -> AttackOutcome:
+    """Resolve an attack from END to wounds, with dice named by slot (``ATTACK_DICE_SLOTS``).
+
+    Pays END, rolls 3d6 against the target (``attack_target``'s keyword arguments go in
+    ``target_terms``), places a hit or near miss, rolls the weapon's damage and applies the
+    hit to the target's wounds (trauma, shock and its saves, stat damage).
+
+    Article: "Combat", "Hit Location", "Damage & Recovery" and its rifle example; RULINGS.md
+    section 6.
+    """
+    cost = attack_endurance_cost(attack_kind)
+    left = None if endurance is None else pay_attack_endurance(endurance=endurance, attack_kind=attack_kind)
+    target = attack_target(attack_stat=attack_stat, weapon_ranks=weapon_ranks, defense=defense, **target_terms)
+    check = roll_check(target.total, SKILL_CHECK_DICE, dice["attack"])
+    miss = None if check.success else near_miss(target.aimed_area, check.margin, cover)
+    area = target.aimed_area if check.success else (miss.area if miss else None)
+    location = None
+    if area is not None:
+        d100 = roll_die(100, dice["location"])
+        choice = chosen_location if hit_location(area, d100) == "attackers_choice" else None
+        location = resolve_location(area, dice["effect"], critical_hit=check.critical, d100=d100,
+                                    chosen_location=choice, sub_rng=dice["sublocation"])
+    attack = AttackResult(
+        target=target, check=check, outcome="hit" if check.success else ("near_miss" if miss else "miss"),
+        critical=check.critical, area_hit=area, near_miss=miss,
+        shock_adjustment=miss.shock_adjustment if miss else 0, trauma_adjustment=miss.trauma_adjustment if miss else 0,
+        no_trauma=miss.no_trauma if miss else False, location=location, endurance_cost=cost, endurance_left=left)
+    if location is None:
+        return AttackOutcome(attack, None, None)
+    damage = roll_weapon_damage(damage_points, rate_of_fire, extra_damage, rng=dice["damage"])
+    hit = apply_hit(wounds=target_wounds,
+                    hit=hit_for_damage(attack, weapon_damage=damage.total, armour_rating=target_armour_rating),
+                    rng=_HitDice(dice))
+    return AttackOutcome(attack, damage, hit)

@@ -436,3 +436,29 @@ class EnteredDice:
     def record(self) -> list[dict[str, int | bool]]:
         """Return every die as ``{"sides", "face", "entered"}``, in roll order, for storage."""
         return [{"sides": r.sides, "face": r.face, "entered": r.entered} for r in self.rolls]
+
+
+class DiceSlots:
+    """Named slots of entered dice for one action (``{"attack": [6, 3, 1], "shock": [4]}``).
+
+    DESIGN.md: every slot is optional; whatever a slot lacks is rolled by ``fallback``. A slot
+    name the action does not have is refused, so a typo never goes unnoticed.
+    """
+
+    def __init__(self, entered: dict | None, names: tuple[str, ...], fallback: random.Random | None = None) -> None:
+        entered = dict(entered or {})
+        unknown = sorted(set(entered) - set(names))
+        if unknown:
+            raise RulesError(f"Unknown dice slot {unknown[0]!r}: use {', '.join(names)}.")
+        self.slots = {name: EnteredDice(entered.get(name, ()), fallback, label=f"dice {name}") for name in names}
+
+    def __getitem__(self, name: str) -> EnteredDice:
+        return self.slots[name]
+
+    def check_all_used(self) -> None:
+        for slot in self.slots.values():
+            slot.check_all_used()
+
+    def record(self) -> dict[str, list[dict[str, int | bool]]]:
+        """Return the dice of every slot that rolled, in roll order, for storage."""
+        return {name: slot.record() for name, slot in self.slots.items() if slot.rolls}

@@ -5,11 +5,13 @@ Article: "Equipment", "Weapons", "Armor", "Other Armour Effects". RULINGS.md sec
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from fractions import Fraction
 
 from rulebook import RulesError
 from rulebook._numbers import ceil_div, require_int
+from rulebook.dice import roll_dice, roll_die
 from rulebook.skills import DEFAULT_MAX_RANKS, WEAPON_BREADTHS, skill_cost
 from rulebook.stats import STAT_MAX, BreakdownLine, Computed
 
@@ -81,6 +83,48 @@ def damage_description(damage_points: int, rate_of_fire: int = 1, extra_damage: 
     if extra_damage:
         parts.append(str(extra_damage))
     return " + ".join(parts)
+
+
+@dataclass(frozen=True)
+class DamageRoll:
+    """A weapon's rolled damage: every die and the total, term by term."""
+
+    total: int
+    faces: tuple[int, ...]
+    breakdown: list[BreakdownLine]
+
+
+def _roll_d6s(dice: Fraction, label: str, rng: random.Random | None) -> tuple[int, list[int], list[BreakdownLine]]:
+    whole, part = divmod(dice, 1)
+    faces = roll_dice(int(whole), 6, rng)
+    total, lines = sum(faces), [(f"{label} {int(whole)}d6 {faces}", sum(faces))] if whole else []
+    if part:
+        face = roll_die(6, rng)
+        share = ceil_div(face, part.denominator)  # ½d6 = ⌈d6 / 2⌉, ⅓d6 = ⌈d6 / 3⌉
+        faces.append(face)
+        total += share
+        lines.append((f"{label} {_dice_text(part)} (d6 {face} ÷ {part.denominator}, rounded up)", share))
+    return total, faces, lines
+
+
+def roll_weapon_damage(damage_points: int, rate_of_fire: int = 1, extra_damage: int = 0, *,
+                       rng: random.Random | None = None) -> DamageRoll:
+    """Roll a weapon's damage ("Weapons"): its base dice, the rate of fire's dice, + damage.
+
+    Dice are rolled in this order: the base d6 (a ⅓d6 or ½d6 is one d6, divided and rounded
+    up), then the rate of fire's (short burst 1d6, full auto 2d6 then one d6 halved).
+    """
+    _check_rate_of_fire(rate_of_fire)
+    require_int(extra_damage, "Extra damage", minimum=0)
+    base, faces, lines = _roll_d6s(base_damage_dice(damage_points), "base", rng)
+    total = base
+    if rate_of_fire > 1:
+        extra, more, more_lines = _roll_d6s(RATE_OF_FIRE_DICE[rate_of_fire], RATES_OF_FIRE[rate_of_fire], rng)
+        total, faces, lines = total + extra, faces + more, lines + more_lines
+    if extra_damage:
+        lines.append(("+ damage", extra_damage))
+        total += extra_damage
+    return DamageRoll(total, tuple(faces), [*lines, ("weapon damage", total)])
 
 
 def _check_rate_of_fire(rate_of_fire: int) -> None:

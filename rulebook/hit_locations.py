@@ -187,6 +187,12 @@ def attackers_choices(area: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(named)) + ("eye",)
 
 
+def rolls_sub_table(area: str, location: str) -> bool:
+    """Tell whether a hit on ``location`` rolls a sub-table die (arm d6, leg d12) for its part."""
+    _, kind = _split(location)
+    return kind in _SUB_TABLES and not upper_leg_only(area, location)
+
+
 def can_be_critical(location: str) -> bool:
     """Tell whether a location can ever be a critical location.
 
@@ -241,7 +247,7 @@ def _part_of(kind: str, area: str, location: str, chosen_part: str | None,
 
 def resolve_location(area: str, rng: random.Random | None = None, critical_hit: bool = False,
                      d100: int | None = None, *, chosen_location: str | None = None,
-                     chosen_part: str | None = None) -> LocationResult:
+                     chosen_part: str | None = None, sub_rng: random.Random | None = None) -> LocationResult:
     """Roll where a hit lands and what the location does to the target.
 
     Rolls, in this order: d% (unless ``d100`` is given), the location's sub-table die (arm d6,
@@ -275,7 +281,7 @@ def resolve_location(area: str, rng: random.Random | None = None, critical_hit: 
                          "there is no choice to make.")
 
     side, kind = _split(location)
-    part, sub_roll, fixed_upper = _part_of(kind, area, location, chosen_part, rng)
+    part, sub_roll, fixed_upper = _part_of(kind, area, location, chosen_part, sub_rng or rng)
     if sub_roll is not None:
         breakdown.append((f"{kind.replace('_', ' ')} d{_SUB_TABLES[kind][0]} → {part}", sub_roll))
 
