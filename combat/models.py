@@ -1,1 +1,127 @@
-"""Models: filled in as the issues for this app land."""
+"""Encounters, who fights in them, and the combat log that can be undone event by event.
+
+A player character's wounds live on its character row and change only through the wounds
+service; an NPC's wounds live on its combatant row. What happens in an encounter is an
+append-only log of events, each holding exactly what it changed (before and after), so the GM
+can take back the last one and every consequence with it.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from rulebook.hit_locations import AREAS
+
+
+class Encounter(models.Model):
+    class State(models.TextChoices):
+        SETUP = "setup", "Setting up"
+        RUNNING = "running", "Running"
+        ENDED = "ended", "Ended"
+
+    campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="encounters")
+    name = models.CharField(max_length=120)
+    state = models.CharField(max_length=8, choices=State.choices, default=State.SETUP)
+    round = models.PositiveIntegerField(default=0)
+    turn = models.PositiveIntegerField(default=0)  # position in ``order`` of whoever acts now
+    order = models.JSONField(default=list, blank=True)  # combatant ids in acting order, ties in declaration order
+    initiative_stat = models.CharField(max_length=3, default="MEL")  # the GM may rank by ACC instead
+    round_seconds = models.PositiveSmallIntegerField(default=10)  # how long a combat turn lasts ("Combat time")
+    gm_notes = models.TextField(blank=True)  # never sent to players
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(state__in=["setup", "running", "ended"]), name="encounter_state_valid"),
+            models.CheckConstraint(condition=Q(initiative_stat__in=["MEL", "ACC"]), name="encounter_initiative_stat"),
+            models.CheckConstraint(condition=Q(round_seconds__gte=1), name="encounter_round_seconds_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Combatant(models.Model):
+    """A campaign character in the fight, or an NPC with a quick stat block."""
+
+    encounter = models.ForeignKey(Encounter, on_delete=models.CASCADE, related_name="combatants")
+    character = models.ForeignKey("characters.Character", null=True, blank=True, on_delete=models.CASCADE,
+                                  related_name="+")
+    name = models.CharField(max_length=80)
+    revealed = models.BooleanField(default=True)  # NPCs stay hidden from players until the GM reveals them
+    # --- an NPC's stat block (a character's comes from its sheet) ---------------------------
+    stats = models.JSONField(default=dict, blank=True)
+    hit_points = models.PositiveSmallIntegerField(null=True, blank=True)
+    shock_threshold = models.PositiveSmallIntegerField(null=True, blank=True)
+    endurance_max = models.PositiveSmallIntegerField(null=True, blank=True)
+    armour_rating = models.PositiveSmallIntegerField(default=0)
+    armour_type = models.PositiveSmallIntegerField(default=0)
+    weapons = models.JSONField(default=list, blank=True)
+    # --- an NPC's wounds ---------------------------------------------------------------------
+    trauma = models.PositiveIntegerField(default=0)
+    shock = models.PositiveIntegerField(default=0)
+    end_spent = models.PositiveIntegerField(default=0)
+    stat_damage = models.JSONField(default=dict, blank=True)
+    # --- this encounter ------------------------------------------------------------------------
+    initiative = models.SmallIntegerField(null=True, blank=True)
+    initiative_breakdown = models.JSONField(default=list, blank=True)
+    surprised = models.BooleanField(default=False)
+    prone = models.BooleanField(default=False)
+    cant_move = models.BooleanField(default=False)
+    shock_this_round = models.PositiveIntegerField(default=0)
+    out_cold_turns = models.PositiveSmallIntegerField(default=0)  # actions still to miss
+    shock_back_on_waking = models.BooleanField(default=False)  # the skipped-action third, once awake
+    dying_modifier = models.SmallIntegerField(null=True, blank=True)  # the last dying round's; None: none yet
+    dying = models.BooleanField(default=False)
+    dead = models.BooleanField(default=False)
+    follow_up = models.JSONField(default=dict, blank=True)  # {"<target id>": +2} after a critical hit
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["encounter_id", "position", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(character__isnull=False) | Q(hit_points__isnull=False),
+                                   name="combatant_character_or_stat_block"),
+            models.CheckConstraint(condition=Q(armour_rating__lte=10) & Q(armour_type__lte=10),
+                                   name="combatant_armour_0_10"),
+            models.UniqueConstraint(fields=["encounter", "character"], condition=Q(character__isnull=False),
+                                    name="combatant_character_once"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_npc(self) -> bool:
+        return self.character_id is None
+
+
+#: The aimed areas an attack may name, largest first (RULINGS section 6).
+AIMED_AREAS = AREAS
+
+
+class CombatEvent(models.Model):
+    """One entry of the combat log: what happened, the dice, and exactly what it changed.
+
+    ``data`` is what every member may read; ``gm_data`` adds what stays behind the GM's screen
+    (an unrevealed NPC, an NPC's numbers). ``before`` and ``after`` hold every field the event
+    changed, on the encounter, its combatants and characters' wounds, so undo can restore it.
+    """
+
+    id = models.BigAutoField(primary_key=True)
+    encounter = models.ForeignKey(Encounter, on_delete=models.CASCADE, related_name="events")
+    kind = models.CharField(max_length=16)
+    summary = models.CharField(max_length=300)
+    data = models.JSONField(default=dict, blank=True)
+    gm_data = models.JSONField(default=dict, blank=True)
+    gm_only = models.BooleanField(default=False)
+    before = models.JSONField(default=dict, blank=True)
+    after = models.JSONField(default=dict, blank=True)
+    undoes = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT, related_name="undone_by")
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["encounter", "id"], name="combat_event_after")]

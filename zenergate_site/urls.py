@@ -13,6 +13,7 @@ api_v1 = [
     path("", include("campaign.urls_api")),
     path("", include("characters.urls_api")),
     path("", include("campaign.downtime.urls_api")),
+    path("", include("combat.urls_api")),
 ]
 
 urlpatterns = [

@@ -1,0 +1,157 @@
+"""Combat endpoints under /api/v1/: thin views over the access helper, services and selectors."""
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from campaign.permissions import access_campaign
+
+from . import attacks, selectors, services
+from .models import Combatant
+from .permissions import access_encounter
+from .serializers import (
+    AttackIn,
+    CombatantIn,
+    CombatantPatchIn,
+    DyingIn,
+    EncounterIn,
+    EncounterSummaryOut,
+    InitiativeIn,
+    LogQueryIn,
+)
+
+
+def _valid(serializer_class, data):
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def _tracker(request, encounter_id: int, code=status.HTTP_200_OK) -> Response:
+    access = access_encounter(user=request.user, encounter_id=encounter_id)
+    return Response(selectors.tracker(access=access), status=code)
+
+
+class EncounterListApi(APIView):
+    @extend_schema(responses=EncounterSummaryOut(many=True))
+    def get(self, request, campaign_id: int):
+        access = access_campaign(user=request.user, campaign_id=campaign_id)
+        return Response(EncounterSummaryOut(access.campaign.encounters.all(), many=True).data)
+
+    @extend_schema(request=EncounterIn, responses={201: dict})
+    def post(self, request, campaign_id: int):
+        access = access_campaign(user=request.user, campaign_id=campaign_id, write=True)
+        encounter = services.encounter_create(campaign=access.campaign, by=request.user,
+                                              **_valid(EncounterIn, request.data))
+        return _tracker(request, encounter.pk, status.HTTP_201_CREATED)
+
+
+class EncounterDetailApi(APIView):
+    @extend_schema(responses=dict)
+    def get(self, request, encounter_id: int):
+        return _tracker(request, encounter_id)
+
+
+class CombatantListApi(APIView):
+    @extend_schema(responses=dict)
+    def get(self, request, encounter_id: int):
+        return Response(_tracker(request, encounter_id).data["combatants"])
+
+    @extend_schema(request=CombatantIn, responses={201: dict})
+    def post(self, request, encounter_id: int):
+        access = access_encounter(user=request.user, encounter_id=encounter_id, write=True)
+        data = _valid(CombatantIn, request.data)
+        if "character" in data:
+            combatant = services.combatant_add(encounter=access.encounter, by=request.user,
+                                               character_id=data["character"])
+        else:
+            combatant = services.combatant_add(encounter=access.encounter, by=request.user, npc=data)
+        return Response({"id": combatant.pk, "name": combatant.name}, status=status.HTTP_201_CREATED)
+
+
+class CombatantDetailApi(APIView):
+    @extend_schema(request=CombatantPatchIn, responses=dict)
+    def patch(self, request, encounter_id: int, combatant_id: int):
+        access = access_encounter(user=request.user, encounter_id=encounter_id, write=True)
+        combatant = Combatant.objects.filter(encounter=access.encounter, pk=combatant_id).first()
+        if combatant is None:
+            raise exceptions.NotFound("No such combatant.")
+        flags = _valid(CombatantPatchIn, request.data)
+        if flags:
+            services.combatant_update(combatant=combatant, by=request.user, **flags)
+        return _tracker(request, encounter_id)
+
+
+class InitiativeApi(APIView):
+    @extend_schema(request=InitiativeIn, responses=dict)
+    def post(self, request, encounter_id: int):
+        access = access_encounter(user=request.user, encounter_id=encounter_id, write=True)
+        services.initiative_roll(encounter=access.encounter, by=request.user, **_valid(InitiativeIn, request.data))
+        return _tracker(request, encounter_id)
+
+
+class NextTurnApi(APIView):
+    @extend_schema(request=None, responses=dict)
+    def post(self, request, encounter_id: int):
+        access = access_encounter(user=request.user, encounter_id=encounter_id, write=True)
+        services.turn_next(encounter=access.encounter, by=request.user)
+        return _tracker(request, encounter_id)
+
+
+class AttackApi(APIView):
+    """Preview an attack (200, changes nothing) or make it (201 with the whole outcome)."""
+
+    @extend_schema(request=AttackIn, responses={200: dict, 201: dict})
+    def post(self, request, encounter_id: int):
+        access = access_encounter(user=request.user, encounter_id=encounter_id)
+        data = _valid(AttackIn, request.data)
+        attacker = Combatant.objects.select_related("character").filter(encounter=access.encounter,
+                                                                         pk=data["attacker"]).first()
+        if attacker is None:
+            raise exceptions.ValidationError({"attacker": ["No such combatant in this encounter."]})
+        if not access.may_act_with(attacker):
+            raise exceptions.PermissionDenied("Only the GM and the character's player act with it.")
+        preview, dice = data.pop("preview"), data.pop("dice")
+        request_ = attacks.AttackRequest(**data)
+        if preview:
+            return Response(attacks.attack_preview(encounter=access.encounter, request=request_))
+        event = attacks.attack_make(encounter=access.encounter, by=request.user, request=request_, dice=dice,
+                                    is_gm=access.is_gm)
+        return Response(selectors.event_view(event, is_gm=access.is_gm), status=status.HTTP_201_CREATED)
+
+
+class DyingApi(APIView):
+    @extend_schema(request=DyingIn, responses={201: dict})
+    def post(self, request, encounter_id: int):
+        access = access_encounter(user=request.user, encounter_id=encounter_id, write=True)
+        data = _valid(DyingIn, request.data)
+        event = attacks.dying_check(encounter=access.encounter, by=request.user, combatant_id=data["combatant"],
+                                    medical_target=data["medical_target"], medical_help=data["medical_help"],
+                                    dice=data["dice"])
+        return Response(selectors.event_view(event, is_gm=True), status=status.HTTP_201_CREATED)
+
+
+class LogApi(APIView):
+    @extend_schema(parameters=[LogQueryIn], responses=dict)
+    def get(self, request, encounter_id: int):
+        access = access_encounter(user=request.user, encounter_id=encounter_id)
+        after = _valid(LogQueryIn, request.query_params)["after"]
+        events = selectors.log_after(access=access, after=after)
+        return Response({"events": events, "last": events[-1]["id"] if events else after})
+
+
+class UndoApi(APIView):
+    @extend_schema(request=None, responses={201: dict})
+    def post(self, request, encounter_id: int):
+        access = access_encounter(user=request.user, encounter_id=encounter_id, write=True)
+        event = services.undo_last(encounter=access.encounter, by=request.user)
+        return Response(selectors.event_view(event, is_gm=True), status=status.HTTP_201_CREATED)
+
+
+class EndApi(APIView):
+    @extend_schema(request=None, responses=dict)
+    def post(self, request, encounter_id: int):
+        access = access_encounter(user=request.user, encounter_id=encounter_id, write=True)
+        services.encounter_end(encounter=access.encounter, by=request.user)
+        return _tracker(request, encounter_id)

@@ -1,0 +1,251 @@
+"""Attacks and dying rounds: the target number and its odds before the roll, then every
+consequence applied in one transaction (END, hit location, trauma, shock and its save, stat
+damage, out cold, dying), each with its terms.
+
+Article: "Combat", "Hit Location", "Damage & Recovery", "Death"; RULINGS.md section 6.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from math import ceil
+
+from django.db import transaction
+
+from characters.models import Character
+from characters.selectors import character_with_sheet
+from rulebook import RulesError
+from rulebook.combat import ATTACK_DICE_SLOTS, attack_odds, attack_with_damage
+from rulebook.damage import dying_round, restore_from_dying
+from rulebook.dice import DiceSlots, roll_check
+from rulebook.tables import aiming_bonus
+
+from .errors import CombatConflict, CombatError
+from .fighters import Fighter, fighter
+from .log import Changes, record
+from .models import CombatEvent, Combatant, Encounter
+from .services import _running, locked, pay_and_wound
+
+
+@dataclass(frozen=True)
+class AttackRequest:
+    attacker: int
+    target: int
+    weapon: int | str | None = None
+    stat: str = "ACC"
+    aimed_area: str = "whole_body"
+    range_m: float | None = None
+    aim_seconds: float = 0
+    weapon_class: str = "rifle"
+    cover: int = 0  # size-index steps the target's cover hides (0: none)
+    modifier: int = 0
+    chosen_location: str | None = None
+
+
+def _fraction(p) -> dict:
+    return {"probability": f"{p.numerator}/{p.denominator}", "percent": round(float(p) * 100, 2)}
+
+
+def _pair(encounter: Encounter, request: AttackRequest, *, lock: bool) -> tuple[Fighter, Fighter]:
+    query = Combatant.objects.filter(encounter=encounter, pk__in=[request.attacker, request.target])
+    if lock:
+        query = query.select_for_update(of=("self",))
+    found = {c.pk: c for c in query}
+    for name, pk in (("attacker", request.attacker), ("target", request.target)):
+        if pk not in found:
+            raise CombatError(f"Combatant {pk} is not in this encounter.", field=name)
+    if request.attacker == request.target:
+        raise CombatError("A combatant does not attack itself.", field="target")
+    for combatant in found.values():
+        if combatant.character_id:
+            if lock:
+                Character.objects.select_for_update().filter(pk=combatant.character_id).first()
+            combatant.character = character_with_sheet(character_id=combatant.character_id)
+    return fighter(found[request.attacker]), fighter(found[request.target])
+
+
+def _weapon(attacker: Fighter, choice) -> dict:
+    if not attacker.weapons:
+        raise CombatError(f"{attacker.combatant.name} has no weapon.", field="weapon")
+    if choice is None:
+        return attacker.weapons[0]
+    for weapon in attacker.weapons:
+        if weapon["id"] == choice or weapon["name"] == choice:
+            return weapon
+    raise CombatError(f"{attacker.combatant.name} has no weapon {choice!r}.", field="weapon")
+
+
+def _terms(encounter: Encounter, attacker: Fighter, target: Fighter, request: AttackRequest, weapon: dict) -> dict:
+    if request.stat not in ("ACC", "MEL"):
+        raise CombatError("Attack with ACC or MEL.", field="stat")
+    bonus = attacker.combatant.follow_up.get(str(target.combatant.pk), 0)
+    try:
+        aim = aiming_bonus(request.aim_seconds, request.weapon_class) if request.aim_seconds else 0
+    except RulesError as exc:
+        raise CombatError(str(exc), field="weapon_class") from None
+    return {"attack_stat": attacker.stats[request.stat], "weapon_ranks": attacker.weapon_ranks,
+            "defense": target.defense().total, "range_m": request.range_m, "target_size": -request.cover,
+            "aiming_bonus": aim, "gm_modifier": request.modifier + bonus, "aimed_area": request.aimed_area}
+
+
+def attack_preview(*, encounter: Encounter, request: AttackRequest) -> dict:
+    """Return the target number, its terms and the exact odds, changing nothing."""
+    attacker, target = _pair(encounter, request, lock=False)
+    weapon = _weapon(attacker, request.weapon)
+    terms = _terms(encounter, attacker, target, request, weapon)
+    try:
+        odds = attack_odds(**terms, cover=bool(request.cover))
+    except RulesError as exc:
+        raise CombatError(str(exc)) from None
+    breakdown = [[label, value] for label, value in odds.target.breakdown]
+    if attacker.combatant.follow_up.get(str(target.combatant.pk)):
+        breakdown.append(["after last round's critical hit (inside the GM modifier)", 2])
+    return {"target_number": odds.target.total, "breakdown": breakdown, "dice": odds.odds.dice,
+            "effective_target": odds.odds.effective_target, **_fraction(odds.hit),
+            "critical": _fraction(odds.critical), "near_miss": _fraction(odds.near_miss_one_up + odds.near_miss_two_up),
+            "weapon": weapon["name"], "defense": target.defense().breakdown}
+
+
+def _check_turn(encounter: Encounter, attacker: Fighter, *, is_gm: bool) -> None:
+    if attacker.combatant.dead or attacker.combatant.dying or attacker.combatant.out_cold_turns:
+        raise CombatConflict(f"{attacker.combatant.name} cannot act now.", field="attacker")
+    if not is_gm and encounter.order[encounter.turn] != attacker.combatant.pk:
+        raise CombatConflict(f"It is not {attacker.combatant.name}'s turn.", field="attacker")
+
+
+@transaction.atomic
+def attack_make(*, encounter: Encounter, by, request: AttackRequest, dice: dict | None = None, is_gm: bool = True,
+                rng: random.Random | None = None) -> CombatEvent:
+    """Roll an attack and apply everything it does (see the module docstring)."""
+    encounter = locked(encounter.pk)
+    _running(encounter)
+    attacker, target = _pair(encounter, request, lock=True)
+    _check_turn(encounter, attacker, is_gm=is_gm)
+    weapon = _weapon(attacker, request.weapon)
+    terms = _terms(encounter, attacker, target, request, weapon)
+    try:
+        slots = DiceSlots(dice, ATTACK_DICE_SLOTS, rng)
+        outcome = attack_with_damage(**terms, target_wounds=target.wound_state(),
+                                     target_armour_rating=target.armour_rating,
+                                     damage_points=weapon["damage_points"], rate_of_fire=weapon.get("rate_of_fire", 1),
+                                     extra_damage=weapon.get("extra_damage", 0),
+                                     attack_kind="physical" if weapon.get("melee") else "trigger",
+                                     endurance=attacker.endurance, dice=slots, cover=bool(request.cover),
+                                     chosen_location=request.chosen_location)
+        slots.check_all_used()
+    except RulesError as exc:
+        raise CombatError(str(exc), field="dice" if "dice" in str(exc) else "detail") from None
+    changes = Changes(encounter)
+    attack, hit = outcome.attack, outcome.hit
+    pay_and_wound(combatant=attacker.combatant, changes=changes, end=attack.endurance_cost)
+    attacker.combatant.follow_up = {k: v for k, v in attacker.combatant.follow_up.items()
+                                    if k != str(target.combatant.pk)}
+    result = {"attacker": attacker.combatant.pk, "target": target.combatant.pk, "weapon": weapon["name"],
+              "target_number": attack.target.total, "breakdown": [list(t) for t in attack.target.breakdown],
+              "roll": {"faces": list(attack.check.faces), "total": attack.check.total, "margin": attack.check.margin},
+              "outcome": attack.outcome, "critical": attack.critical, "area_hit": attack.area_hit,
+              "end_paid": attack.endurance_cost, "dice": slots.record()}
+    summary = f"{attacker.combatant.name} attacks {target.combatant.name} with {weapon['name']}: {attack.outcome}"
+    if hit is not None:
+        location = attack.location
+        result["location"] = {"location": location.location, "part": location.part,
+                              "critical_location": location.critical_location,
+                              "breakdown": [list(t) for t in location.breakdown]}
+        result["damage"] = {"rolled": outcome.damage.total, "breakdown": [list(t) for t in outcome.damage.breakdown]}
+        stat_damage: dict[str, int] = {}
+        for stat, points in hit.stat_damage:
+            stat_damage[stat] = stat_damage.get(stat, 0) + points
+        pay_and_wound(combatant=target.combatant, changes=changes, trauma=hit.trauma, shock=hit.shock_taken,
+                      stat_damage=stat_damage)
+        victim = target.combatant
+        victim.shock_this_round = hit.round_shock
+        out = hit.unconscious_seconds if hit.unconscious_seconds is not None else (
+            hit.unconscious_minutes * 60 if hit.unconscious_minutes is not None else None)
+        if out:
+            victim.out_cold_turns = max(victim.out_cold_turns, ceil(out / encounter.round_seconds))
+            victim.shock_back_on_waking = hit.unconscious_seconds is not None
+        if hit.dying and not victim.dying:
+            victim.dying, victim.dying_modifier = True, None
+        if location.next_attack_bonus:
+            attacker.combatant.follow_up = {**attacker.combatant.follow_up,
+                                            str(victim.pk): location.next_attack_bonus}
+        result.update({
+            "trauma": hit.trauma, "shock": hit.shock_taken, "shock_rolled": hit.full_shock,
+            "shock_this_round": hit.round_shock, "shock_threshold": target.shock_threshold,
+            "save": None if hit.save is None else {
+                "target": hit.save.target, "faces": list(hit.save.check.faces), "saved": hit.save.saved,
+                "breakdown": [list(t) for t in hit.save.breakdown]},
+            "unconscious_seconds": None if hit.unconscious_seconds is None else float(hit.unconscious_seconds),
+            "unconscious_minutes": None if hit.unconscious_minutes is None else float(hit.unconscious_minutes),
+            "turns_out_cold": victim.out_cold_turns, "stat_damage": stat_damage, "dying": victim.dying,
+            "hit_breakdown": [list(t) for t in hit.breakdown],
+        })
+        summary += f" at the {location.location.replace('_', ' ')}: {hit.trauma} trauma, {hit.shock_taken} shock"
+        if out:
+            summary += f", out cold for {victim.out_cold_turns} turn(s)"
+    hidden_target = target.combatant.is_npc
+    public = result if not hidden_target else {k: v for k, v in result.items()
+                                               if k not in ("trauma", "shock", "shock_rolled", "shock_this_round",
+                                                            "shock_threshold", "hit_breakdown", "save", "stat_damage")}
+    if hidden_target:
+        public["band"] = fighter(target.combatant).band() if target.combatant.character is None else None
+        summary = summary.split(": ")[0] + f": {attack.outcome}"
+    return record(changes=changes, kind="attack", by=by, summary=summary, data=public, gm_data=result,
+                  gm_only=(target.combatant.is_npc and not target.combatant.revealed)
+                  or (attacker.combatant.is_npc and not attacker.combatant.revealed))
+
+
+@transaction.atomic
+def dying_check(*, encounter: Encounter, by, combatant_id: int, medical_target: int | None = None,
+                medical_help: bool = False, dice: dict | None = None, rng: random.Random | None = None) -> CombatEvent:
+    """Roll one round of dying ("Death"): a CON check at the running modifier.
+
+    A medic's check that round (``medical_target`` on 3d6, the "medical" dice) or the GM's word
+    (``medical_help``) turns the round's −1 into +1. Dice: "medical" (3d6), then "save" (4d6).
+    """
+    encounter = locked(encounter.pk)
+    _running(encounter)
+    combatant = (Combatant.objects.select_for_update(of=("self",)).select_related("character")
+                 .filter(encounter=encounter, pk=combatant_id).first())
+    if combatant is None:
+        raise CombatError(f"Combatant {combatant_id} is not in this encounter.", field="combatant")
+    if not combatant.dying:
+        raise CombatConflict(f"{combatant.name} is not dying.", field="combatant")
+    if combatant.character_id:
+        Character.objects.select_for_update().filter(pk=combatant.character_id).first()
+        combatant.character = character_with_sheet(character_id=combatant.character_id)
+    me = fighter(combatant)
+    try:
+        slots = DiceSlots(dice, ("medical", "save"), rng)
+        medic = None
+        if medical_target is not None:
+            medic = roll_check(medical_target, 3, slots["medical"])
+            medical_help = medic.success
+        round_ = dying_round(con=me.stats["CON"], previous_modifier=combatant.dying_modifier,
+                             medical_help=medical_help, rng=slots["save"])
+        slots.check_all_used()
+    except RulesError as exc:
+        raise CombatError(str(exc), field="dice") from None
+    changes = Changes(encounter)
+    changes.watch(combatant)
+    combatant.dying_modifier = round_.modifier
+    result = {"combatant": combatant.pk, "modifier": round_.modifier, "target": round_.target,
+              "breakdown": [list(t) for t in round_.breakdown], "faces": list(round_.check.faces),
+              "survived": round_.survived, "restored": round_.restored, "medical_help": round_.medical_help,
+              "medical": None if medic is None else {"target": medic.target, "faces": list(medic.faces),
+                                                    "success": medic.success}, "dice": slots.record()}
+    if not round_.survived:
+        combatant.dead, combatant.dying = True, False
+        summary = f"{combatant.name} fails the CON check and dies"
+    elif round_.restored:
+        restored = restore_from_dying(me.wound_state())
+        healed = {s: me.stat_damage.get(s, 0) - restored.stat_damage.get(s, 0) for s in me.stat_damage}
+        pay_and_wound(combatant=combatant, changes=changes, trauma=restored.trauma - me.trauma,
+                      stat_damage={s: -p for s, p in healed.items() if p})
+        combatant.dying, combatant.dying_modifier = False, None
+        summary = f"{combatant.name} is saved: back to 1 HP"
+    else:
+        summary = f"{combatant.name} holds on (CON check at {round_.modifier:+d})"
+    return record(changes=changes, kind="dying", by=by, summary=summary, data=result,
+                  gm_only=combatant.is_npc and not combatant.revealed)

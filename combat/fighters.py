@@ -1,0 +1,102 @@
+"""A combatant as the rules see it: stats in play, Defense, weapons and wounds, PC or NPC alike.
+
+Reads only. A player character's numbers come from its sheet (stats in play with armour,
+stat damage, radiation and drugs) and its stored wounds; an NPC's from its stat block.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import Prefetch
+
+from characters.models import Breadth, Character
+from characters.selectors import SHEET_PREFETCH
+from characters.sheet import current_stats, worn_armour_rating
+from rulebook.combat import defense
+from rulebook.damage import WoundState
+from rulebook.equipment import armour_effects, damage_description
+from rulebook.stats import PRIMARY_STATS
+
+from .models import Combatant
+
+#: A quick NPC with no stats given: an average person (the middle of 4d6).
+DEFAULT_NPC_STAT = 14
+WEAPON_SKILLS = (Breadth.WEAPON_MODEL, Breadth.WEAPON_TYPE, Breadth.WEAPON_CATEGORY)
+
+
+@dataclass
+class Fighter:
+    """What the rules need of one combatant now."""
+
+    combatant: Combatant
+    stats: dict[str, int]
+    hit_points: int
+    shock_threshold: int
+    endurance_max: int
+    trauma: int
+    shock: int
+    end_spent: int
+    stat_damage: dict[str, int]
+    armour_rating: int
+    weapons: list[dict] = field(default_factory=list)
+    weapon_ranks: int = 0
+
+    @property
+    def endurance(self) -> int:
+        return max(self.endurance_max - self.end_spent, 0)
+
+    def defense(self):
+        return defense(self.stats["RES"], self.armour_rating)
+
+    def wound_state(self) -> WoundState:
+        return WoundState(hit_points=self.hit_points, shock_threshold=self.shock_threshold,
+                          stats={**self.stats, "END": self.endurance}, trauma=self.trauma, shock=self.shock,
+                          shock_this_round=self.combatant.shock_this_round, stat_damage=self.stat_damage)
+
+    def band(self) -> str:
+        """How hurt the combatant looks to players who may not see an NPC's numbers."""
+        if self.combatant.dead or self.combatant.dying or self.trauma >= self.hit_points:
+            return "down"
+        share = self.trauma / self.hit_points if self.hit_points else 0
+        return "unhurt" if not self.trauma and not self.shock else ("badly hurt" if share >= 0.5 else "hurt")
+
+
+def combatants_loaded(encounter_id: int) -> list[Combatant]:
+    """Return an encounter's combatants with every character's sheet, in a fixed number of queries."""
+    sheets = Character.objects.prefetch_related(*SHEET_PREFETCH)
+    return list(Combatant.objects.filter(encounter_id=encounter_id)
+                .prefetch_related(Prefetch("character", queryset=sheets)).order_by("position", "id"))
+
+
+def _pc_weapons(character: Character) -> list[dict]:
+    return [{"id": w.pk, "name": w.name, "damage_points": w.damage_points, "rate_of_fire": w.rate_of_fire,
+             "extra_damage": w.extra_damage, "melee": w.melee,
+             "damage": damage_description(w.damage_points, w.rate_of_fire, w.extra_damage)}
+            for w in character.weapons.all()]
+
+
+def fighter(combatant: Combatant) -> Fighter:
+    """Return the combatant's numbers in play (its character's sheet must be loaded)."""
+    character = combatant.character
+    if character is not None:
+        ranks = max((s.ranks for s in character.skills.all() if s.breadth in WEAPON_SKILLS), default=0)
+        armour, _, _ = worn_armour_rating(character)
+        return Fighter(combatant, current_stats(character), character.hit_points or 1,
+                       character.shock_threshold or 1, character.endurance_max or character.con,
+                       character.trauma, character.shock, character.endurance_spent,
+                       dict(character.stat_damage or {}), armour, _pc_weapons(character), ranks)
+    sheet = {code: int(combatant.stats.get(code, DEFAULT_NPC_STAT)) for code in PRIMARY_STATS}
+    stats = dict(sheet)
+    for code, penalty in armour_effects(combatant.armour_type).items():
+        stats[code] = stats.get(code, 0) + penalty
+    for code, damage in (combatant.stat_damage or {}).items():
+        if code in stats:
+            stats[code] -= damage
+    weapons = [{**w, "id": index, "damage": damage_description(w["damage_points"], w.get("rate_of_fire", 1),
+                                                                w.get("extra_damage", 0))}
+               for index, w in enumerate(combatant.weapons or [])]
+    return Fighter(combatant, stats, combatant.hit_points, combatant.shock_threshold or 1,
+                   combatant.endurance_max or sheet["CON"], combatant.trauma, combatant.shock, combatant.end_spent,
+                   dict(combatant.stat_damage or {}), combatant.armour_rating, weapons,
+                   max((int(w.get("ranks", 0)) for w in combatant.weapons or []), default=0))

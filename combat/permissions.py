@@ -1,0 +1,46 @@
+"""Access to an encounter: one helper for every page and endpoint.
+
+Members of the campaign read it (players see what the GM has revealed); the GM runs it; a
+player may act only with their own character, on its turn. Outsiders and anonymous users get 404.
+"""
+
+from dataclasses import dataclass
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+
+from campaign.permissions import CampaignAccess, access_campaign
+
+from .models import Combatant, Encounter
+
+
+@dataclass(frozen=True)
+class EncounterAccess:
+    encounter: Encounter
+    campaign_access: CampaignAccess
+    user: object
+
+    @property
+    def is_gm(self) -> bool:
+        return self.campaign_access.is_gm
+
+    def may_act_with(self, combatant: Combatant) -> bool:
+        """The GM acts for anyone; a player only with their own character."""
+        return self.is_gm or (combatant.character is not None and combatant.character.owner_id == self.user.pk)
+
+
+def access_encounter(*, user, encounter_id, write: bool = False) -> EncounterAccess:
+    """Return the encounter with the user's standing, or raise Http404 / PermissionDenied.
+
+    ``write=True`` asks for the GM's rights (set-up, initiative, turns, undo).
+    """
+    try:
+        campaign_id = Encounter.objects.filter(pk=int(encounter_id)).values_list("campaign_id", flat=True).first()
+    except (TypeError, ValueError):
+        campaign_id = None
+    if campaign_id is None:
+        raise Http404("No such encounter.")
+    access = access_campaign(user=user, campaign_id=campaign_id)
+    if write and not access.is_gm:
+        raise PermissionDenied("Only the campaign's GM runs the encounter.")
+    return EncounterAccess(Encounter.objects.select_related("campaign").get(pk=int(encounter_id)), access, user)

@@ -1,0 +1,57 @@
+"""Reads for the tracker, scoped by who is looking: players never see GM-only details."""
+
+from __future__ import annotations
+
+from .fighters import combatants_loaded, fighter
+from .models import CombatEvent, Encounter
+from .permissions import EncounterAccess
+
+
+def _combatant_view(combatant, *, is_gm: bool, acting: int | None) -> dict | None:
+    if combatant.is_npc and not combatant.revealed and not is_gm:
+        return None
+    me = fighter(combatant)
+    view = {"id": combatant.pk, "name": combatant.name, "npc": combatant.is_npc, "revealed": combatant.revealed,
+            "character": combatant.character_id, "initiative": combatant.initiative,
+            "acting": combatant.pk == acting, "out_cold_turns": combatant.out_cold_turns,
+            "dying": combatant.dying, "dead": combatant.dead, "surprised": combatant.surprised,
+            "prone": combatant.prone, "cant_move": combatant.cant_move, "band": me.band()}
+    if is_gm or not combatant.is_npc:
+        view.update({"hp": max(me.hit_points - me.trauma, 0), "hp_max": me.hit_points, "trauma": me.trauma,
+                     "shock": me.shock, "shock_threshold": me.shock_threshold, "end": me.endurance,
+                     "end_max": me.endurance_max, "stat_damage": me.stat_damage,
+                     "defense": me.defense().total, "weapons": [{"id": w["id"], "name": w["name"],
+                                                                 "damage": w["damage"]} for w in me.weapons],
+                     "initiative_breakdown": combatant.initiative_breakdown, "dying_modifier": combatant.dying_modifier})
+    return view
+
+
+def event_view(event: CombatEvent, *, is_gm: bool) -> dict:
+    return {"id": event.id, "kind": event.kind, "summary": event.summary, "at": event.created_at,
+            "data": {**event.data, **event.gm_data} if is_gm else event.data,
+            "undone": hasattr(event, "undone_by")}
+
+
+def log_after(*, access: EncounterAccess, after: int = 0, limit: int = 200) -> list[dict]:
+    """Return the log's events after ``after`` that the viewer may see, oldest first."""
+    events = CombatEvent.objects.filter(encounter=access.encounter, id__gt=after).select_related("undone_by")
+    if not access.is_gm:
+        events = events.filter(gm_only=False)
+    return [event_view(e, is_gm=access.is_gm) for e in events.order_by("id")[:limit]]
+
+
+def tracker(*, access: EncounterAccess) -> dict:
+    """Return the whole tracker as the viewer may see it, in a fixed number of queries."""
+    encounter: Encounter = access.encounter
+    acting = encounter.order[encounter.turn] if encounter.order and encounter.state == "running" else None
+    combatants = combatants_loaded(encounter.pk)
+    views = {c.pk: _combatant_view(c, is_gm=access.is_gm, acting=acting) for c in combatants}
+    ordered = [views[pk] for pk in encounter.order if views.get(pk)]
+    ordered += [v for pk, v in views.items() if v and pk not in encounter.order]
+    last = CombatEvent.objects.filter(encounter=encounter).order_by("-id").values_list("id", flat=True).first()
+    out = {"id": encounter.pk, "name": encounter.name, "state": encounter.state, "round": encounter.round,
+           "acting": acting if views.get(acting) else None, "initiative_stat": encounter.initiative_stat,
+           "round_seconds": encounter.round_seconds, "combatants": ordered, "last_event": last or 0}
+    if access.is_gm:
+        out["gm_notes"] = encounter.gm_notes
+    return out

@@ -1,0 +1,125 @@
+"""Combat API serializers: strict input. No rules here."""
+
+from rest_framework import serializers
+
+from rulebook.combat import ATTACK_DICE_SLOTS
+from rulebook.hit_locations import AREAS
+from rulebook.stats import PRIMARY_STATS
+from zenergate_site.api_fields import MAX_ID, FlagField, StrictInput, TextField, WholeNumberField
+
+from .models import Encounter
+
+MAX_FACES = 60
+
+
+class FacesField(serializers.ListField):
+    child = WholeNumberField(min_value=1, max_value=100)
+    max_length = MAX_FACES
+
+
+def _slots(name: str, slots: tuple[str, ...]):
+    """An input with one optional list of faces per named dice slot."""
+    return type(name, (StrictInput,), {slot: FacesField(required=False) for slot in slots})
+
+
+AttackDiceIn = _slots("AttackDiceIn", ATTACK_DICE_SLOTS)
+DyingDiceIn = _slots("DyingDiceIn", ("medical", "save"))
+
+
+class EncounterIn(StrictInput):
+    name = TextField(max_length=120)
+    gm_notes = TextField(max_length=5000, required=False, default="", allow_blank=True)
+    initiative_stat = serializers.ChoiceField(choices=["MEL", "ACC"], required=False, default="MEL")
+    round_seconds = WholeNumberField(min_value=1, max_value=3600, required=False, default=10)
+
+
+class WeaponIn(StrictInput):
+    name = TextField(max_length=80)
+    damage_points = WholeNumberField(min_value=1, max_value=30)
+    rate_of_fire = WholeNumberField(min_value=1, max_value=3, required=False, default=1)
+    extra_damage = WholeNumberField(min_value=0, max_value=30, required=False, default=0)
+    ranks = WholeNumberField(min_value=0, max_value=10, required=False, default=0)
+    melee = FlagField(required=False, default=False)
+
+
+class CombatantIn(StrictInput):
+    character = WholeNumberField(min_value=1, max_value=MAX_ID, required=False)
+    name = TextField(max_length=80, required=False)
+    stats = serializers.DictField(child=WholeNumberField(min_value=1, max_value=40), required=False, default=dict)
+    hit_points = WholeNumberField(min_value=1, max_value=500, required=False)
+    shock_threshold = WholeNumberField(min_value=1, max_value=100, required=False)
+    endurance_max = WholeNumberField(min_value=1, max_value=100, required=False)
+    armour_rating = WholeNumberField(min_value=0, max_value=10, required=False, default=0)
+    armour_type = WholeNumberField(min_value=0, max_value=10, required=False, default=0)
+    weapons = serializers.ListField(child=WeaponIn(), required=False, default=list, max_length=20)
+    revealed = FlagField(required=False, default=False)
+
+    def validate(self, attrs):
+        if "character" in attrs:
+            extra = set(self.initial_data) - {"character"}
+            if extra:
+                raise serializers.ValidationError({sorted(extra)[0]: ["A character brings its own sheet."]})
+            return attrs
+        if not attrs.get("name"):
+            raise serializers.ValidationError({"name": ["Name the NPC (or give a character id)."]})
+        unknown = [code for code in attrs["stats"] if code not in PRIMARY_STATS]
+        if unknown:
+            raise serializers.ValidationError({"stats": [f"Unknown stat {unknown[0]!r}."]})
+        return attrs
+
+
+class CombatantPatchIn(StrictInput):
+    revealed = FlagField(required=False)
+    surprised = FlagField(required=False)
+    prone = FlagField(required=False)
+    cant_move = FlagField(required=False)
+
+
+class InitiativeIn(StrictInput):
+    dice = serializers.DictField(child=FacesField(max_length=1), required=False, default=dict)
+
+    def validate_dice(self, value):
+        out = {}
+        for key, faces in value.items():
+            if not str(key).isdigit():
+                raise serializers.ValidationError(f"{key!r} is not a combatant id.")
+            out[int(key)] = faces
+        return out
+
+
+class AttackIn(StrictInput):
+    attacker = WholeNumberField(min_value=1, max_value=MAX_ID)
+    target = WholeNumberField(min_value=1, max_value=MAX_ID)
+    weapon = serializers.JSONField(required=False, default=None)
+    stat = serializers.ChoiceField(choices=["ACC", "MEL"], required=False, default="ACC")
+    aimed_area = serializers.ChoiceField(choices=AREAS, required=False, default="whole_body")
+    range_m = serializers.FloatField(min_value=0.01, max_value=1e7, required=False, default=None, allow_null=True)
+    aim_seconds = serializers.FloatField(min_value=0, max_value=86400, required=False, default=0)
+    weapon_class = serializers.ChoiceField(choices=["pistol", "rifle", "sniper"], required=False, default="rifle")
+    cover = WholeNumberField(min_value=0, max_value=20, required=False, default=0)
+    modifier = WholeNumberField(min_value=-50, max_value=50, required=False, default=0)
+    chosen_location = TextField(max_length=30, required=False, default=None, allow_null=True)
+    preview = FlagField(required=False, default=False)
+    dice = AttackDiceIn(required=False, default=dict)
+
+    def validate_weapon(self, value):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, str))):
+            raise serializers.ValidationError("Name the weapon by its id or its name.")
+        return value
+
+
+class DyingIn(StrictInput):
+    combatant = WholeNumberField(min_value=1, max_value=MAX_ID)
+    medical_target = WholeNumberField(min_value=-50, max_value=60, required=False, default=None, allow_null=True)
+    medical_help = FlagField(required=False, default=False)
+    dice = DyingDiceIn(required=False, default=dict)
+
+
+class LogQueryIn(serializers.Serializer):
+    after = serializers.IntegerField(min_value=0, max_value=MAX_ID, required=False, default=0)
+
+
+class EncounterSummaryOut(serializers.ModelSerializer):
+    class Meta:
+        model = Encounter
+        fields = ["id", "name", "state", "round", "created_at"]

@@ -1,0 +1,264 @@
+"""Every write of the tracker: encounters, combatants, initiative, turns and undo.
+
+Each runs in one transaction with the encounter row locked, so two clicks never interleave;
+each appends one event to the combat log holding what it changed. Attacks and dying rounds,
+which roll for wounds, are in combat.attacks.
+"""
+
+from __future__ import annotations
+
+import random
+from math import ceil
+
+from django.db import transaction
+
+from characters.models import Character
+from characters.wounds import apply_damage, healing_state, save_wounds
+from rulebook import RulesError
+from rulebook.dice import EnteredDice
+from rulebook.initiative import Combatant as Initiative
+from rulebook.initiative import initiative_order
+from rulebook.recovery import shock_after_skipped_action
+from rulebook.stats import PRIMARY_STATS
+
+from .errors import CombatConflict, CombatError
+from .fighters import combatants_loaded, fighter
+from .log import Changes, record, restore
+from .models import CombatEvent, Combatant, Encounter
+
+NPC_FIELDS = ("name", "stats", "hit_points", "shock_threshold", "endurance_max", "armour_rating", "armour_type",
+              "weapons", "revealed")
+
+
+def locked(encounter_id: int) -> Encounter:
+    return Encounter.objects.select_for_update().select_related("campaign").get(pk=encounter_id)
+
+
+def _running(encounter: Encounter) -> None:
+    if encounter.state != Encounter.State.RUNNING:
+        raise CombatConflict("Roll initiative first: the encounter is not running." if encounter.state == "setup"
+                             else "The encounter has ended.")
+
+
+@transaction.atomic
+def encounter_create(*, campaign, by, name: str, gm_notes: str = "", initiative_stat: str = "MEL",
+                     round_seconds: int = 10) -> Encounter:
+    name = (name or "").strip()
+    if not name:
+        raise CombatError("Give the encounter a name.", field="name")
+    encounter = Encounter.objects.create(campaign=campaign, name=name, gm_notes=gm_notes,
+                                         initiative_stat=initiative_stat, round_seconds=round_seconds)
+    changes = Changes(encounter)
+    record(changes=changes, kind="create", by=by, summary=f"{by} set up the encounter", data={})
+    return encounter
+
+
+def _check_npc(npc: dict) -> dict:
+    stats = npc.get("stats") or {}
+    unknown = [code for code in stats if code not in PRIMARY_STATS]
+    if unknown:
+        raise CombatError(f"Unknown stat {unknown[0]!r}; use {', '.join(PRIMARY_STATS)}.", field="stats")
+    for weapon in npc.get("weapons") or []:
+        if not 1 <= weapon.get("damage_points", 0) <= 30 or weapon.get("rate_of_fire", 1) not in (1, 2, 3):
+            raise CombatError("A weapon needs damage points 1–30 and a rate of fire of 1, 2 or 3.", field="weapons")
+    con = int(stats.get("CON", 14))
+    res, nim = int(stats.get("RES", 14)), int(stats.get("NIM", 14))
+    hp = npc.get("hit_points") or 2 * con + res + nim  # the rules' HP from the stat block
+    return {**npc, "hit_points": hp, "shock_threshold": npc.get("shock_threshold") or ceil(hp / 5),
+            "endurance_max": npc.get("endurance_max") or con}
+
+
+@transaction.atomic
+def combatant_add(*, encounter: Encounter, by, character_id: int | None = None, npc: dict | None = None) -> Combatant:
+    """Add a campaign character in play, or an NPC (hidden from players until revealed)."""
+    encounter = locked(encounter.pk)
+    if encounter.state == Encounter.State.ENDED:
+        raise CombatConflict("The encounter has ended.")
+    position = encounter.combatants.count()
+    if character_id is not None:
+        character = Character.objects.filter(campaign=encounter.campaign, pk=character_id).first()
+        if character is None:
+            raise CombatError("That character is not in this campaign.", field="character")
+        if character.state != Character.State.ACTIVE:
+            raise CombatConflict(f"{character.name} is not in play.", field="character")
+        if encounter.combatants.filter(character=character).exists():
+            raise CombatConflict(f"{character.name} is already in this encounter.", field="character")
+        combatant = Combatant.objects.create(encounter=encounter, character=character, name=character.name,
+                                             position=position)
+    else:
+        values = _check_npc(npc or {})
+        combatant = Combatant.objects.create(encounter=encounter, position=position, revealed=bool(
+            values.get("revealed", False)), **{k: values[k] for k in NPC_FIELDS if k in values and k != "revealed"})
+    changes = Changes(encounter)
+    hidden = combatant.is_npc and not combatant.revealed
+    record(changes=changes, kind="join", by=by, summary=f"{combatant.name} joins the fight",
+           data={"combatant": combatant.pk}, gm_only=hidden)
+    return combatant
+
+
+@transaction.atomic
+def combatant_update(*, combatant: Combatant, by, **flags) -> Combatant:
+    """Reveal an NPC, or set the conditions initiative reads (surprised, prone, can't move)."""
+    encounter = locked(combatant.encounter_id)
+    combatant = Combatant.objects.select_related("character").get(pk=combatant.pk)
+    changes = Changes(encounter)
+    changes.watch(combatant)
+    for name, value in flags.items():
+        setattr(combatant, name, value)
+    said = ", ".join(f"{k.replace('_', ' ')} {'on' if v else 'off'}" for k, v in flags.items())
+    record(changes=changes, kind="update", by=by, summary=f"{combatant.name}: {said}",
+           data={"combatant": combatant.pk, **flags}, gm_only=combatant.is_npc and not combatant.revealed)
+    return combatant
+
+
+class _InitiativeDice:
+    """One d6 per combatant who rolls, each from the faces entered for that combatant."""
+
+    def __init__(self, queue: list[tuple[int, list[int]]], fallback: random.Random | None) -> None:
+        self.queue, self.fallback, self.rolls = list(queue), fallback, {}
+
+    def randint(self, low: int, high: int) -> int:
+        combatant_id, faces = self.queue.pop(0)
+        roller = EnteredDice(faces, self.fallback, label=f"initiative dice for combatant {combatant_id}")
+        face = roller.randint(low, high)
+        roller.check_all_used()
+        self.rolls[combatant_id] = roller.record()
+        return face
+
+
+@transaction.atomic
+def initiative_roll(*, encounter: Encounter, by, dice: dict | None = None,
+                    rng: random.Random | None = None) -> Encounter:
+    """Roll initiative for everyone (RULINGS 6) and start the round: the highest acts first.
+
+    ``dice`` maps a combatant id to the one d6 rolled at the table for it.
+    """
+    encounter = locked(encounter.pk)
+    if encounter.state == Encounter.State.ENDED:
+        raise CombatConflict("The encounter has ended.")
+    combatants = [c for c in combatants_loaded(encounter.pk) if not c.dead]
+    if not combatants:
+        raise CombatConflict("Add combatants first.")
+    dice = dict(dice or {})
+    stray = [k for k in dice if k not in {c.pk for c in combatants}]
+    if stray:
+        raise CombatError(f"Combatant {stray[0]} is not in this encounter.", field="dice")
+    fighters = {c.pk: fighter(c) for c in combatants}
+    people = [Initiative(c.pk, fighters[c.pk].stats["AWA"], fighters[c.pk].stats["RES"],
+                         mel=fighters[c.pk].stats["MEL"], acc=fighters[c.pk].stats["ACC"], can_move=not c.cant_move,
+                         surprised=c.surprised, prone=c.prone) for c in combatants]
+    rollers = _InitiativeDice([(c.pk, dice.get(c.pk, [])) for c in combatants if not c.surprised and not c.cant_move],
+                              rng)
+    try:
+        order = initiative_order(people, rollers, combat_stat=encounter.initiative_stat)
+    except RulesError as exc:
+        raise CombatError(str(exc), field="dice") from None
+    changes = Changes(encounter)
+    by_id = {c.pk: c for c in combatants}
+    for entry in order.entries:
+        combatant = by_id[entry.id]
+        changes.watch(combatant)
+        combatant.initiative, combatant.initiative_breakdown = entry.initiative, [list(t) for t in entry.breakdown]
+        combatant.shock_this_round = 0
+    encounter.order = [entry.id for entry in order.entries]
+    encounter.state, encounter.turn = Encounter.State.RUNNING, 0
+    encounter.round = max(encounter.round, 0) + 1
+    ties = [[e.id for e in g.entries] for g in order.groups if g.micro_time]
+    record(changes=changes, kind="initiative", by=by,
+           summary=f"Round {encounter.round}: initiative rolled; {by_id[encounter.order[0]].name} acts first",
+           data={"order": [{"combatant": e.id, "initiative": e.initiative, "breakdown": [list(t) for t in e.breakdown]}
+                           for e in order.entries], "micro_time": ties, "dice": rollers.rolls})
+    return encounter
+
+
+def _wake(combatant: Combatant, changes: Changes) -> str:
+    """The combatant's missed action is over: a third of the shock comes back ("Damage & Recovery")."""
+    combatant.shock_back_on_waking = False
+    if combatant.character is not None:
+        character = Character.objects.select_for_update().get(pk=combatant.character_id)
+        combatant.character = character
+        changes.watch(combatant)
+        state, report = shock_after_skipped_action(healing_state(character))
+        save_wounds(character, state)
+        healed = report.total("shock")
+    else:
+        healed = ceil(combatant.shock / 3)
+        combatant.shock -= healed
+    return f"{combatant.name} comes round after the missed action and gets {healed} shock back"
+
+
+@transaction.atomic
+def turn_next(*, encounter: Encounter, by) -> Encounter:
+    """Pass the turn. Whoever is out cold misses the action (and comes round after it); a new
+    round starts when everyone has had their turn."""
+    encounter = locked(encounter.pk)
+    _running(encounter)
+    combatants = {c.pk: c for c in Combatant.objects.select_for_update(of=("self",)).select_related("character")
+                  .filter(encounter=encounter)}
+    changes, notes = Changes(encounter), []
+    for _ in range(2 * len(encounter.order) + 1):
+        encounter.turn += 1
+        if encounter.turn >= len(encounter.order):
+            encounter.round, encounter.turn = encounter.round + 1, 0
+            for combatant in combatants.values():
+                changes.watch(combatant)
+                combatant.shock_this_round = 0
+            notes.append(f"Round {encounter.round} begins")
+        current = combatants.get(encounter.order[encounter.turn])
+        if current is None or current.dead:
+            continue
+        if current.out_cold_turns:
+            changes.watch(current)
+            current.out_cold_turns -= 1
+            notes.append(f"{current.name} is out cold and misses the action")
+            if not current.out_cold_turns and current.shock_back_on_waking:
+                notes.append(_wake(current, changes))
+            continue
+        break
+    acting = combatants[encounter.order[encounter.turn]]
+    notes.append(f"{acting.name} acts")
+    record(changes=changes, kind="turn", by=by, summary="; ".join(notes),
+           data={"round": encounter.round, "acting": acting.pk, "notes": notes})
+    return encounter
+
+
+@transaction.atomic
+def encounter_end(*, encounter: Encounter, by) -> Encounter:
+    encounter = locked(encounter.pk)
+    changes = Changes(encounter)
+    encounter.state = Encounter.State.ENDED
+    record(changes=changes, kind="end", by=by, summary="The encounter ends", data={})
+    return encounter
+
+
+@transaction.atomic
+def undo_last(*, encounter: Encounter, by) -> CombatEvent:
+    """Take back the last event that is not an undo, and everything it changed (GM)."""
+    encounter = locked(encounter.pk)
+    last = (encounter.events.filter(undone_by__isnull=True).exclude(kind__in=("undo", "create"))
+            .order_by("-id").first())
+    if last is None:
+        raise CombatConflict("Nothing to undo.")
+    restore(encounter=encounter, event=last)
+    changes = Changes(encounter)
+    return record(changes=changes, kind="undo", by=by, summary=f"Undone: {last.summary}",
+                  data={"undone": last.pk}, gm_only=last.gm_only, undoes=last)
+
+
+def pay_and_wound(*, combatant: Combatant, changes: Changes, trauma: int = 0, shock: int = 0, end: int = 0,
+                  stat_damage: dict | None = None) -> None:
+    """Land END spent and wounds on a combatant: a character through the wounds service."""
+    changes.watch(combatant)
+    if combatant.character is not None:
+        character = combatant.character
+        state = apply_damage(healing_state(character), trauma=trauma, shock=shock, end=end,
+                             stat_damage=stat_damage)
+        save_wounds(character, state)
+        return
+    combatant.trauma += trauma
+    combatant.shock += shock
+    combatant.end_spent += end
+    damage = dict(combatant.stat_damage or {})
+    for stat, points in (stat_damage or {}).items():
+        damage[stat] = damage.get(stat, 0) + points
+    combatant.stat_damage = damage

@@ -1,0 +1,90 @@
+"""The article's worked examples through the API, with the dice rolled at the table."""
+
+import pytest
+
+from characters import items
+from characters.models import Character
+from characters.wounds import WOUND_COLUMNS
+from combat.models import Combatant, Encounter
+
+pytestmark = pytest.mark.django_db
+
+#: HP 2·7 + 8 + 8 = 30 → SHK ⌈30 / 5⌉ = 6, as in the article's example; CON 7 saves at 7 − 2.
+FRAIL = {"CON": 7, "RES": 8, "NIM": 8}
+RIFLE = {"name": "Rifle", "damage_points": 5, "ranks": 2}  # 3d6
+
+
+def _wounds(character_id: int) -> dict:
+    row = Character.objects.get(pk=character_id)
+    return {name: getattr(row, name) for name in WOUND_COLUMNS}
+
+
+@pytest.fixture
+def fight(personas, api_as, make_character):
+    """alice's character in chest armour 5 against a rifleman; the rifleman acts first."""
+    alice = make_character("player", stats=FRAIL)
+    gm = personas["campaign"].memberships.get(role="gm").user
+    items.item_create(character=alice, kind_name="armour", by=gm, is_gm=True,
+                      data={"name": "Ballistic vest", "hardness": 5, "coverage": 4, "nim_penalty": 0})
+    api = api_as("gm")
+    encounter = api.post(f"/api/v1/campaigns/{personas['campaign'].pk}/encounters/",
+                         {"name": "Ambush at the depot"}, format="json").json()["id"]
+    pc = api.post(f"/api/v1/encounters/{encounter}/combatants/", {"character": alice.pk}, format="json").json()["id"]
+    npc = api.post(f"/api/v1/encounters/{encounter}/combatants/",
+                   {"name": "Rifleman", "stats": {"ACC": 14, "AWA": 18}, "weapons": [RIFLE], "revealed": True},
+                   format="json").json()["id"]
+    order = api.post(f"/api/v1/encounters/{encounter}/initiative/", {"dice": {str(npc): [6], str(pc): [1]}},
+                     format="json")
+    assert order.status_code == 200, order.json()
+    assert order.json()["acting"] == npc
+    return {"api": api, "encounter": encounter, "pc": pc, "npc": npc, "alice": alice}
+
+
+def test_the_rifle_example_end_to_end(fight):
+    """Article, "Damage & Recovery": 9 − 5 = 4 trauma; shock 8 against SHK 6; the CON save at −2
+    fails; d10 6 → 10 seconds out cold; a missed action, then 3 shock back; the chest's d8 of 4
+    costs 1 RES. Undo restores the exact state before."""
+    api, encounter, alice = fight["api"], fight["encounter"], fight["alice"]
+    before = _wounds(alice.pk)
+    body = {"attacker": fight["npc"], "target": fight["pc"], "weapon": "Rifle", "stat": "ACC"}
+    preview = api.post(f"/api/v1/encounters/{encounter}/attacks/", {**body, "preview": True}, format="json")
+    assert preview.status_code == 200, preview.json()
+    assert preview.json()["dice"] == 3 and "/" in preview.json()["probability"]
+    assert _wounds(alice.pk) == before
+
+    dice = {"attack": [1, 2, 3], "location": [50], "effect": [6, 4], "damage": [2, 3, 3], "shock": [4],
+            "save": [6, 6, 6, 6], "unconscious": [6]}
+    response = api.post(f"/api/v1/encounters/{encounter}/attacks/", {**body, "dice": dice}, format="json")
+    assert response.status_code == 201, response.json()
+    outcome = response.json()["data"]
+    assert outcome["outcome"] == "hit" and outcome["location"]["location"] == "right_chest"
+    assert outcome["damage"]["rolled"] == 8
+    assert outcome["trauma"] == 4  # 8 + 1 (chest) − 5 (armour)
+    assert outcome["shock_rolled"] == 8 and outcome["shock_threshold"] == 6  # ⌈4 / 2⌉ + 4 + 2 (chest)
+    assert outcome["save"]["target"] == 5 and not outcome["save"]["saved"]  # CON 7 − 2 over the threshold
+    assert outcome["unconscious_seconds"] == 10 and outcome["turns_out_cold"] == 1
+    assert outcome["stat_damage"] == {"RES": 1}
+    assert outcome["end_paid"] == 1  # a trigger pull
+
+    wounds = api.get(f"/api/v1/characters/{alice.pk}/wounds/").json()
+    assert (wounds["trauma"], wounds["shock"], wounds["stat_damage"]) == (4, 8, {"RES": 1})
+
+    # alice's turn comes: she is out cold, misses it, and gets ⌈8 / 3⌉ = 3 shock back after it.
+    turn = api.post(f"/api/v1/encounters/{encounter}/next-turn/")
+    assert turn.status_code == 200
+    assert turn.json()["round"] == 2 and turn.json()["acting"] == fight["npc"]
+    assert api.get(f"/api/v1/characters/{alice.pk}/wounds/").json()["shock"] == 5
+    log = api.get(f"/api/v1/encounters/{encounter}/log/").json()["events"]
+    assert "misses the action" in log[-1]["summary"] and "3 shock back" in log[-1]["summary"]
+
+    # Undo the turn, then the attack: alice is exactly as before, the rifleman acts again.
+    undo = api.post(f"/api/v1/encounters/{encounter}/undo/")
+    assert undo.status_code == 201, undo.json()
+    assert api.get(f"/api/v1/characters/{alice.pk}/wounds/").json()["shock"] == 8
+    assert api.post(f"/api/v1/encounters/{encounter}/undo/").status_code == 201
+    assert _wounds(alice.pk) == before
+    rifleman = Combatant.objects.get(pk=fight["npc"])
+    assert rifleman.end_spent == 0
+    encounter_row = Encounter.objects.get(pk=encounter)
+    assert (encounter_row.round, encounter_row.turn) == (1, 0)
+    assert Combatant.objects.get(pk=fight["pc"]).out_cold_turns == 0

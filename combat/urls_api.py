@@ -1,0 +1,20 @@
+from django.urls import path
+
+from . import api
+
+encounter = "encounters/<int:encounter_id>/"
+
+urlpatterns = [
+    path("campaigns/<int:campaign_id>/encounters/", api.EncounterListApi.as_view(), name="api-campaign-encounters"),
+    path(encounter, api.EncounterDetailApi.as_view(), name="api-encounter-detail"),
+    path(encounter + "combatants/", api.CombatantListApi.as_view(), name="api-encounter-combatants"),
+    path(encounter + "combatants/<int:combatant_id>/", api.CombatantDetailApi.as_view(),
+         name="api-encounter-combatant"),
+    path(encounter + "initiative/", api.InitiativeApi.as_view(), name="api-encounter-initiative"),
+    path(encounter + "attacks/", api.AttackApi.as_view(), name="api-encounter-attacks"),
+    path(encounter + "dying/", api.DyingApi.as_view(), name="api-encounter-dying"),
+    path(encounter + "next-turn/", api.NextTurnApi.as_view(), name="api-encounter-next-turn"),
+    path(encounter + "log/", api.LogApi.as_view(), name="api-encounter-log"),
+    path(encounter + "undo/", api.UndoApi.as_view(), name="api-encounter-undo"),
+    path(encounter + "end/", api.EndApi.as_view(), name="api-encounter-end"),
+]
