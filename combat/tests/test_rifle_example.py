@@ -88,3 +88,43 @@ def test_the_rifle_example_end_to_end(fight):
     encounter_row = Encounter.objects.get(pk=encounter)
     assert (encounter_row.round, encounter_row.turn) == (1, 0)
     assert Combatant.objects.get(pk=fight["pc"]).out_cold_turns == 0
+
+
+def test_the_dying_example(fight, personas):
+    """Article, "Death": CON checks in rounds D, D+1, D+2 at 0, −1, −2 (the article's +0, +1,
+    +2 on the roll); in D+3 medical help turns the step to +1 (−1); in D+4 help again (0), the
+    check succeeds with help and he is back at 1 HP."""
+    api, encounter = fight["api"], fight["encounter"]
+    Combatant.objects.filter(pk=fight["pc"]).update(dying=True)
+    Character.objects.filter(pk=fight["alice"].pk).update(trauma=30)  # HP 30 − 30 = 0: dying
+    assert api.get(f"/api/v1/encounters/{encounter}/").json()["combatants"][1]["hp"] == 0
+    url = f"/api/v1/encounters/{encounter}/dying/"
+    low = [1, 1, 1, 1]  # 4 on 4d6: succeeds at any of these targets (CON 7 − 2 at worst)
+    modifiers = []
+    for help_ in (False, False, False, True):
+        body = {"combatant": fight["pc"], "medical_help": help_, "dice": {"save": low}}
+        response = api.post(url, body, format="json")
+        assert response.status_code == 201, response.json()
+        modifiers.append(response.json()["data"]["modifier"])
+        assert response.json()["data"]["survived"] and not response.json()["data"]["restored"]
+    # The medic rolls their check at the table: 3d6 = 5 against 12 succeeds.
+    last = api.post(url, {"combatant": fight["pc"], "medical_target": 12,
+                          "dice": {"medical": [1, 2, 2], "save": low}}, format="json").json()["data"]
+    modifiers.append(last["modifier"])
+    assert modifiers == [0, -1, -2, -1, 0]
+    assert last["medical"]["success"] and last["restored"]
+    wounds = api.get(f"/api/v1/characters/{fight['alice'].pk}/wounds/").json()
+    assert wounds["trauma"] == 29  # back to 1 HP of 30
+    pc = Combatant.objects.get(pk=fight["pc"])
+    assert not pc.dying and pc.dying_modifier is None
+    # One more round is refused: nobody is dying now.
+    assert api.post(url, {"combatant": fight["pc"], "dice": {"save": low}}, format="json").status_code == 409
+
+
+def test_a_failed_dying_check_is_death(fight):
+    api, encounter = fight["api"], fight["encounter"]
+    Combatant.objects.filter(pk=fight["pc"]).update(dying=True)
+    response = api.post(f"/api/v1/encounters/{encounter}/dying/",
+                        {"combatant": fight["pc"], "dice": {"save": [6, 6, 6, 6]}}, format="json")
+    assert response.status_code == 201 and not response.json()["data"]["survived"]
+    assert Combatant.objects.get(pk=fight["pc"]).dead
