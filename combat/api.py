@@ -112,12 +112,12 @@ class AttackApi(APIView):
             raise exceptions.ValidationError({"attacker": ["No such combatant in this encounter."]})
         if not access.may_act_with(attacker):
             raise exceptions.PermissionDenied("Only the GM and the character's player act with it.")
-        preview, dice = data.pop("preview"), data.pop("dice")
+        preview, dice, key = data.pop("preview"), data.pop("dice"), data.pop("idempotency_key")
         request_ = attacks.AttackRequest(**data)
         if preview:
             return Response(attacks.attack_preview(encounter=access.encounter, request=request_))
         event = attacks.attack_make(encounter=access.encounter, by=request.user, request=request_, dice=dice,
-                                    is_gm=access.is_gm)
+                                    is_gm=access.is_gm, idempotency_key=key)
         return Response(selectors.event_view(event, is_gm=access.is_gm), status=status.HTTP_201_CREATED)
 
 

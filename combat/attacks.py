@@ -116,9 +116,19 @@ def _check_turn(encounter: Encounter, attacker: Fighter, *, is_gm: bool) -> None
 
 @transaction.atomic
 def attack_make(*, encounter: Encounter, by, request: AttackRequest, dice: dict | None = None, is_gm: bool = True,
-                rng: random.Random | None = None) -> CombatEvent:
-    """Roll an attack and apply everything it does (see the module docstring)."""
+                idempotency_key: str | None = None, rng: random.Random | None = None) -> CombatEvent:
+    """Roll an attack and apply everything it does (see the module docstring).
+
+    With an ``idempotency_key`` seen before, return that attack's event and roll nothing.
+    """
     encounter = locked(encounter.pk)
+    if idempotency_key:
+        done = CombatEvent.objects.filter(encounter=encounter, idempotency_key=idempotency_key).first()
+        if done is not None:
+            if done.kind != "attack" or done.gm_data.get("attacker") != request.attacker:
+                raise CombatConflict("This idempotency key was already used for another action.",
+                                     field="idempotency_key")
+            return done
     _running(encounter)
     attacker, target = _pair(encounter, request, lock=True)
     _check_turn(encounter, attacker, is_gm=is_gm)
@@ -192,6 +202,7 @@ def attack_make(*, encounter: Encounter, by, request: AttackRequest, dice: dict 
         public["band"] = fighter(target.combatant).band() if target.combatant.character is None else None
         summary = summary.split(": ")[0] + f": {attack.outcome}"
     return record(changes=changes, kind="attack", by=by, summary=summary, data=public, gm_data=result,
+                  idempotency_key=idempotency_key,
                   gm_only=(target.combatant.is_npc and not target.combatant.revealed)
                   or (attacker.combatant.is_npc and not attacker.combatant.revealed))
 

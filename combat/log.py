@@ -60,13 +60,14 @@ class Changes:
 
 
 def record(*, changes: Changes, kind: str, by, summary: str, data: dict, gm_data: dict | None = None,
-           gm_only: bool = False, undoes: CombatEvent | None = None) -> CombatEvent:
+           gm_only: bool = False, undoes: CombatEvent | None = None, idempotency_key: str | None = None) -> CombatEvent:
     """Save what changed and append the event to the log, the campaign's audit trail and live stream."""
     changes.save()
     encounter = changes.encounter
     event = CombatEvent.objects.create(encounter=encounter, kind=kind, summary=summary[:300], data=data,
                                        gm_data=gm_data or {}, gm_only=gm_only, before=changes.before,
-                                       after=changes.after(), undoes=undoes, by=by)
+                                       after=changes.after(), undoes=undoes, by=by,
+                                       idempotency_key=idempotency_key or None)
     log_action(campaign=encounter.campaign, actor=by, action=f"combat.{kind}", summary=f"{encounter.name}: {summary}",
                data={"encounter": encounter.pk, "event": event.pk})
     event_publish(campaign=encounter.campaign_id, kind="combat", gm_only=gm_only,

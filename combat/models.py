@@ -120,8 +120,13 @@ class CombatEvent(models.Model):
     after = models.JSONField(default=dict, blank=True)
     undoes = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT, related_name="undone_by")
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    # A client's key: the same attack sent twice (a double tap) is made once.
+    idempotency_key = models.CharField(max_length=120, null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["id"]
         indexes = [models.Index(fields=["encounter", "id"], name="combat_event_after")]
+        constraints = [models.UniqueConstraint(fields=["encounter", "idempotency_key"],
+                                               condition=Q(idempotency_key__isnull=False),
+                                               name="combat_event_idempotency_key_once")]

@@ -101,6 +101,7 @@ class AttackIn(StrictInput):
     chosen_location = TextField(max_length=30, required=False, default=None, allow_null=True)
     preview = FlagField(required=False, default=False)
     dice = AttackDiceIn(required=False, default=dict)
+    idempotency_key = TextField(max_length=100, required=False, default=None, allow_null=True)
 
     def validate_weapon(self, value):
         if value is not None and (isinstance(value, bool) or not isinstance(value, (int, str))):

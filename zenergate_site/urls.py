@@ -20,6 +20,7 @@ urlpatterns = [
     path("", include("campaign.urls")),
     path("", include("characters.urls")),
     path("", include("campaign.downtime.urls")),
+    path("", include("combat.urls")),
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),

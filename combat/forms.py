@@ -1,0 +1,90 @@
+"""Tracker forms: what the GM console and the player view post."""
+
+from __future__ import annotations
+
+import uuid
+
+from django import forms
+
+from rulebook.hit_locations import AREAS
+
+AREA_CHOICES = [(a, a.replace("_", " ").replace("head torso", "head & torso").replace("head neck", "head & neck"))
+                for a in AREAS]
+
+
+class EncounterForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    initiative_stat = forms.ChoiceField(choices=[("MEL", "MEL"), ("ACC", "ACC")], initial="MEL",
+                                        label="Initiative ranks by")
+    gm_notes = forms.CharField(required=False, max_length=5000, widget=forms.Textarea(attrs={"rows": 2}),
+                               label="GM notes (never shown to players)")
+
+
+class NpcForm(forms.Form):
+    name = forms.CharField(max_length=80)
+    acc = forms.IntegerField(min_value=1, max_value=40, initial=14, label="ACC")
+    mel = forms.IntegerField(min_value=1, max_value=40, initial=14, label="MEL")
+    awa = forms.IntegerField(min_value=1, max_value=40, initial=14, label="AWA")
+    res = forms.IntegerField(min_value=1, max_value=40, initial=14, label="RES")
+    con = forms.IntegerField(min_value=1, max_value=40, initial=14, label="CON")
+    armour_rating = forms.IntegerField(min_value=0, max_value=10, initial=0, label="Armour")
+    weapon = forms.CharField(max_length=80, initial="Pistol", label="Weapon")
+    damage_points = forms.IntegerField(min_value=1, max_value=30, initial=4, label="Damage points")
+    ranks = forms.IntegerField(min_value=0, max_value=10, initial=1, label="Weapon ranks")
+    melee = forms.BooleanField(required=False)
+    revealed = forms.BooleanField(required=False, label="Players see it now")
+
+    def npc(self) -> dict:
+        d = self.cleaned_data
+        return {"name": d["name"], "revealed": d["revealed"], "armour_rating": d["armour_rating"],
+                "armour_type": d["armour_rating"],
+                "stats": {"ACC": d["acc"], "MEL": d["mel"], "AWA": d["awa"], "RES": d["res"], "CON": d["con"]},
+                "weapons": [{"name": d["weapon"], "damage_points": d["damage_points"], "ranks": d["ranks"],
+                             "melee": d["melee"], "rate_of_fire": 1, "extra_damage": 0}]}
+
+
+class AttackForm(forms.Form):
+    attacker = forms.TypedChoiceField(coerce=int)
+    target = forms.TypedChoiceField(coerce=int)
+    weapon = forms.CharField(required=False, max_length=80)
+    stat = forms.ChoiceField(choices=[("ACC", "ACC (ranged)"), ("MEL", "MEL (melee)")])
+    aimed_area = forms.ChoiceField(choices=AREA_CHOICES, initial="whole_body", label="Aimed at")
+    range_m = forms.FloatField(required=False, min_value=0.01, label="Range (m)")
+    aim_seconds = forms.FloatField(required=False, min_value=0, label="Aiming (s)")
+    weapon_class = forms.ChoiceField(choices=[("pistol", "pistol"), ("rifle", "rifle"), ("sniper", "sniper")],
+                                     initial="rifle", label="Aiming cap")
+    cover = forms.IntegerField(required=False, min_value=0, max_value=20, label="Cover (size steps)")
+    modifier = forms.IntegerField(required=False, min_value=-50, max_value=50, label="GM modifier")
+    dice_attack = forms.CharField(required=False, max_length=40, label="Attack 3d6")
+    dice_location = forms.CharField(required=False, max_length=10, label="d100")
+    dice_damage = forms.CharField(required=False, max_length=60, label="Damage dice")
+    dice_shock = forms.CharField(required=False, max_length=10, label="Shock d6")
+    idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args, attackers=(), targets=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["attacker"].choices = [(c["id"], c["name"]) for c in attackers]
+        self.fields["target"].choices = [(c["id"], c["name"]) for c in targets]
+        self.fields["idempotency_key"].initial = uuid.uuid4().hex
+
+    def request(self) -> dict:
+        d = self.cleaned_data
+        return {"attacker": d["attacker"], "target": d["target"], "weapon": d["weapon"] or None, "stat": d["stat"],
+                "aimed_area": d["aimed_area"], "range_m": d["range_m"], "aim_seconds": d["aim_seconds"] or 0,
+                "weapon_class": d["weapon_class"], "cover": d["cover"] or 0, "modifier": d["modifier"] or 0}
+
+    def dice(self) -> dict:
+        out = {}
+        for slot in ("attack", "location", "damage", "shock"):
+            text = (self.cleaned_data.get(f"dice_{slot}") or "").replace(",", " ").split()
+            if text:
+                if not all(t.isdigit() for t in text):
+                    raise forms.ValidationError("Type the faces as whole numbers, e.g. 6 5 4.")
+                out[slot] = [int(t) for t in text]
+        return out
+
+
+class DyingForm(forms.Form):
+    combatant = forms.IntegerField(widget=forms.HiddenInput)
+    medical_target = forms.IntegerField(required=False, min_value=-50, max_value=60, label="Medic's check target")
+    medical_help = forms.BooleanField(required=False, label="A medic helped (the GM says it worked)")

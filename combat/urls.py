@@ -1,0 +1,11 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("campaigns/<int:campaign_id>/encounters/", views.encounter_list, name="campaign-encounters"),
+    path("encounters/<int:encounter_id>/", views.encounter_page, name="encounter"),
+    path("encounters/<int:encounter_id>/live/", views.encounter_live, name="encounter-live"),
+    path("encounters/<int:encounter_id>/preview/", views.attack_preview, name="encounter-preview"),
+    path("encounters/<int:encounter_id>/act/", views.encounter_act, name="encounter-act"),
+]

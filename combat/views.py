@@ -1,0 +1,166 @@
+"""Tracker pages: the encounter list, the GM console and the player view (one page, scoped by
+who looks), its live fragment and the attack preview. Every POST answers with a redirect."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from campaign.events import last_event_id
+from campaign.permissions import access_campaign
+from characters.models import Character
+from zenergate_site.errors import DomainError
+
+from . import attacks, selectors, services
+from .forms import AttackForm, DyingForm, EncounterForm, NpcForm
+from .models import Combatant
+from .permissions import EncounterAccess, access_encounter
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def encounter_list(request, campaign_id: int):
+    access = access_campaign(user=request.user, campaign_id=campaign_id, write=request.method == "POST")
+    form = EncounterForm(request.POST or None) if access.is_gm else None
+    if request.method == "POST" and form.is_valid():
+        encounter = services.encounter_create(campaign=access.campaign, by=request.user, **form.cleaned_data)
+        return redirect("encounter", encounter_id=encounter.pk)
+    return render(request, "combat/list.html", {"campaign": access.campaign, "access": access, "form": form,
+                                                "encounters": access.campaign.encounters.all()},
+                  status=400 if request.method == "POST" else 200)
+
+
+def _context(request, access: EncounterAccess) -> dict:
+    state = selectors.tracker(access=access)
+    mine = {c.pk for c in Combatant.objects.filter(encounter=access.encounter, character__owner=request.user)}
+    attackers = [c for c in state["combatants"] if access.is_gm or c["id"] in mine]
+    if not access.is_gm:  # a player acts with their own character, on its turn
+        attackers = [c for c in attackers if c["id"] == state["acting"]]
+    log = selectors.log_after(access=access, after=max(state["last_event"] - 30, 0))
+    context = {"campaign": access.encounter.campaign, "access": access, "encounter": access.encounter, "state": state,
+               "log": list(reversed(log)), "is_gm": access.is_gm,
+               "attack_form": _attack_form(state, attackers),
+               "live_campaign": access.encounter.campaign_id, "live_after": last_event_id(
+                   campaign=access.encounter.campaign)}
+    if access.is_gm:
+        present = {c["character"] for c in state["combatants"] if c["character"]}
+        context["characters"] = Character.objects.filter(campaign=access.encounter.campaign,
+                                                         state=Character.State.ACTIVE).exclude(pk__in=present)
+        context["npc_form"] = NpcForm()
+        context["dying_forms"] = [(c, DyingForm(initial={"combatant": c["id"]})) for c in state["combatants"]
+                                  if c["dying"]]
+    return context
+
+
+def _attack_form(state: dict, attackers: list[dict]) -> AttackForm | None:
+    """The attack form, set for the combatant acting against the first one on the other side."""
+    if not attackers:
+        return None
+    attacker = next((c for c in attackers if c["id"] == state["acting"]), attackers[0])
+    others = [c for c in state["combatants"] if c["id"] != attacker["id"] and not c["dead"]]
+    target = next((c for c in others if c["npc"] != attacker["npc"]), others[0] if others else None)
+    return AttackForm(attackers=attackers, targets=state["combatants"],
+                      initial={"attacker": attacker["id"], "target": target and target["id"]})
+
+
+@login_required
+@require_GET
+def encounter_page(request, encounter_id: int):
+    access = access_encounter(user=request.user, encounter_id=encounter_id)
+    return render(request, "combat/encounter.html", _context(request, access))
+
+
+@login_required
+@require_GET
+def encounter_live(request, encounter_id: int):
+    """The parts of the page that change: order, combatants and the log."""
+    access = access_encounter(user=request.user, encounter_id=encounter_id)
+    template = "combat/_log.html" if request.GET.get("part") == "log" else "combat/_live.html"
+    return render(request, template, _context(request, access))
+
+
+@login_required
+@require_GET
+def attack_preview(request, encounter_id: int):
+    access = access_encounter(user=request.user, encounter_id=encounter_id)
+    state = selectors.tracker(access=access)
+    form = AttackForm(request.GET, attackers=state["combatants"], targets=state["combatants"])
+    preview, error = None, None
+    if form.is_valid():
+        combatant = Combatant.objects.select_related("character").filter(
+            encounter=access.encounter, pk=form.cleaned_data["attacker"]).first()
+        if combatant is not None and access.may_act_with(combatant):
+            try:
+                preview = attacks.attack_preview(encounter=access.encounter,
+                                                 request=attacks.AttackRequest(**form.request()))
+            except DomainError as exc:
+                error = exc.message
+    else:
+        error = "; ".join(e for errs in form.errors.values() for e in errs)
+    return render(request, "combat/_preview.html", {"preview": preview, "error": error})
+
+
+def _back(encounter_id: int):
+    return redirect(reverse("encounter", args=[encounter_id]))
+
+
+@login_required
+@require_POST
+def encounter_act(request, encounter_id: int):
+    """One dispatcher for the console's buttons: each calls one service, then comes back."""
+    action = request.POST.get("action", "")
+    is_attack = action == "attack"
+    access = access_encounter(user=request.user, encounter_id=encounter_id, write=not is_attack)
+    encounter, by = access.encounter, request.user
+    try:
+        if is_attack:
+            state = selectors.tracker(access=access)
+            form = AttackForm(request.POST, attackers=state["combatants"], targets=state["combatants"])
+            if not form.is_valid():
+                raise DomainError("; ".join(e for errs in form.errors.values() for e in errs))
+            combatant = Combatant.objects.select_related("character").get(pk=form.cleaned_data["attacker"])
+            if not access.may_act_with(combatant):
+                raise PermissionDenied("Only the GM and the character's player act with it.")
+            try:
+                dice = form.dice()
+            except Exception as exc:
+                raise DomainError(" ".join(getattr(exc, "messages", [str(exc)]))) from None
+            event = attacks.attack_make(encounter=encounter, by=by, request=attacks.AttackRequest(**form.request()),
+                                        dice=dice, is_gm=access.is_gm,
+                                        idempotency_key=form.cleaned_data["idempotency_key"] or None)
+            messages.success(request, event.summary)
+        elif action == "add_character":
+            services.combatant_add(encounter=encounter, by=by, character_id=int(request.POST.get("character", 0)))
+        elif action == "add_npc":
+            form = NpcForm(request.POST)
+            if not form.is_valid():
+                raise DomainError("; ".join(f"{k}: {e}" for k, errs in form.errors.items() for e in errs))
+            services.combatant_add(encounter=encounter, by=by, npc=form.npc())
+        elif action in ("reveal", "surprised", "prone", "cant_move"):
+            combatant = Combatant.objects.get(encounter=encounter, pk=int(request.POST.get("combatant", 0)))
+            field = "revealed" if action == "reveal" else action
+            services.combatant_update(combatant=combatant, by=by, **{field: not getattr(combatant, field)})
+        elif action == "initiative":
+            services.initiative_roll(encounter=encounter, by=by)
+        elif action == "next":
+            services.turn_next(encounter=encounter, by=by)
+        elif action == "undo":
+            event = services.undo_last(encounter=encounter, by=by)
+            messages.success(request, event.summary)
+        elif action == "end":
+            services.encounter_end(encounter=encounter, by=by)
+        elif action == "dying":
+            form = DyingForm(request.POST)
+            if not form.is_valid():
+                raise DomainError("Give the medic's target as a whole number.")
+            event = attacks.dying_check(encounter=encounter, by=by, combatant_id=form.cleaned_data["combatant"],
+                                        medical_target=form.cleaned_data["medical_target"],
+                                        medical_help=form.cleaned_data["medical_help"])
+            messages.success(request, event.summary)
+        else:
+            raise DomainError("Unknown action.")
+    except (DomainError, Combatant.DoesNotExist, ValueError) as exc:
+        messages.error(request, getattr(exc, "message", None) or "That combatant is not in this encounter.")
+    return _back(encounter_id)
