@@ -11,14 +11,19 @@ from . import attacks, selectors, services
 from .models import Combatant
 from .permissions import access_encounter
 from .serializers import (
+    ActNowIn,
+    AnswerIn,
     AttackIn,
     CombatantIn,
     CombatantPatchIn,
     DyingIn,
     EncounterIn,
+    EncounterPatchIn,
     EncounterSummaryOut,
     InitiativeIn,
     LogQueryIn,
+    NextTurnIn,
+    ReactionIn,
 )
 
 
@@ -50,6 +55,13 @@ class EncounterListApi(APIView):
 class EncounterDetailApi(APIView):
     @extend_schema(responses=dict)
     def get(self, request, encounter_id: int):
+        return _tracker(request, encounter_id)
+
+    @extend_schema(request=EncounterPatchIn, responses=dict)
+    def patch(self, request, encounter_id: int):
+        access = access_encounter(user=request.user, encounter_id=encounter_id, write=True)
+        services.encounter_update(encounter=access.encounter, by=request.user,
+                                  **_valid(EncounterPatchIn, request.data))
         return _tracker(request, encounter_id)
 
 
@@ -92,11 +104,48 @@ class InitiativeApi(APIView):
 
 
 class NextTurnApi(APIView):
+    @extend_schema(request=NextTurnIn, responses=dict)
+    def post(self, request, encounter_id: int):
+        access = access_encounter(user=request.user, encounter_id=encounter_id, write=True)
+        services.turn_next(encounter=access.encounter, by=request.user, **_valid(NextTurnIn, request.data or {}))
+        return _tracker(request, encounter_id)
+
+
+class HoldApi(APIView):
     @extend_schema(request=None, responses=dict)
     def post(self, request, encounter_id: int):
         access = access_encounter(user=request.user, encounter_id=encounter_id, write=True)
-        services.turn_next(encounter=access.encounter, by=request.user)
+        services.hold(encounter=access.encounter, by=request.user)
         return _tracker(request, encounter_id)
+
+
+class ActNowApi(APIView):
+    @extend_schema(request=ActNowIn, responses=dict)
+    def post(self, request, encounter_id: int):
+        access = access_encounter(user=request.user, encounter_id=encounter_id, write=True)
+        services.act_now(encounter=access.encounter, by=request.user,
+                         combatant_id=_valid(ActNowIn, request.data)["combatant"])
+        return _tracker(request, encounter_id)
+
+
+class ReactionApi(APIView):
+    @extend_schema(request=ReactionIn, responses={201: dict})
+    def post(self, request, encounter_id: int):
+        access = access_encounter(user=request.user, encounter_id=encounter_id, write=True)
+        data = _valid(ReactionIn, request.data)
+        event = services.reaction(encounter=access.encounter, by=request.user, combatant_id=data["combatant"],
+                                  milliseconds=data["milliseconds"], has_next_initiative=data["has_next_initiative"],
+                                  dice=data["dice"])
+        return Response(selectors.event_view(event, is_gm=True), status=status.HTTP_201_CREATED)
+
+
+class RequestAnswerApi(APIView):
+    @extend_schema(request=AnswerIn, responses={201: dict})
+    def post(self, request, encounter_id: int, event_id: int):
+        access = access_encounter(user=request.user, encounter_id=encounter_id, write=True)
+        event = attacks.request_answer(encounter=access.encounter, by=request.user, request_id=event_id,
+                                       approve=_valid(AnswerIn, request.data)["approve"])
+        return Response(selectors.event_view(event, is_gm=True), status=status.HTTP_201_CREATED)
 
 
 class AttackApi(APIView):
@@ -116,6 +165,9 @@ class AttackApi(APIView):
         request_ = attacks.AttackRequest(**data)
         if preview:
             return Response(attacks.attack_preview(encounter=access.encounter, request=request_))
+        if access.encounter.require_approval and not access.is_gm:
+            event = attacks.attack_request(encounter=access.encounter, by=request.user, request=request_, dice=dice)
+            return Response(selectors.event_view(event, is_gm=False), status=status.HTTP_202_ACCEPTED)
         event = attacks.attack_make(encounter=access.encounter, by=request.user, request=request_, dice=dice,
                                     is_gm=access.is_gm, idempotency_key=key)
         return Response(selectors.event_view(event, is_gm=access.is_gm), status=status.HTTP_201_CREATED)

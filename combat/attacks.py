@@ -116,7 +116,8 @@ def _check_turn(encounter: Encounter, attacker: Fighter, *, is_gm: bool) -> None
 
 @transaction.atomic
 def attack_make(*, encounter: Encounter, by, request: AttackRequest, dice: dict | None = None, is_gm: bool = True,
-                idempotency_key: str | None = None, rng: random.Random | None = None) -> CombatEvent:
+                idempotency_key: str | None = None, rng: random.Random | None = None,
+                answers: CombatEvent | None = None) -> CombatEvent:
     """Roll an attack and apply everything it does (see the module docstring).
 
     With an ``idempotency_key`` seen before, return that attack's event and roll nothing.
@@ -151,6 +152,7 @@ def attack_make(*, encounter: Encounter, by, request: AttackRequest, dice: dict 
     pay_and_wound(combatant=attacker.combatant, changes=changes, end=attack.endurance_cost)
     attacker.combatant.follow_up = {k: v for k, v in attacker.combatant.follow_up.items()
                                     if k != str(target.combatant.pk)}
+    attacker.combatant.skipped_rounds = 0
     result = {"attacker": attacker.combatant.pk, "target": target.combatant.pk, "weapon": weapon["name"],
               "target_number": attack.target.total, "breakdown": [list(t) for t in attack.target.breakdown],
               "roll": {"faces": list(attack.check.faces), "total": attack.check.total, "margin": attack.check.margin},
@@ -174,7 +176,6 @@ def attack_make(*, encounter: Encounter, by, request: AttackRequest, dice: dict 
             hit.unconscious_minutes * 60 if hit.unconscious_minutes is not None else None)
         if out:
             victim.out_cold_turns = max(victim.out_cold_turns, ceil(out / encounter.round_seconds))
-            victim.shock_back_on_waking = hit.unconscious_seconds is not None
         if hit.dying and not victim.dying:
             victim.dying, victim.dying_modifier = True, None
         if location.next_attack_bonus:
@@ -202,7 +203,7 @@ def attack_make(*, encounter: Encounter, by, request: AttackRequest, dice: dict 
         public["band"] = fighter(target.combatant).band() if target.combatant.character is None else None
         summary = summary.split(": ")[0] + f": {attack.outcome}"
     return record(changes=changes, kind="attack", by=by, summary=summary, data=public, gm_data=result,
-                  idempotency_key=idempotency_key,
+                  idempotency_key=idempotency_key, answers=answers,
                   gm_only=(target.combatant.is_npc and not target.combatant.revealed)
                   or (attacker.combatant.is_npc and not attacker.combatant.revealed))
 
@@ -260,3 +261,32 @@ def dying_check(*, encounter: Encounter, by, combatant_id: int, medical_target: 
         summary = f"{combatant.name} holds on (CON check at {round_.modifier:+d})"
     return record(changes=changes, kind="dying", by=by, summary=summary, data=result,
                   gm_only=combatant.is_npc and not combatant.revealed)
+
+
+@transaction.atomic
+def attack_request(*, encounter: Encounter, by, request: AttackRequest, dice: dict | None = None) -> CombatEvent:
+    """A player's attack when the GM approves attacks first: checked now, rolled on approval."""
+    encounter = locked(encounter.pk)
+    _running(encounter)
+    attacker, target = _pair(encounter, request, lock=False)
+    _check_turn(encounter, attacker, is_gm=False)
+    _weapon(attacker, request.weapon)
+    data = {"request": {**request.__dict__}, "dice": dice or {}, "status": "waiting for the GM"}
+    return record(changes=Changes(encounter), kind="request", by=by,
+                  summary=f"{attacker.combatant.name} wants to attack {target.combatant.name}", data=data)
+
+
+@transaction.atomic
+def request_answer(*, encounter: Encounter, by, request_id: int, approve: bool) -> CombatEvent:
+    """The GM approves a player's attack (it is rolled now) or refuses it."""
+    encounter = locked(encounter.pk)
+    pending = CombatEvent.objects.filter(encounter=encounter, pk=request_id, kind="request").first()
+    if pending is None:
+        raise CombatError("No such attack request in this encounter.", field="request")
+    if CombatEvent.objects.filter(answers=pending).exists() or hasattr(pending, "undone_by"):
+        raise CombatConflict("That request was already answered.", field="request")
+    if approve:
+        return attack_make(encounter=encounter, by=by, request=AttackRequest(**pending.data["request"]),
+                           dice=pending.data.get("dice"), is_gm=True, answers=pending)
+    return record(changes=Changes(encounter), kind="refused", by=by, summary=f"The GM refuses: {pending.summary}",
+                  data={"request": pending.pk}, answers=pending)

@@ -14,7 +14,7 @@ from .models import CombatEvent, Combatant, Encounter
 
 ENCOUNTER_FIELDS = ("state", "round", "turn", "order")
 COMBATANT_FIELDS = ("revealed", "trauma", "shock", "end_spent", "stat_damage", "initiative", "initiative_breakdown",
-                    "surprised", "prone", "cant_move", "shock_this_round", "out_cold_turns", "shock_back_on_waking",
+                    "surprised", "prone", "cant_move", "shock_this_round", "out_cold_turns", "skipped_rounds", "held",
                     "dying_modifier", "dying", "dead", "follow_up")
 
 
@@ -60,14 +60,15 @@ class Changes:
 
 
 def record(*, changes: Changes, kind: str, by, summary: str, data: dict, gm_data: dict | None = None,
-           gm_only: bool = False, undoes: CombatEvent | None = None, idempotency_key: str | None = None) -> CombatEvent:
+           gm_only: bool = False, undoes: CombatEvent | None = None, idempotency_key: str | None = None,
+           answers: CombatEvent | None = None) -> CombatEvent:
     """Save what changed and append the event to the log, the campaign's audit trail and live stream."""
     changes.save()
     encounter = changes.encounter
     event = CombatEvent.objects.create(encounter=encounter, kind=kind, summary=summary[:300], data=data,
                                        gm_data=gm_data or {}, gm_only=gm_only, before=changes.before,
                                        after=changes.after(), undoes=undoes, by=by,
-                                       idempotency_key=idempotency_key or None)
+                                       idempotency_key=idempotency_key or None, answers=answers)
     log_action(campaign=encounter.campaign, actor=by, action=f"combat.{kind}", summary=f"{encounter.name}: {summary}",
                data={"encounter": encounter.pk, "event": event.pk})
     event_publish(campaign=encounter.campaign_id, kind="combat", gm_only=gm_only,

@@ -27,6 +27,7 @@ class Encounter(models.Model):
     order = models.JSONField(default=list, blank=True)  # combatant ids in acting order, ties in declaration order
     initiative_stat = models.CharField(max_length=3, default="MEL")  # the GM may rank by ACC instead
     round_seconds = models.PositiveSmallIntegerField(default=10)  # how long a combat turn lasts ("Combat time")
+    require_approval = models.BooleanField(default=False)  # players' attacks wait for the GM
     gm_notes = models.TextField(blank=True)  # never sent to players
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -71,7 +72,8 @@ class Combatant(models.Model):
     cant_move = models.BooleanField(default=False)
     shock_this_round = models.PositiveIntegerField(default=0)
     out_cold_turns = models.PositiveSmallIntegerField(default=0)  # actions still to miss
-    shock_back_on_waking = models.BooleanField(default=False)  # the skipped-action third, once awake
+    skipped_rounds = models.PositiveSmallIntegerField(default=0)  # in a row; every second one recovers END
+    held = models.BooleanField(default=False)  # holding its action this round, to come back before someone
     dying_modifier = models.SmallIntegerField(null=True, blank=True)  # the last dying round's; None: none yet
     dying = models.BooleanField(default=False)
     dead = models.BooleanField(default=False)
@@ -119,6 +121,8 @@ class CombatEvent(models.Model):
     before = models.JSONField(default=dict, blank=True)
     after = models.JSONField(default=dict, blank=True)
     undoes = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT, related_name="undone_by")
+    # A player's attack waiting for the GM, answered by the attack it became or by a refusal.
+    answers = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT, related_name="answer")
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     # A client's key: the same attack sent twice (a double tap) is made once.
     idempotency_key = models.CharField(max_length=120, null=True, blank=True)

@@ -15,7 +15,7 @@ def _combatant_view(combatant, *, is_gm: bool, acting: int | None) -> dict | Non
             "character": combatant.character_id, "initiative": combatant.initiative,
             "acting": combatant.pk == acting, "out_cold_turns": combatant.out_cold_turns,
             "dying": combatant.dying, "dead": combatant.dead, "surprised": combatant.surprised,
-            "prone": combatant.prone, "cant_move": combatant.cant_move, "band": me.band()}
+            "prone": combatant.prone, "cant_move": combatant.cant_move, "held": combatant.held, "band": me.band()}
     if is_gm or not combatant.is_npc:
         view.update({"hp": max(me.hit_points - me.trauma, 0), "hp_max": me.hit_points, "trauma": me.trauma,
                      "shock": me.shock, "shock_threshold": me.shock_threshold, "end": me.endurance,
@@ -55,3 +55,8 @@ def tracker(*, access: EncounterAccess) -> dict:
     if access.is_gm:
         out["gm_notes"] = encounter.gm_notes
     return out
+
+
+def requests_pending(*, encounter: Encounter) -> list[CombatEvent]:
+    """Return players' attacks waiting for the GM, oldest first."""
+    return list(encounter.events.filter(kind="request", answer__isnull=True, undone_by__isnull=True).order_by("id"))

@@ -116,6 +116,32 @@ class DyingIn(StrictInput):
     dice = DyingDiceIn(required=False, default=dict)
 
 
+class NextTurnIn(StrictInput):
+    skip = FlagField(required=False, default=False)
+    dice = _slots("TurnDiceIn", ("end",))(required=False, default=dict)
+
+
+class ReactionIn(StrictInput):
+    combatant = WholeNumberField(min_value=1, max_value=MAX_ID)
+    milliseconds = serializers.FloatField(min_value=0, max_value=86_400_000)
+    has_next_initiative = FlagField(required=False, default=False)
+    dice = _slots("ReactionDiceIn", ("save",))(required=False, default=dict)
+
+
+class ActNowIn(StrictInput):
+    combatant = WholeNumberField(min_value=1, max_value=MAX_ID)
+
+
+class AnswerIn(StrictInput):
+    approve = FlagField()
+
+
+class EncounterPatchIn(StrictInput):
+    require_approval = FlagField(required=False)
+    gm_notes = TextField(max_length=5000, required=False, allow_blank=True)
+    name = TextField(max_length=120, required=False)
+
+
 class LogQueryIn(serializers.Serializer):
     after = serializers.IntegerField(min_value=0, max_value=MAX_ID, required=False, default=0)
 

@@ -13,12 +13,16 @@ from math import ceil
 from django.db import transaction
 
 from characters.models import Character
+from characters.selectors import character_with_sheet
+from campaign.services import log_action
 from characters.wounds import apply_damage, healing_state, save_wounds
 from rulebook import RulesError
 from rulebook.dice import EnteredDice
 from rulebook.initiative import Combatant as Initiative
 from rulebook.initiative import initiative_order
-from rulebook.recovery import shock_after_skipped_action
+from rulebook.dice import DiceSlots, default_rng
+from rulebook.initiative import reaction_save
+from rulebook.recovery import end_after_skipped_rounds, shock_after_combat, shock_after_skipped_action
 from rulebook.stats import PRIMARY_STATS
 
 from .errors import CombatConflict, CombatError
@@ -50,6 +54,22 @@ def encounter_create(*, campaign, by, name: str, gm_notes: str = "", initiative_
                                          initiative_stat=initiative_stat, round_seconds=round_seconds)
     changes = Changes(encounter)
     record(changes=changes, kind="create", by=by, summary=f"{by} set up the encounter", data={})
+    return encounter
+
+
+@transaction.atomic
+def encounter_update(*, encounter: Encounter, by, **changes) -> Encounter:
+    """Rename, change the GM notes or whether players' attacks wait for approval (GM)."""
+    encounter = locked(encounter.pk)
+    if "name" in changes and not (changes["name"] or "").strip():
+        raise CombatError("Give the encounter a name.", field="name")
+    changed = [k for k, v in changes.items() if getattr(encounter, k) != v]
+    for key in changed:
+        setattr(encounter, key, changes[key])
+    if changed:
+        encounter.save(update_fields=changed)
+        log_action(campaign=encounter.campaign, actor=by, action="combat.settings",
+                   summary=f"{by} changed {encounter.name}: {', '.join(changed)}", data={"encounter": encounter.pk})
     return encounter
 
 
@@ -171,64 +191,181 @@ def initiative_roll(*, encounter: Encounter, by, dice: dict | None = None,
     return encounter
 
 
-def _wake(combatant: Combatant, changes: Changes) -> str:
-    """The combatant's missed action is over: a third of the shock comes back ("Damage & Recovery")."""
-    combatant.shock_back_on_waking = False
+def _skip_action(combatant: Combatant, changes: Changes, rng) -> list[str]:
+    """A combatant lets its action pass (out cold, or resting): a third of its shock comes back,
+    and every second round skipped in a row recovers the quick d6 END ("Damage & Recovery")."""
+    changes.watch(combatant)
+    combatant.skipped_rounds += 1
+    healed_end = 0
     if combatant.character is not None:
-        character = Character.objects.select_for_update().get(pk=combatant.character_id)
-        combatant.character = character
-        changes.watch(combatant)
+        character = combatant.character
         state, report = shock_after_skipped_action(healing_state(character))
+        if combatant.skipped_rounds % 2 == 0:
+            state, end_report = end_after_skipped_rounds(state, rng=rng)
+            healed_end = end_report.total("END")
         save_wounds(character, state)
         healed = report.total("shock")
     else:
         healed = ceil(combatant.shock / 3)
         combatant.shock -= healed
-    return f"{combatant.name} comes round after the missed action and gets {healed} shock back"
+        if combatant.skipped_rounds % 2 == 0 and combatant.end_spent:
+            healed_end = min((rng or default_rng).randint(1, 6), combatant.end_spent)
+            combatant.end_spent -= healed_end
+    notes = []
+    if healed:
+        notes.append(f"{combatant.name} gets {healed} shock back for the skipped action")
+    if healed_end:
+        notes.append(f"{combatant.name} recovers {healed_end} END after two skipped rounds")
+    return notes
+
+
+def _lock_characters(combatants) -> None:
+    """Lock the characters behind the combatants and read their wounds afresh."""
+    ids = [c.character_id for c in combatants if c.character_id]
+    fresh = {c.pk: c for c in Character.objects.select_for_update().filter(pk__in=ids).order_by("pk")}
+    for combatant in combatants:
+        if combatant.character_id:
+            combatant.character = fresh[combatant.character_id]
 
 
 @transaction.atomic
-def turn_next(*, encounter: Encounter, by) -> Encounter:
-    """Pass the turn. Whoever is out cold misses the action (and comes round after it); a new
-    round starts when everyone has had their turn."""
+def turn_next(*, encounter: Encounter, by, skip: bool = False, dice: dict | None = None,
+              rng: random.Random | None = None) -> Encounter:
+    """Pass the turn (GM). With ``skip`` the acting combatant let its action pass. Whoever is out
+    cold misses its action; each missed or skipped action gives a third of the shock back, every
+    second one in a row the quick d6 END ("end" dice). A new round starts after the last one."""
     encounter = locked(encounter.pk)
     _running(encounter)
     combatants = {c.pk: c for c in Combatant.objects.select_for_update(of=("self",)).select_related("character")
                   .filter(encounter=encounter)}
+    _lock_characters(combatants.values())
+    try:
+        end_dice = EnteredDice((dice or {}).get("end", []), rng, label="dice end")
+    except RulesError as exc:
+        raise CombatError(str(exc), field="dice") from None
     changes, notes = Changes(encounter), []
+    acting = combatants.get(encounter.order[encounter.turn])
+    if acting is not None:
+        changes.watch(acting)
+        if skip:
+            notes += _skip_action(acting, changes, end_dice)
+        else:
+            acting.skipped_rounds = 0
     for _ in range(2 * len(encounter.order) + 1):
         encounter.turn += 1
         if encounter.turn >= len(encounter.order):
             encounter.round, encounter.turn = encounter.round + 1, 0
             for combatant in combatants.values():
                 changes.watch(combatant)
-                combatant.shock_this_round = 0
+                combatant.shock_this_round, combatant.held = 0, False
             notes.append(f"Round {encounter.round} begins")
         current = combatants.get(encounter.order[encounter.turn])
-        if current is None or current.dead:
+        if current is None or current.dead or current.held:
             continue
         if current.out_cold_turns:
             changes.watch(current)
             current.out_cold_turns -= 1
             notes.append(f"{current.name} is out cold and misses the action")
-            if not current.out_cold_turns and current.shock_back_on_waking:
-                notes.append(_wake(current, changes))
+            notes += _skip_action(current, changes, end_dice)
+            if not current.out_cold_turns:
+                notes.append(f"{current.name} comes round")
             continue
         break
+    try:
+        end_dice.check_all_used()
+    except RulesError as exc:
+        raise CombatError(str(exc), field="dice") from None
     acting = combatants[encounter.order[encounter.turn]]
     notes.append(f"{acting.name} acts")
     record(changes=changes, kind="turn", by=by, summary="; ".join(notes),
-           data={"round": encounter.round, "acting": acting.pk, "notes": notes})
+           data={"round": encounter.round, "acting": acting.pk, "notes": notes, "dice": end_dice.record()})
+    return encounter
+
+
+@transaction.atomic
+def hold(*, encounter: Encounter, by) -> Encounter:
+    """The acting combatant holds its action and the turn passes on (GM); it may come back
+    before someone else this round (``act_now``)."""
+    encounter = locked(encounter.pk)
+    _running(encounter)
+    combatant = Combatant.objects.select_for_update().get(pk=encounter.order[encounter.turn])
+    Combatant.objects.filter(pk=combatant.pk).update(held=True)
+    return turn_next(encounter=encounter, by=by)
+
+
+@transaction.atomic
+def act_now(*, encounter: Encounter, by, combatant_id: int) -> Encounter:
+    """A combatant who held its action comes back before the one acting now (GM)."""
+    encounter = locked(encounter.pk)
+    _running(encounter)
+    combatant = Combatant.objects.select_for_update(of=("self",)).select_related("character").filter(
+        encounter=encounter, pk=combatant_id).first()
+    if combatant is None or not combatant.held:
+        raise CombatConflict("Only a combatant holding its action this round can come back now.", field="combatant")
+    changes = Changes(encounter)
+    changes.watch(combatant)
+    order = [pk for pk in encounter.order if pk != combatant.pk]
+    position = order.index(encounter.order[encounter.turn])
+    encounter.order, encounter.turn = order[:position] + [combatant.pk] + order[position:], position
+    combatant.held = False
+    record(changes=changes, kind="act_now", by=by, summary=f"{combatant.name} comes back and acts now",
+           data={"combatant": combatant.pk})
     return encounter
 
 
 @transaction.atomic
 def encounter_end(*, encounter: Encounter, by) -> Encounter:
+    """End the fight: everyone gets the end-of-combat third of their shock back ("Damage & Recovery")."""
     encounter = locked(encounter.pk)
-    changes = Changes(encounter)
+    if encounter.state == Encounter.State.ENDED:
+        raise CombatConflict("The encounter has already ended.")
+    combatants = list(Combatant.objects.select_for_update(of=("self",)).select_related("character")
+                      .filter(encounter=encounter))
+    _lock_characters(combatants)
+    changes, notes = Changes(encounter), []
+    for combatant in combatants:
+        changes.watch(combatant)
+        if combatant.character is not None:
+            state, report = shock_after_combat(healing_state(combatant.character))
+            save_wounds(combatant.character, state)
+            healed = report.total("shock")
+        else:
+            healed = ceil(combatant.shock / 3)
+            combatant.shock -= healed
+        if healed:
+            notes.append(f"{combatant.name} {healed}")
     encounter.state = Encounter.State.ENDED
-    record(changes=changes, kind="end", by=by, summary="The encounter ends", data={})
+    summary = "The encounter ends" + (f"; shock back at the end of combat: {', '.join(notes)}" if notes else "")
+    record(changes=changes, kind="end", by=by, summary=summary, data={"shock_back": notes})
     return encounter
+
+
+@transaction.atomic
+def reaction(*, encounter: Encounter, by, combatant_id: int, milliseconds, has_next_initiative: bool = False,
+             dice: dict | None = None, rng: random.Random | None = None) -> CombatEvent:
+    """A reaction inside micro-time: automatic with the next initiative, else a NIM save on 4d6
+    at the time chart's modifier for the milliseconds ("Time", Micro-Time; RULINGS 5)."""
+    encounter = locked(encounter.pk)
+    _running(encounter)
+    combatant = Combatant.objects.filter(encounter=encounter, pk=combatant_id).first()
+    if combatant is None:
+        raise CombatError(f"Combatant {combatant_id} is not in this encounter.", field="combatant")
+    if combatant.character_id:
+        combatant.character = character_with_sheet(character_id=combatant.character_id)
+    try:
+        slots = DiceSlots(dice, ("save",), rng)
+        result = reaction_save(nim=fighter(combatant).stats["NIM"], milliseconds=milliseconds,
+                               has_next_initiative=has_next_initiative, rng=slots["save"])
+        slots.check_all_used()
+    except RulesError as exc:
+        raise CombatError(str(exc), field="dice" if "dice" in str(exc) else "milliseconds") from None
+    data = {"combatant": combatant.pk, "milliseconds": float(milliseconds), "automatic": result.automatic,
+            "modifier": result.modifier, "target": result.target, "success": result.success,
+            "faces": None if result.check is None else list(result.check.faces),
+            "breakdown": [list(t) for t in result.breakdown], "dice": slots.record()}
+    summary = f"{combatant.name} {'reacts in time' if result.success else 'is too slow to react'}"
+    return record(changes=Changes(encounter), kind="reaction", by=by, summary=summary, data=data,
+                  gm_only=combatant.is_npc and not combatant.revealed)
 
 
 @transaction.atomic

@@ -49,6 +49,7 @@ def _context(request, access: EncounterAccess) -> dict:
         context["characters"] = Character.objects.filter(campaign=access.encounter.campaign,
                                                          state=Character.State.ACTIVE).exclude(pk__in=present)
         context["npc_form"] = NpcForm()
+        context["requests"] = selectors.requests_pending(encounter=access.encounter)
         context["dying_forms"] = [(c, DyingForm(initial={"combatant": c["id"]})) for c in state["combatants"]
                                   if c["dying"]]
     return context
@@ -127,10 +128,14 @@ def encounter_act(request, encounter_id: int):
                 dice = form.dice()
             except Exception as exc:
                 raise DomainError(" ".join(getattr(exc, "messages", [str(exc)]))) from None
-            event = attacks.attack_make(encounter=encounter, by=by, request=attacks.AttackRequest(**form.request()),
-                                        dice=dice, is_gm=access.is_gm,
-                                        idempotency_key=form.cleaned_data["idempotency_key"] or None)
-            messages.success(request, event.summary)
+            attack = attacks.AttackRequest(**form.request())
+            if encounter.require_approval and not access.is_gm:
+                event = attacks.attack_request(encounter=encounter, by=by, request=attack, dice=dice)
+                messages.success(request, "Your attack waits for the GM's approval.")
+            else:
+                event = attacks.attack_make(encounter=encounter, by=by, request=attack, dice=dice, is_gm=access.is_gm,
+                                            idempotency_key=form.cleaned_data["idempotency_key"] or None)
+                messages.success(request, event.summary)
         elif action == "add_character":
             services.combatant_add(encounter=encounter, by=by, character_id=int(request.POST.get("character", 0)))
         elif action == "add_npc":
@@ -144,8 +149,18 @@ def encounter_act(request, encounter_id: int):
             services.combatant_update(combatant=combatant, by=by, **{field: not getattr(combatant, field)})
         elif action == "initiative":
             services.initiative_roll(encounter=encounter, by=by)
-        elif action == "next":
-            services.turn_next(encounter=encounter, by=by)
+        elif action in ("next", "skip"):
+            services.turn_next(encounter=encounter, by=by, skip=action == "skip")
+        elif action == "hold":
+            services.hold(encounter=encounter, by=by)
+        elif action == "act_now":
+            services.act_now(encounter=encounter, by=by, combatant_id=int(request.POST.get("combatant", 0)))
+        elif action in ("approve", "refuse"):
+            event = attacks.request_answer(encounter=encounter, by=by, request_id=int(request.POST.get("request", 0)),
+                                           approve=action == "approve")
+            messages.success(request, event.summary)
+        elif action == "approval":
+            services.encounter_update(encounter=encounter, by=by, require_approval=not encounter.require_approval)
         elif action == "undo":
             event = services.undo_last(encounter=encounter, by=by)
             messages.success(request, event.summary)

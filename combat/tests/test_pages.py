@@ -1,0 +1,87 @@
+"""Tracker pages: who sees what, what the buttons do, and what they refuse on the server."""
+
+import pytest
+from django.urls import reverse
+
+from combat import services
+from combat.models import CombatEvent, Combatant, Encounter
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def encounter(personas, make_character):
+    gm = personas["gm"]
+    alice = make_character("player")
+    encounter = services.encounter_create(campaign=personas["campaign"], by=gm, name="Depot",
+                                          gm_notes="The crates are empty")
+    services.combatant_add(encounter=encounter, by=gm, character_id=alice.pk)
+    services.combatant_add(encounter=encounter, by=gm, npc={"name": "Hidden sniper", "weapons": [
+        {"name": "Rifle", "damage_points": 5}]})
+    return encounter
+
+
+@pytest.mark.parametrize("persona, status", [("gm", 200), ("player", 200), ("viewer", 200), ("outsider", 404)])
+def test_members_see_the_tracker_and_only_the_gm_sees_secrets(client, personas, encounter, persona, status):
+    client.force_login(personas[persona])
+    response = client.get(reverse("encounter", args=[encounter.pk]))
+    assert response.status_code == status
+    if status == 200:
+        page = response.content
+        assert (b"Hidden sniper" in page) == (persona == "gm")
+        assert (b"The crates are empty" in page) == (persona == "gm")
+        assert (b"Roll initiative" in page) == (persona == "gm")
+
+
+def test_anonymous_is_sent_to_log_in(client, encounter):
+    response = client.get(reverse("encounter", args=[encounter.pk]))
+    assert response.status_code == 302 and reverse("login") in response.url
+
+
+@pytest.mark.parametrize("persona, status", [("player", 403), ("viewer", 403), ("outsider", 404)])
+def test_gm_buttons_are_refused_on_the_server(client, personas, encounter, persona, status):
+    client.force_login(personas[persona])
+    before = (Encounter.objects.get(pk=encounter.pk).state, CombatEvent.objects.count())
+    for action in ("initiative", "next", "undo", "end", "reveal"):
+        response = client.post(reverse("encounter-act", args=[encounter.pk]), {"action": action, "combatant": 1})
+        assert response.status_code == status, action
+    assert (Encounter.objects.get(pk=encounter.pk).state, CombatEvent.objects.count()) == before
+
+
+def test_the_gm_runs_a_round_from_the_console(client, personas, encounter):
+    client.force_login(personas["gm"])
+    url = reverse("encounter-act", args=[encounter.pk])
+    assert client.post(url, {"action": "initiative"}).status_code == 302
+    encounter.refresh_from_db()
+    assert encounter.state == "running" and encounter.round == 1
+    sniper = Combatant.objects.get(name="Hidden sniper")
+    client.post(url, {"action": "reveal", "combatant": sniper.pk})
+    assert Combatant.objects.get(pk=sniper.pk).revealed
+    client.post(url, {"action": "next"})
+    client.post(url, {"action": "undo"})
+    encounter.refresh_from_db()
+    assert encounter.turn == 0
+
+
+def test_the_attack_preview_shows_the_odds(client, personas, encounter):
+    client.force_login(personas["gm"])
+    services.initiative_roll(encounter=encounter, by=personas["gm"])
+    sniper = Combatant.objects.get(name="Hidden sniper")
+    alice = Combatant.objects.exclude(pk=sniper.pk).get()
+    response = client.get(reverse("encounter-preview", args=[encounter.pk]),
+                          {"attacker": sniper.pk, "target": alice.pk, "stat": "ACC", "aimed_area": "whole_body",
+                           "weapon_class": "rifle"})
+    assert response.status_code == 200 and b"to hit" in response.content and b"/" in response.content
+
+
+def test_a_player_cannot_attack_with_a_character_that_is_not_theirs(client, personas, encounter):
+    services.initiative_roll(encounter=encounter, by=personas["gm"])
+    sniper = Combatant.objects.get(name="Hidden sniper")
+    services.combatant_update(combatant=sniper, by=personas["gm"], revealed=True)
+    alice = Combatant.objects.exclude(pk=sniper.pk).get()
+    client.force_login(personas["other_player"])
+    response = client.post(reverse("encounter-act", args=[encounter.pk]),
+                           {"action": "attack", "attacker": alice.pk, "target": sniper.pk, "stat": "MEL",
+                            "aimed_area": "whole_body", "weapon_class": "rifle"})
+    assert response.status_code == 403
+    assert not CombatEvent.objects.filter(kind="attack").exists()
