@@ -10,6 +10,8 @@ from zenergate_site.api_fields import MAX_ID, FlagField, StrictInput, TextField,
 from .models import Encounter
 
 MAX_FACES = 60
+#: The stats an attack (and initiative) rests on: ACC for ranged, MEL for melee.
+COMBAT_STATS = [("ACC", "ACC"), ("MEL", "MEL")]
 
 
 class FacesField(serializers.ListField):
@@ -29,11 +31,11 @@ DyingDiceIn = _slots("DyingDiceIn", ("medical", "save"))
 class EncounterIn(StrictInput):
     name = TextField(max_length=120)
     gm_notes = TextField(max_length=5000, required=False, default="", allow_blank=True)
-    initiative_stat = serializers.ChoiceField(choices=["MEL", "ACC"], required=False, default="MEL")
+    initiative_stat = serializers.ChoiceField(choices=COMBAT_STATS, required=False, default="MEL")
     round_seconds = WholeNumberField(min_value=1, max_value=3600, required=False, default=10)
 
 
-class WeaponIn(StrictInput):
+class NpcWeaponIn(StrictInput):
     name = TextField(max_length=80)
     damage_points = WholeNumberField(min_value=1, max_value=30)
     rate_of_fire = WholeNumberField(min_value=1, max_value=3, required=False, default=1)
@@ -51,7 +53,7 @@ class CombatantIn(StrictInput):
     endurance_max = WholeNumberField(min_value=1, max_value=100, required=False)
     armour_rating = WholeNumberField(min_value=0, max_value=10, required=False, default=0)
     armour_type = WholeNumberField(min_value=0, max_value=10, required=False, default=0)
-    weapons = serializers.ListField(child=WeaponIn(), required=False, default=list, max_length=20)
+    weapons = serializers.ListField(child=NpcWeaponIn(), required=False, default=list, max_length=20)
     revealed = FlagField(required=False, default=False)
 
     def validate(self, attrs):
@@ -91,7 +93,7 @@ class AttackIn(StrictInput):
     attacker = WholeNumberField(min_value=1, max_value=MAX_ID)
     target = WholeNumberField(min_value=1, max_value=MAX_ID)
     weapon = serializers.JSONField(required=False, default=None)
-    stat = serializers.ChoiceField(choices=["ACC", "MEL"], required=False, default="ACC")
+    stat = serializers.ChoiceField(choices=COMBAT_STATS, required=False, default="ACC")
     aimed_area = serializers.ChoiceField(choices=AREAS, required=False, default="whole_body")
     range_m = serializers.FloatField(min_value=0.01, max_value=1e7, required=False, default=None, allow_null=True)
     aim_seconds = serializers.FloatField(min_value=0, max_value=86400, required=False, default=0)

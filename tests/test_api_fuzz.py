@@ -76,6 +76,10 @@ class World:
     job_id: list[int]
     transition_id: list[int]
     treatment_id: list[int]
+    encounter_id: list[int]
+    #: (encounter, combatant) and (encounter, event) pairs that belong together.
+    combatants: list[tuple[int, int]]
+    combat_events: list[tuple[int, int]]
     #: (adventure, token) and, per sheet line kind, (character, line) pairs that belong together.
     tokens: list[tuple[int, int]]
     lines: dict[str, list[tuple[int, int]]]
@@ -89,6 +93,10 @@ class World:
             return []
         if names == {"adventure_id", "token_id"}:
             return [{"adventure_id": a, "token_id": t} for a, t in self.tokens]
+        if names == {"encounter_id", "combatant_id"}:
+            return [{"encounter_id": e, "combatant_id": c} for e, c in self.combatants]
+        if names == {"encounter_id", "event_id"}:
+            return [{"encounter_id": e, "event_id": v} for e, v in self.combat_events]
         if names == {"character_id", "item_id"}:
             kind = path.rstrip("/").split("/")[-2]
             return [{"character_id": c, "item_id": i} for c, i in self.lines[kind]]
@@ -124,6 +132,8 @@ def world(personas, make_user, in_process_requests):
     """
     from campaign import economy, services
     from campaign.downtime import services as downtime, transitions, treatments
+    from combat import services as combat
+    from combat.models import CombatEvent, Combatant, Encounter
     from campaign.downtime.models import TransitionBatch, Treatment
     from campaign.models import Adventure, BadNewsToken, Campaign, Job, MacGuffin
     from characters.items import ITEM_KINDS
@@ -148,6 +158,13 @@ def world(personas, make_user, in_process_requests):
     transitions.transition_make(campaign=demo, by=gm, category="1", character_ids=[in_play[0].pk],
                                 idempotency_key="fuzz")
     treatments.treatment_give(character=in_play[1], by=gm, kind="stimutabs", idempotency_key="fuzz")
+    # An encounter in progress: both characters and an NPC, initiative rolled.
+    fight = combat.encounter_create(campaign=demo, by=gm, name="Fuzzed fight")
+    for character in in_play[:2]:
+        combat.combatant_add(encounter=fight, by=gm, character_id=character.pk)
+    combat.combatant_add(encounter=fight, by=gm, npc={"name": "Goon", "revealed": True,
+                                                     "weapons": [{"name": "Club", "damage_points": 3}]})
+    combat.initiative_roll(encounter=fight, by=gm)
 
     gm2 = make_user("gm2")
     elsewhere = services.campaign_create(name="Elsewhere", by=gm2)
@@ -165,6 +182,9 @@ def world(personas, make_user, in_process_requests):
         job_id=list(Job.objects.order_by("pk").values_list("pk", flat=True)),
         transition_id=list(TransitionBatch.objects.order_by("pk").values_list("pk", flat=True)),
         treatment_id=list(Treatment.objects.order_by("pk").values_list("pk", flat=True)),
+        encounter_id=list(Encounter.objects.order_by("pk").values_list("pk", flat=True)),
+        combatants=list(Combatant.objects.order_by("pk").values_list("encounter_id", "pk")),
+        combat_events=list(CombatEvent.objects.order_by("pk").values_list("encounter_id", "pk")),
         tokens=list(BadNewsToken.objects.order_by("pk").values_list("adventure_id", "pk")),
         lines={kind: list(spec.model.objects.order_by("pk").values_list("character_id", "pk"))
                for kind, spec in ITEM_KINDS.items()},

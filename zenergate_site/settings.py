@@ -181,6 +181,7 @@ SPECTACULAR_SETTINGS = {
         "EquipmentBreadthEnum": "characters.models.GENERAL_BREADTH_CHOICES",
         "TreatmentKindEnum": "campaign.downtime.models.TREATMENT_KINDS",
         "GivenTreatmentKindEnum": "campaign.downtime.serializers.GIVEN_AT_ONCE",
+        "CombatStatEnum": "combat.serializers.COMBAT_STATS",
     },
 }
 

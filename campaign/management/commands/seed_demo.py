@@ -91,6 +91,8 @@ class Command(BaseCommand):
                 self._character(campaign, users[username], gm, spec)
         if not campaign.macguffins.exists():
             self._economy(campaign, gm)
+        if not campaign.encounters.exists():
+            self._encounter(campaign, gm)
         self.stdout.write(self.style.SUCCESS(
             f"Demo ready: campaign #{campaign.pk} “{campaign.name}”; users gm, alice, bob, carol "
             f"(password {DEMO_PASSWORD})."))
@@ -108,6 +110,22 @@ class Command(BaseCommand):
             for line in getattr(character, kind_name).filter(classified=False):
                 items.item_update(item=line, kind_name=kind_name, data={}, by=gm, is_gm=True)
         return lifecycle.character_approve(character=character, by=gm)
+
+    def _encounter(self, campaign, gm):
+        """A fight ready to run: both characters, a revealed guard and a hidden sniper."""
+        from combat import services as combat  # the demo composes every app; nothing imports it back
+
+        fight = combat.encounter_create(campaign=campaign, by=gm, name="The customs house",
+                                        gm_notes="The sniper on the roof is a Chronosquad deserter.")
+        for character in campaign.characters.order_by("name"):
+            combat.combatant_add(encounter=fight, by=gm, character_id=character.pk)
+        combat.combatant_add(encounter=fight, by=gm, npc={
+            "name": "Customs guard", "revealed": True, "stats": {"ACC": 13, "MEL": 14, "AWA": 12},
+            "armour_rating": 2, "armour_type": 2,
+            "weapons": [{"name": "Flintlock pistol", "damage_points": 4, "ranks": 1}]})
+        combat.combatant_add(encounter=fight, by=gm, npc={
+            "name": "Rooftop sniper", "stats": {"ACC": 17, "AWA": 15},
+            "weapons": [{"name": "Long rifle", "damage_points": 5, "ranks": 2}]})
 
     def _economy(self, campaign, gm):
         radio = economy.macguffin_create(campaign=campaign, name="Crystal radio set",
