@@ -140,6 +140,8 @@ class AnswerIn(StrictInput):
 
 class EncounterPatchIn(StrictInput):
     require_approval = FlagField(required=False)
+    initiative_stat = serializers.ChoiceField(choices=COMBAT_STATS, required=False)
+    round_seconds = WholeNumberField(min_value=1, max_value=3600, required=False)
     gm_notes = TextField(max_length=5000, required=False, allow_blank=True)
     name = TextField(max_length=120, required=False)
 

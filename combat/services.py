@@ -229,7 +229,7 @@ def _lock_characters(combatants) -> None:
 
 
 @transaction.atomic
-def turn_next(*, encounter: Encounter, by, skip: bool = False, dice: dict | None = None,
+def turn_next(*, encounter: Encounter, by, skip: bool = False, hold: bool = False, dice: dict | None = None,
               rng: random.Random | None = None) -> Encounter:
     """Pass the turn (GM). With ``skip`` the acting combatant let its action pass. Whoever is out
     cold misses its action; each missed or skipped action gives a third of the shock back, every
@@ -247,7 +247,10 @@ def turn_next(*, encounter: Encounter, by, skip: bool = False, dice: dict | None
     acting = combatants.get(encounter.order[encounter.turn])
     if acting is not None:
         changes.watch(acting)
-        if skip:
+        if hold:
+            acting.held = True
+            notes.append(f"{acting.name} holds its action")
+        elif skip:
             notes += _skip_action(acting, changes, end_dice)
         else:
             acting.skipped_rounds = 0
@@ -282,15 +285,10 @@ def turn_next(*, encounter: Encounter, by, skip: bool = False, dice: dict | None
     return encounter
 
 
-@transaction.atomic
 def hold(*, encounter: Encounter, by) -> Encounter:
     """The acting combatant holds its action and the turn passes on (GM); it may come back
     before someone else this round (``act_now``)."""
-    encounter = locked(encounter.pk)
-    _running(encounter)
-    combatant = Combatant.objects.select_for_update().get(pk=encounter.order[encounter.turn])
-    Combatant.objects.filter(pk=combatant.pk).update(held=True)
-    return turn_next(encounter=encounter, by=by)
+    return turn_next(encounter=encounter, by=by, hold=True)
 
 
 @transaction.atomic

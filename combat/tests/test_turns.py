@@ -49,6 +49,11 @@ def test_a_held_action_comes_back_before_the_one_acting(fight):
     assert order.index(fight["pc"]) < order.index(fight["goon"])
     assert gm.post(f"/api/v1/encounters/{e}/act-now/", {"combatant": fight["second"]},
                    format="json").status_code == 409  # the second goon held nothing
+    # Undo twice: alice is back to acting first, holding nothing.
+    gm.post(f"/api/v1/encounters/{e}/undo/")
+    state = gm.post(f"/api/v1/encounters/{e}/undo/").json()
+    assert Combatant.objects.get(pk=fight["pc"]).held is False
+    assert gm.get(f"/api/v1/encounters/{e}/").json()["acting"] == fight["pc"]
 
 
 def test_the_end_of_combat_gives_back_a_third_of_the_shock(fight):
