@@ -28,25 +28,6 @@ def home(request):
 
 
 @login_required
-def dashboard(request, campaign_id: int):
-    access = access_campaign(user=request.user, campaign_id=campaign_id)
-    campaign = access.campaign
-    context = {
-        "campaign": campaign,
-        "access": access,
-        "members": selectors.membership_list(campaign=campaign),
-        "log": selectors.log_recent(campaign=campaign, limit=10),
-        "last_job": campaign.jobs.first(),
-    }
-    from .views_economy import (
-        dashboard_context,  # the party, MacGuffins, adventure and ledger
-    )
-
-    context.update(dashboard_context(campaign=campaign))
-    return render(request, "campaign/dashboard.html", context)
-
-
-@login_required
 @require_http_methods(["GET", "POST"])
 def settings_page(request, campaign_id: int):
     """The campaign's settings and members; the GM changes them, everyone else reads them."""

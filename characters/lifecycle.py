@@ -11,6 +11,7 @@ from . import selectors
 from . import sheet as sheet_rules
 from .errors import CharacterConflict, CharacterError
 from .items import ITEM_KINDS
+from .ledger import karma_open
 from .models import STAT_FIELDS, Character
 from .services import rebuild_stats
 
@@ -53,8 +54,6 @@ def character_submit(*, character: Character, by) -> Character:
 @transaction.atomic
 def character_approve(*, character: Character, by) -> Character:
     """Approve a submitted sheet: freeze its calculated stats and open its Karma ledger."""
-    from campaign.karma import karma_open  # the ledger lives in the campaign app
-
     Character.objects.select_for_update().get(pk=character.pk)
     character = selectors.character_with_sheet(character_id=character.pk)
     if character.state != State.SUBMITTED:

@@ -130,7 +130,8 @@ def world(personas, make_user, in_process_requests):
     campaign: a draft, a submitted and an approved character, and a closed adventure. Another
     GM's campaign and character: ids that exist but are not the GM's (404).
     """
-    from campaign import economy, services
+    from campaign import services
+from campaign.economy import services as economy
     from campaign.downtime import services as downtime, transitions, treatments
     from combat import services as combat
     from combat.models import CombatEvent, Combatant, Encounter

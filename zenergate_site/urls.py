@@ -12,13 +12,16 @@ api_v1 = [
     path("auth/token/", ObtainTokenApi.as_view(), name="api-token"),
     path("", include("campaign.urls_api")),
     path("", include("characters.urls_api")),
+    path("", include("campaign.economy.urls_api")),
     path("", include("campaign.downtime.urls_api")),
     path("", include("combat.urls_api")),
 ]
 
 urlpatterns = [
     path("", include("campaign.urls")),
+    path("", include("campaign.dashboard.urls")),
     path("", include("characters.urls")),
+    path("", include("campaign.economy.urls")),
     path("", include("campaign.downtime.urls")),
     path("", include("combat.urls")),
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),

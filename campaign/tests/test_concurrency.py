@@ -17,7 +17,7 @@ import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
-from campaign import economy
+from campaign.economy import services as economy
 from campaign.models import KarmaEntry, MacGuffin
 from characters.models import Character
 

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from campaign import economy
+from campaign.economy import services as economy
 from campaign.models import Adventure, BadNewsToken, Complication, KarmaEntry, LogEntry, MacGuffin
 from characters.models import Character, Disadvantage
 from characters.selectors import character_with_sheet

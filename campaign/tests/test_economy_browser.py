@@ -6,7 +6,7 @@ import time
 import pytest
 from django.urls import reverse
 
-from campaign import economy
+from campaign.economy import services as economy
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

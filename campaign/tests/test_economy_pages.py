@@ -11,7 +11,7 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from campaign import economy
+from campaign.economy import services as economy
 from campaign.models import Adventure, BadNewsToken, Complication, KarmaEntry, LogEntry, MacGuffin
 from characters.models import Character, Disadvantage
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from django.db import IntegrityError, transaction
 
-from campaign import economy
+from campaign.economy import services as economy
 from campaign.errors import CampaignConflict, CampaignError
-from campaign.karma import KarmaShort, karma_ledger, karma_post
+from characters.ledger import KarmaShort, karma_ledger, karma_post
 from campaign.models import KarmaEntry, LogEntry, MacGuffin
 from characters.models import Character
 

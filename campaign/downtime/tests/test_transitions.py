@@ -7,7 +7,7 @@ below is worked out by hand from the article, not by calling the code under test
 
 import pytest
 
-from campaign import economy
+from campaign.economy import services as economy
 from campaign.downtime.models import TransitionBatch, TransitionRecord
 from campaign.downtime.tests.helpers import all_wounds, stored_wounds
 from campaign.models import Event, KarmaEntry, LogEntry

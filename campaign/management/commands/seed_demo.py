@@ -4,7 +4,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from campaign import economy, services
+from campaign import services
+from campaign.economy import services as economy
 from campaign.models import Campaign, MacGuffin, Membership
 from characters import items, lifecycle
 from characters import services as character_services

@@ -11,8 +11,8 @@ from rulebook.stats import PRIMARY_STATS
 
 from zenergate_site.api_fields import MAX_ID, WholeNumberField
 
-from .economy import AWARD_KINDS
-from .models import Adventure, BadNewsToken, Complication, KarmaEntry, MacGuffin
+from .services import AWARD_KINDS
+from ..models import Adventure, BadNewsToken, Complication, KarmaEntry, MacGuffin
 
 #: Karma amounts beyond this are typos or probes, never play: refused before any query.
 MAX_KARMA = 100_000

@@ -26,10 +26,10 @@ from rulebook.karma import (
 )
 from rulebook.stats import PRIMARY_STATS
 
-from .errors import CampaignConflict, CampaignError
-from .karma import KarmaShort, client_key, karma_post
-from .models import Adventure, BadNewsToken, Campaign, Complication, KarmaEntry, MacGuffin
-from .services import log_action
+from ..errors import CampaignConflict, CampaignError
+from characters.ledger import KarmaShort, client_key, karma_post
+from ..models import Adventure, BadNewsToken, Campaign, Complication, KarmaEntry, MacGuffin
+from ..services import log_action
 
 Kind = KarmaEntry.Kind
 GM_ONLY_SPENDS = {"good_fortune"}  # the GM counts the rolls it replaces and enters the cost

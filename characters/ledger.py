@@ -12,11 +12,12 @@ from collections.abc import Callable
 
 from django.db import IntegrityError, transaction
 
-from characters.models import Character
 
-from .errors import CampaignConflict, CampaignError
-from .models import KarmaEntry
-from .services import log_action
+from campaign.errors import CampaignConflict, CampaignError
+from campaign.models import KarmaEntry
+from campaign.services import log_action
+
+from .models import Character
 
 Kind = KarmaEntry.Kind
 

@@ -21,8 +21,8 @@ from rulebook import RulesError
 from rulebook.karma import karmic_starvation
 from zenergate_site.errors import DomainError
 
-from . import economy
-from .forms_economy import (
+from . import services as economy
+from .forms import (
     AdventureStartForm,
     AwardForm,
     CloseForm,
@@ -32,9 +32,9 @@ from .forms_economy import (
     SpendForm,
     TokenForm,
 )
-from .karma import karma_ledger
-from .models import Adventure, BadNewsToken, Complication, KarmaEntry, MacGuffin
-from .permissions import access_campaign
+from characters.ledger import karma_ledger
+from ..models import Adventure, BadNewsToken, Complication, KarmaEntry, MacGuffin
+from ..permissions import access_campaign
 
 Active = Character.State.ACTIVE
 

@@ -18,12 +18,12 @@ from characters.models import Character
 from characters.permissions import access_character
 from characters.selectors import character_with_sheet
 
-from . import economy
-from .errors import CampaignConflict, CampaignError
-from .karma import karma_ledger
-from .models import Adventure, BadNewsToken, MacGuffin
-from .permissions import CampaignAccess, access_campaign
-from .serializers_economy import (
+from . import services as economy
+from ..errors import CampaignConflict, CampaignError
+from characters.ledger import karma_ledger
+from ..models import Adventure, BadNewsToken, MacGuffin
+from ..permissions import CampaignAccess, access_campaign
+from .serializers import (
     AdventureIn,
     AdventureOut,
     AwardIn,

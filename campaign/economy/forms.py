@@ -15,7 +15,7 @@ from rulebook import RulesError
 from rulebook.karma import stat_raise_cost
 from rulebook.stats import PRIMARY_STATS, STAT_MAX
 
-from .models import Adventure, Complication, MacGuffin
+from ..models import Adventure, Complication, MacGuffin
 
 #: The Karma spends a page offers, in the order of the article's "Other Uses For Karma".
 SPEND_CHOICES = [

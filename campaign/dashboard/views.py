@@ -1,0 +1,24 @@
+"""The dashboard page: the party, the pools, the adventure, the clock, fights in progress."""
+
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import render
+
+from .. import selectors
+from ..economy.views import dashboard_context
+from ..permissions import access_campaign
+
+
+@login_required
+def dashboard(request, campaign_id: int):
+    access = access_campaign(user=request.user, campaign_id=campaign_id)
+    campaign = access.campaign
+    context = {
+        "campaign": campaign,
+        "access": access,
+        "members": selectors.membership_list(campaign=campaign),
+        "log": selectors.log_recent(campaign=campaign, limit=10),
+        "last_job": campaign.jobs.first(),
+        "encounters": campaign.encounters.exclude(state="ended")[:3],
+    }
+    context.update(dashboard_context(campaign=campaign))
+    return render(request, "campaign/dashboard.html", context)

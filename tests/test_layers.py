@@ -1,0 +1,95 @@
+"""The layers of DESIGN.md hold: every import points down (or sideways), never up.
+
+1 rulebook (pure: no Django) · 2 the table (campaign: campaigns, members, access, audit, jobs,
+the live stream) · 3 characters · 4 the economy, downtime and combat · 5 the pages that compose
+them (the dashboard, the demo data, the URLconf). The site's infrastructure (settings, errors,
+API fields, the Celery app) sits under the apps and imports none of them.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Module prefixes and their layer; the longest matching prefix wins.
+LAYERS = {
+    "rulebook": 1,
+    "zenergate_site": 1,
+    "campaign": 2,
+    "characters": 3,
+    "campaign.economy": 4,
+    "campaign.downtime": 4,
+    "combat": 4,
+    "campaign.dashboard": 5,
+    "campaign.management": 5,
+    "zenergate_site.urls": 5,
+    "zenergate_site.wsgi": 5,
+    "zenergate_site.asgi": 5,
+}
+PACKAGES = ("rulebook", "zenergate_site", "campaign", "characters", "combat")
+
+
+def layer_of(module: str) -> int | None:
+    best = max((p for p in LAYERS if module == p or module.startswith(p + ".")), key=len, default=None)
+    return LAYERS.get(best)
+
+
+def _modules():
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            if "tests" in parts or "migrations" in parts:
+                continue
+            yield ".".join(p for p in parts if p != "__init__"), path, path.name == "__init__.py"
+
+
+def _imports(module: str, path: Path, is_package: bool):
+    tree = ast.parse(path.read_text(), filename=str(path))
+    here = module.split(".") if is_package else module.split(".")[:-1]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, node.lineno
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(here[: len(here) - node.level + 1] + ([base] if base else []))
+            for alias in node.names:
+                yield f"{base}.{alias.name}" if layer_of(f"{base}.{alias.name}") is not None else base, node.lineno
+
+
+def test_every_import_points_down():
+    wrong = []
+    for module, path, is_package in _modules():
+        mine = layer_of(module)
+        for target, line in _imports(module, path, is_package):
+            theirs = layer_of(target)
+            if theirs is not None and theirs > mine:
+                wrong.append(f"{path.relative_to(ROOT)}:{line} ({module}, layer {mine}) imports {target} "
+                             f"(layer {theirs})")
+    assert not wrong, "imports that point up:\n" + "\n".join(wrong)
+
+
+def test_the_rulebook_imports_no_django_and_no_app():
+    for module, path, is_package in _modules():
+        if layer_of(module) == 1 and module.startswith("rulebook"):
+            for target, line in _imports(module, path, is_package):
+                assert not target.startswith(("django", "rest_framework", "celery")), f"{path}:{line} {target}"
+                assert target.split(".")[0] not in ("campaign", "characters", "combat", "zenergate_site"), \
+                    f"{path}:{line} {target}"
+
+
+def test_the_walker_sees_an_import_that_points_up():
+    """The check itself can fail: a table module importing characters is caught."""
+    assert layer_of("campaign.models") == 2 and layer_of("characters.models") == 3
+    assert layer_of("campaign.economy.services") == 4 and layer_of("campaign.dashboard.views") == 5
+    source = "from characters.models import Character\nfrom .economy import services\n"
+    path = ROOT / "campaign" / "__layers_probe__.py"
+    try:
+        path.write_text(source)
+        imports = list(_imports("campaign.__layers_probe__", path, False))
+    finally:
+        path.unlink()
+    assert ("characters.models.Character", 1) in imports or ("characters.models", 1) in imports
+    assert any(layer_of(target) == 4 for target, _ in imports)
