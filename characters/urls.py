@@ -1,6 +1,7 @@
 from django.urls import path
 
-from . import views, views_wounds
+from . import views
+from .views import wounds as views_wounds
 
 line = "characters/<int:character_id>/lines/<str:kind>/"
 

@@ -16,10 +16,10 @@ from campaign.events import last_event_id
 from rulebook.damage import WOUNDABLE_STATS
 from zenergate_site.errors import DomainError
 
-from . import sheet as sheet_rules
-from . import wounds
-from .models import Character
-from .permissions import access_character
+from .. import sheet as sheet_rules
+from .. import wounds
+from ..models import Character
+from ..permissions import access_character
 
 POINTS = {"min_value": -1000, "max_value": 1000, "initial": 0}
 

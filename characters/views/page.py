@@ -1,0 +1,267 @@
+"""What the sheet, the builder and the printable sheet show: the page data, in a fixed
+number of queries, and the small helpers every character page shares."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import render
+from django.urls import reverse
+
+from campaign.models import Campaign
+from rulebook import RulesError
+from rulebook.equipment import weapon_cost
+from rulebook.karma import disadvantage_check_modifier, disadvantage_points
+from rulebook.skills import skill_cost
+from rulebook.stats import PRIMARY_STATS
+
+from .. import selectors
+from .. import sheet as sheet_rules
+from ..forms import (
+    CLASSIFY_CHOICES,
+    ClassifyForm,
+    NotesForm,
+    ReturnForm,
+    StateForm,
+    StatsForm,
+    line_form,
+)
+from ..models import Breadth, Character
+from ..permissions import CharacterAccess
+from .wounds import live_context, panel_context
+
+State = Character.State
+SECTIONS = {  # kind → (title, one line)
+    "skills": ("Skills", "skill"),
+    "disadvantages": ("Disadvantages", "disadvantage"),
+    "equipment": ("Equipment", "equipment"),
+    "weapons": ("Weapons", "weapon"),
+    "armour": ("Armour", "armour"),
+    "languages": ("Languages", "language"),
+}
+BREADTH_LABELS = dict(Breadth.choices)
+VALUE_LABELS = {1: "Specific (1)", 2: "Narrow (2)", 4: "Broad (4)"}
+
+
+# --- What the pages show ------------------------------------------------------------------
+@dataclass
+class Line:
+    """One line of a sheet section, ready for a template (and for the printable sheet)."""
+
+    item: object
+    facts: list[tuple[str, object]]
+    cost: int | None = None
+    check: object = None  # sheet.CheckLine for skills
+    exact: str = ""
+    pending: bool = False
+    edit_form: object = None
+    classify_form: object = None
+    errors: list[str] = field(default_factory=list)
+    open: bool = False
+
+
+def try_rules(call, *args, **kwargs):
+    try:
+        return call(*args, **kwargs)
+    except RulesError:
+        return None
+
+
+def exact_odds(check) -> str:
+    """Spell a check's chance out exactly: how many of the equally likely rolls succeed."""
+    return f"{check.successes:,} of {6 ** check.rolled_dice:,} rolls of {check.rolled_dice}d6 succeed"
+
+
+def _facts(kind: str, item, character: Character, computed) -> tuple[list, int | None]:
+    """Return the (label, value) pairs a line shows and its cost in skill points."""
+    cap = character.campaign.max_skill_ranks
+    if kind == "skills":
+        cost = try_rules(skill_cost, item.breadth, item.ranks, max_ranks=cap)
+        facts = [("Breadth", BREADTH_LABELS.get(item.breadth, item.breadth)), ("Ranks", item.ranks),
+                 ("Stat", item.stat)]
+        if item.weapon_category:
+            facts.append(("Weapons", item.weapon_category))
+        return facts, cost
+    if kind == "disadvantages":
+        points = try_rules(disadvantage_points, item.value, item.ranks)
+        facts = [("Breadth", VALUE_LABELS.get(item.value, item.value)), ("Ranks", item.ranks),
+                 ("Checks", f"{disadvantage_check_modifier(item.ranks):+d}"), ("Points", points)]
+        if item.affects:
+            facts.append(("Affects", item.affects))
+        return facts, None
+    if kind == "equipment":
+        facts = [("Breadth", BREADTH_LABELS.get(item.breadth, item.breadth)), ("Ranks", item.ranks)]
+        if item.notes:
+            facts.append(("Notes", item.notes))
+        return facts, try_rules(skill_cost, item.breadth, item.ranks, max_ranks=cap)
+    if kind == "weapons":
+        priced = try_rules(weapon_cost, item.damage_points, item.rate_of_fire, item.extra_damage,
+                      item.range_reduction_steps, item.skilled, melee=item.melee, reach_steps=item.reach_steps)
+        facts = [("Damage", priced.damage_description if priced else "—")]
+        if item.melee:
+            facts.append(("Melee", f"reach {item.reach_steps} step{'s' if item.reach_steps != 1 else ''}"))
+        elif priced:
+            facts.append(("Range index", f"{priced.effective_range_index}"
+                          + (f" (base {priced.base_range_index})" if item.range_reduction_steps else "")))
+        if item.skilled:
+            facts.append(("Skilled", "cost halved"))
+        return facts, computed.weapon_costs.get(item.pk)
+    if kind == "armour":
+        view = computed.armour.get(item.pk)
+        effects = ", ".join(f"{k} {v:+d}" for k, v in view.effects.items() if v) if view else ""
+        facts = [("Hardness × cover", f"{item.hardness} × {item.coverage}/4"),
+                 ("Rating", view.rating if view else "—"), ("Stat effects", effects or "none")]
+        if item.tech_shift:
+            facts.append(("Tech", f"{item.tech_shift:+d}"))
+        facts.append(("Worn", "yes" if item.worn else "no"))
+        return facts, view.cost if view else None
+    facts = [("Spoken", item.spoken), ("Heard", item.heard), ("Written", item.written), ("Read", item.read)]
+    if item.native:
+        facts.insert(0, ("Native", "yes"))
+    if item.era:
+        facts.insert(0, ("Era", item.era))
+    return facts, None
+
+
+def _section(kind: str, character: Character, computed, *, is_gm: bool, can_edit: bool, page: str,
+             override: dict | None = None) -> dict:
+    """Build one section; ``override`` carries bound forms and errors from a refused write."""
+    override = override or {}
+    lines = []
+    for item in getattr(character, kind).all():
+        facts, cost = _facts(kind, item, character, computed)
+        check = computed.skill_checks.get(item.pk) if kind == "skills" else None
+        line = Line(item=item, facts=facts, cost=cost, check=check, exact=exact_odds(check) if check else "",
+                    pending=kind != "languages" and not item.classified)
+        if can_edit:
+            line.edit_form = line_form(kind, instance=item, prefix_id=item.pk)
+            if is_gm and line.pending:
+                name = CLASSIFY_CHOICES.get(kind, (None,))[0]
+                line.classify_form = ClassifyForm(kind=kind, prefix=f"classify-{kind}-{item.pk}",
+                                                  initial={name: getattr(item, name)} if name else None)
+        if override.get("item_id") == item.pk:
+            line.errors, line.open = override.get("errors", []), True
+            line.edit_form = override.get("edit_form") or line.edit_form
+            line.classify_form = override.get("classify_form") or line.classify_form
+        lines.append(line)
+    title, singular = SECTIONS[kind]
+    return {
+        "kind": kind, "title": title, "singular": singular, "lines": lines, "character": character,
+        "can_edit": can_edit, "is_gm": is_gm, "page": page,
+        "add_form": override.get("add_form") or (line_form(kind) if can_edit else None),
+        "add_open": "add_form" in override,
+    }
+
+
+def wound_bars(character: Character, hp: int, shk: int, end: int) -> dict:
+    """Return what the wound bars show: HP less trauma, shock against SHK, END less what is spent."""
+    return {
+        "hp": max(hp - character.trauma, 0), "hp_max": hp, "trauma": character.trauma,
+        "shock": character.shock, "shk": shk, "shock_over": character.shock > shk,
+        "end": max(end - character.endurance_spent, 0), "end_max": end,
+    }
+
+
+def _vitals(character: Character, computed) -> dict | None:
+    if not computed.derived:
+        return None
+    return wound_bars(character, *(computed.derived[code][0] for code in ("HP", "SHK", "END")))
+
+
+def _checklist(character: Character, computed) -> list[tuple[bool, str]]:
+    """Return what the review shows as done or to do before submission and approval."""
+    rows = [(bool(character.skills.all()), "A profession: the first skill on the sheet")]
+    budget = computed.budget
+    if budget is not None:
+        rows.append((not budget.overspent, f"Skill points: {budget.spent} spent of {budget.available}"))
+        pending = budget.pending
+        rows.append((not pending, f"{pending} line{'s' if pending != 1 else ''} awaiting the GM's classification"
+                     if pending else "Every line classified by the GM"))
+    return rows
+
+
+def sheet_data(access: CharacterAccess, *, page: str = "sheet", overrides: dict | None = None) -> dict:
+    """Everything the sheet, the builder and the printable sheet show, in a fixed number of queries."""
+    overrides = overrides or {}
+    character = selectors.character_with_sheet(character_id=access.character.pk)
+    computed = sheet_rules.compute_sheet(character)
+    can_build = access.can_write and (character.state == State.DRAFT or access.is_gm)
+    current = try_rules(sheet_rules.current_stats, character) or {}
+    stat_rows = [{
+        "code": code, "rolled": (character.rolled_stats or {}).get(code),
+        "trade": (character.stat_trades or {}).get(code, 0), "value": getattr(character, code.lower()),
+        "current": current.get(code), "check": computed.stat_checks.get(code),
+        "exact": exact_odds(computed.stat_checks[code]) if code in computed.stat_checks else "",
+    } for code in PRIMARY_STATS]
+    derived_rows = [{"code": code, "value": value, "breakdown": breakdown, "frozen": frozen}
+                    for code, (value, breakdown, frozen) in computed.derived.items()]
+    return {
+        "character": character, "campaign": character.campaign, "access": access, "sheet": computed,
+        "is_gm": access.is_gm, "is_owner": access.is_owner, "can_write": access.can_write, "can_build": can_build,
+        "page": page, "stat_rows": stat_rows, "derived_rows": derived_rows, "vitals": _vitals(character, computed),
+        "sections": [_section(kind, character, computed, is_gm=access.is_gm, can_edit=can_build, page=page,
+                              override=overrides.get(kind)) for kind in SECTIONS],
+        "roll_mode": character.campaign.stat_entry == Campaign.StatEntry.ROLL,
+        "show_gm_notes": access.is_gm,
+        "checklist": _checklist(character, computed),
+        "budget_over": -computed.budget.remaining if computed.budget and computed.budget.overspent else 0,
+    }
+
+
+def page_context(access: CharacterAccess, *, page: str, overrides: dict | None = None) -> dict:
+    overrides = overrides or {}
+    context = sheet_data(access, page=page, overrides=overrides)
+    character = context["character"]
+    if page == "build":
+        context["stats_form"] = overrides.get("stats_form") or StatsForm(
+            character=character, rolled_locked=context["roll_mode"] and not access.is_gm)
+        context["stats_error"] = overrides.get("stats_error")
+        for row in context["stat_rows"]:
+            row["rolled_field"] = context["stats_form"][f"rolled_{row['code']}"]
+            row["trade_field"] = context["stats_form"][f"trade_{row['code']}"]
+    context["review"] = overrides.get("review") or review_forms(character)
+    if access.is_gm:
+        context["notes_form"] = overrides.get("notes_form") or NotesForm(initial={"gm_notes": character.gm_notes})
+    return context
+
+
+def review_forms(character: Character, *, errors: dict | None = None, **forms) -> dict:
+    return {
+        "errors": errors or {},
+        "return_form": forms.get("return_form") or ReturnForm(),
+        "state_form": forms.get("state_form") or StateForm(initial={"state": character.state}),
+    }
+
+
+def render_page(request, access: CharacterAccess, *, page: str, overrides: dict | None = None, status: int = 200):
+    template = "characters/build.html" if page == "build" else "characters/sheet.html"
+    context = page_context(access, page=page, overrides=overrides)
+    if page == "sheet":
+        context["wound_panel"] = panel_context(context["character"], is_gm=access.is_gm)
+        context.update(live_context(context["character"]))
+    return render(request, template, context, status=status)
+
+
+def page_of(request) -> str:
+    return "build" if request.POST.get("next") == "build" else "sheet"
+
+
+def page_url(page: str, character_id: int, anchor: str = "") -> str:
+    name = "character-build" if page == "build" else "character-sheet"
+    return reverse(name, args=[character_id]) + (f"#{anchor}" if anchor else "")
+
+
+def require_gm(access: CharacterAccess) -> None:
+    if not access.is_gm:
+        raise PermissionDenied("Only the GM may do that.")
+
+
+def error_status(exc: Exception) -> int:
+    return getattr(exc, "status_code", 400)
+
+
+def add_form_error(form, exc, fallback=None) -> None:
+    """Put a service's refusal next to the field it names (or at the top of the form)."""
+    name = getattr(exc, "field", None)
+    form.add_error(name if name in form.fields else fallback, getattr(exc, "message", str(exc)))

@@ -1,0 +1,200 @@
+"""The sheet and the builder: stats, rolls and every sheet line, edited in place."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from campaign.models import Campaign
+from zenergate_site.errors import DomainError
+
+from .. import items, services, services_rolls
+from ..forms import (
+    ClassifyForm,
+    StatsForm,
+    line_form,
+)
+from ..models import Breadth, Character
+from ..permissions import CharacterAccess, access_character
+from .page import add_form_error, error_status, page_context, page_of, page_url, render_page, require_gm
+
+State = Character.State
+SECTIONS = {  # kind → (title, one line)
+    "skills": ("Skills", "skill"),
+    "disadvantages": ("Disadvantages", "disadvantage"),
+    "equipment": ("Equipment", "equipment"),
+    "weapons": ("Weapons", "weapon"),
+    "armour": ("Armour", "armour"),
+    "languages": ("Languages", "language"),
+}
+BREADTH_LABELS = dict(Breadth.choices)
+VALUE_LABELS = {1: "Specific (1)", 2: "Narrow (2)", 4: "Broad (4)"}
+
+
+# --- The sheet and the builder ------------------------------------------------------------
+@login_required
+@require_GET
+def character_sheet(request, character_id: int):
+    access = access_character(user=request.user, character_id=character_id)
+    return render_page(request, access, page="sheet")
+
+
+@login_required
+@require_GET
+def character_build(request, character_id: int):
+    access = access_character(user=request.user, character_id=character_id, write=True)
+    if access.character.state != State.DRAFT and not access.is_gm:
+        messages.info(request, f"{access.character.name} is {access.character.get_state_display().lower()}: "
+                               "the sheet changes through Karma spends or the GM now.")
+        return redirect("character-sheet", character_id=character_id)
+    return render_page(request, access, page="build")
+
+
+def _partial(request, access: CharacterAccess, *, page: str, main: str, also=(), status: int = 200,
+             overrides: dict | None = None) -> HttpResponse:
+    """Answer an htmx write: the changed section, then the others it moves, budget and problems out of band."""
+    context = page_context(access, page=page, overrides=overrides)
+    context.update({"main": main, "also": also})
+    return render(request, "characters/_write_response.html", context, status=status)
+
+
+@login_required
+@require_POST
+def stats_save(request, character_id: int):
+    access = access_character(user=request.user, character_id=character_id, write=True)
+    character = access.character
+    form = StatsForm(request.POST, character=character,
+                     rolled_locked=character.campaign.stat_entry == Campaign.StatEntry.ROLL and not access.is_gm)
+    status, error = 400, None
+    if form.is_valid():
+        try:
+            services.character_update(character=character, by=request.user, is_gm=access.is_gm,
+                                      data=form.service_data())
+        except DomainError as exc:
+            status, error = error_status(exc), {"field": exc.field, "message": exc.message}
+            if exc.field == "name":
+                form.add_error("name", exc.message)
+        else:
+            if not request.htmx:
+                messages.success(request, "Stats saved.")
+                return redirect(page_url("build", character_id, "sec-stats"))
+            return _partial(request, access, page="build", main="stats", also=("skills",))
+    overrides = {"stats_form": form, "stats_error": error}
+    if request.htmx:
+        return _partial(request, access, page="build", main="stats", status=status, overrides=overrides)
+    return render_page(request, access, page="build", overrides=overrides, status=status)
+
+
+@login_required
+@require_POST
+def stats_roll(request, character_id: int):
+    access = access_character(user=request.user, character_id=character_id, write=True)
+    character = access.character
+    try:
+        services_rolls.stats_roll(campaign=character.campaign, by=request.user, character=character,
+                                  is_gm=access.is_gm)
+    except DomainError as exc:
+        overrides, status = {"stats_error": {"field": "roll", "message": exc.message}}, error_status(exc)
+        if request.htmx:
+            return _partial(request, access, page="build", main="stats", status=status, overrides=overrides)
+        return render_page(request, access, page="build", overrides=overrides, status=status)
+    if not request.htmx:
+        messages.success(request, "Stats rolled; the roll is in the campaign log.")
+        return redirect(page_url("build", character_id, "sec-stats"))
+    return _partial(request, access, page="build", main="stats", also=("skills",))
+
+
+# --- Sheet lines ---------------------------------------------------------------------------
+def _line_access(request, character_id: int, kind: str, item_id: int | None = None):
+    if kind not in SECTIONS:
+        raise Http404("No such kind of line.")
+    access = access_character(user=request.user, character_id=character_id, write=True)
+    item = None
+    if item_id is not None:
+        item = items.ITEM_KINDS[kind].model.objects.filter(pk=item_id, character_id=access.character.pk).first()
+        if item is None:
+            raise Http404("No such line on this sheet.")
+        item.character = access.character
+    return access, item
+
+
+def _line_answer(request, access, kind: str, *, override: dict | None = None, status: int = 200):
+    page = page_of(request)
+    if override is None and not request.htmx:
+        return redirect(page_url(page, access.character.pk, f"sec-{kind}"))
+    overrides = {kind: override} if override else None
+    if request.htmx:
+        return _partial(request, access, page=page, main=kind, status=status, overrides=overrides)
+    return render_page(request, access, page=page, overrides=overrides, status=status)
+
+
+@login_required
+@require_POST
+def line_add(request, character_id: int, kind: str):
+    access, _ = _line_access(request, character_id, kind)
+    form = line_form(kind, request.POST)
+    status = 400
+    if form.is_valid():
+        try:
+            items.item_create(character=access.character, kind_name=kind, data=form.cleaned_data,
+                              by=request.user, is_gm=access.is_gm)
+        except DomainError as exc:
+            add_form_error(form, exc)
+            status = error_status(exc)
+        else:
+            return _line_answer(request, access, kind)
+    return _line_answer(request, access, kind, override={"add_form": form}, status=status)
+
+
+@login_required
+@require_POST
+def line_update(request, character_id: int, kind: str, item_id: int):
+    access, item = _line_access(request, character_id, kind, item_id)
+    form = line_form(kind, request.POST, prefix_id=item.pk)
+    status = 400
+    if form.is_valid():
+        try:
+            items.item_update(item=item, kind_name=kind, data=form.cleaned_data, by=request.user, is_gm=access.is_gm)
+        except DomainError as exc:
+            add_form_error(form, exc)
+            status = error_status(exc)
+        else:
+            return _line_answer(request, access, kind)
+    return _line_answer(request, access, kind, override={"item_id": item.pk, "edit_form": form}, status=status)
+
+
+@login_required
+@require_POST
+def line_delete(request, character_id: int, kind: str, item_id: int):
+    access, item = _line_access(request, character_id, kind, item_id)
+    try:
+        items.item_delete(item=item, kind_name=kind, by=request.user, is_gm=access.is_gm)
+    except DomainError as exc:
+        return _line_answer(request, access, kind, override={"item_id": item.pk, "errors": [exc.message]},
+                            status=error_status(exc))
+    return _line_answer(request, access, kind)
+
+
+@login_required
+@require_POST
+def line_classify(request, character_id: int, kind: str, item_id: int):
+    access, item = _line_access(request, character_id, kind, item_id)
+    require_gm(access)
+    if kind == "languages":
+        raise Http404("Languages are not classified.")
+    form = ClassifyForm(request.POST, kind=kind, prefix=f"classify-{kind}-{item.pk}")
+    errors, status = [], 400
+    if form.is_valid():
+        try:
+            items.item_update(item=item, kind_name=kind, data=form.service_data(), by=request.user, is_gm=True)
+        except DomainError as exc:
+            errors, status = [exc.message], error_status(exc)
+        else:
+            return _line_answer(request, access, kind)
+    else:
+        errors = [e for errs in form.errors.values() for e in errs]
+    return _line_answer(request, access, kind, override={"item_id": item.pk, "classify_form": form,
+                                                         "errors": errors}, status=status)
