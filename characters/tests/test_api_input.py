@@ -15,6 +15,8 @@ from rest_framework import serializers
 from campaign.models import LogEntry
 
 from characters import serializers as s
+from characters.serializers.common import TradesField
+from zenergate_site.api_fields import FlagField, TextField, WholeNumberField
 
 from .factories import INT_DICE, STATS, add_line, create_draft, create_submitted, snapshot
 from .test_api_access import LINE_PAYLOADS
@@ -41,7 +43,7 @@ BODY_JUNK = ["not json{", "[1, 2]", "null", "12", '"text"', "true", "[" * 50_000
 
 def junk_for(field) -> list:
     """Return wrong values for one serializer field, chosen by its type."""
-    if isinstance(field, s.TradesField):
+    if isinstance(field, TradesField):
         return TRADES_JUNK
     if isinstance(field, serializers.ListSerializer):
         return SWAPS_JUNK
@@ -49,15 +51,15 @@ def junk_for(field) -> list:
         return DICE_JUNK
     if isinstance(field, serializers.Serializer):
         return STATS_JUNK
-    if isinstance(field, s.FlagField):
+    if isinstance(field, FlagField):
         return FLAG_JUNK
-    if isinstance(field, s.WholeNumberField):
+    if isinstance(field, WholeNumberField):
         return NUMBER_JUNK
     if isinstance(field, serializers.ChoiceField):
         return CHOICE_JUNK
     if isinstance(field, serializers.DateTimeField):
         return MOMENT_JUNK
-    if isinstance(field, s.TextField):
+    if isinstance(field, TextField):
         return [v for v in TEXT_JUNK if v != "" or not field.allow_blank]
     raise AssertionError(f"no junk for {field!r}")
 

@@ -1,0 +1,23 @@
+"""Character API serializers, split by resource: shared pieces, sheet lines, characters.
+One input and one output serializer per endpoint; no rules here."""
+
+from .character import (
+    CharacterCreateIn,
+    CharacterListQueryIn,
+    CharacterPatchIn,
+    CharacterSheetOut,
+    CharacterSummaryOut,
+    HistoryOut,
+    NoBodyIn,
+    ReturnIn,
+    RevertIn,
+    StateOut,
+)
+from .common import BudgetOut, budget_data
+from .lines import LINE_SERIALIZERS
+
+__all__ = [
+    "LINE_SERIALIZERS", "BudgetOut", "CharacterCreateIn", "CharacterListQueryIn", "CharacterPatchIn",
+    "CharacterSheetOut", "CharacterSummaryOut", "HistoryOut", "NoBodyIn", "ReturnIn", "RevertIn", "StateOut",
+    "budget_data",
+]

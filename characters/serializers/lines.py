@@ -1,0 +1,185 @@
+"""The six kinds of sheet line: one input and one output serializer each."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from zenergate_site.api_fields import FlagField, StrictInput, TextField, WholeNumberField
+
+from ..models import GENERAL_BREADTH_CHOICES, Armour, Breadth, Disadvantage, Equipment, Language, Skill, Weapon
+from .common import STAT_CODES, BreakdownLineOut, breakdown_lines
+
+
+# --- Sheet lines: input ---------------------------------------------------------------------
+def _classified():
+    return FlagField(required=False, help_text="GM only: false marks the line as awaiting classification again.")
+
+
+class SkillIn(StrictInput):
+    name = TextField(max_length=80)
+    breadth = serializers.ChoiceField(choices=Breadth.choices)
+    ranks = WholeNumberField(min_value=1, max_value=10)
+    stat = serializers.ChoiceField(choices=STAT_CODES)
+    weapon_category = TextField(max_length=60, required=False, allow_blank=True)
+    classified = _classified()
+
+
+class DisadvantageIn(StrictInput):
+    name = TextField(max_length=80)
+    value = WholeNumberField(help_text="Breadth value: 1 specific, 2 narrow, 4 broad.")
+    ranks = WholeNumberField(min_value=1, max_value=20)
+    affects = TextField(max_length=200, required=False, allow_blank=True)
+    classified = _classified()
+
+    def validate_value(self, value):
+        if value not in (1, 2, 4):
+            raise serializers.ValidationError("The value is 1 (specific), 2 (narrow) or 4 (broad).")
+        return value
+
+
+class EquipmentIn(StrictInput):
+    name = TextField(max_length=80)
+    breadth = serializers.ChoiceField(choices=GENERAL_BREADTH_CHOICES)
+    ranks = WholeNumberField(min_value=1, max_value=10, required=False)
+    notes = TextField(max_length=200, required=False, allow_blank=True)
+    classified = _classified()
+
+
+class WeaponIn(StrictInput):
+    name = TextField(max_length=80)
+    damage_points = WholeNumberField(min_value=1, max_value=30)
+    rate_of_fire = WholeNumberField(min_value=1, max_value=3, required=False)
+    extra_damage = WholeNumberField(min_value=0, max_value=100, required=False)
+    range_reduction_steps = WholeNumberField(min_value=0, max_value=100, required=False)
+    melee = FlagField(required=False)
+    reach_steps = WholeNumberField(min_value=0, max_value=100, required=False)
+    skilled = FlagField(required=False)
+    classified = _classified()
+
+
+class ArmourIn(StrictInput):
+    name = TextField(max_length=80)
+    hardness = WholeNumberField(min_value=1, max_value=10)
+    coverage = WholeNumberField(min_value=1, max_value=4)
+    nim_penalty = WholeNumberField(min_value=0, max_value=40, required=False)
+    tech_shift = WholeNumberField(min_value=-5, max_value=3, required=False)
+    worn = FlagField(required=False)
+    skilled = FlagField(required=False)
+    classified = _classified()
+
+
+class LanguageIn(StrictInput):
+    name = TextField(max_length=80)
+    era = TextField(max_length=60, required=False, allow_blank=True)
+    native = FlagField(required=False)
+    spoken = WholeNumberField(min_value=0, max_value=3)
+    heard = WholeNumberField(min_value=0, max_value=3)
+    written = WholeNumberField(min_value=0, max_value=3)
+    read = WholeNumberField(min_value=0, max_value=3)
+
+
+# --- Output: sheet lines --------------------------------------------------------------------
+LINE_FIELDS = ["id", "position", "name", "classified"]
+
+
+class _LineOut(serializers.ModelSerializer):
+    def _sheet(self):
+        return self.context["sheet"]
+
+
+class SkillOut(_LineOut):
+    target = serializers.SerializerMethodField()
+    probability = serializers.SerializerMethodField()
+    dice = serializers.SerializerMethodField()
+    target_breakdown = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Skill
+        fields = [*LINE_FIELDS, "breadth", "ranks", "stat", "weapon_category",
+                  "target", "probability", "dice", "target_breakdown"]
+
+    def _line(self, obj):
+        return self._sheet().skill_checks.get(obj.pk)
+
+    def get_target(self, obj) -> int | None:
+        line = self._line(obj)
+        return line.target if line else None
+
+    def get_probability(self, obj) -> float | None:
+        line = self._line(obj)
+        return line.probability if line else None
+
+    def get_dice(self, obj) -> int | None:
+        line = self._line(obj)
+        return line.dice if line else None
+
+    @extend_schema_field(BreakdownLineOut(many=True))
+    def get_target_breakdown(self, obj):
+        line = self._line(obj)
+        return breakdown_lines(line.breakdown) if line else []
+
+
+class DisadvantageOut(_LineOut):
+    class Meta:
+        model = Disadvantage
+        fields = [*LINE_FIELDS, "value", "ranks", "affects"]
+
+
+class EquipmentOut(_LineOut):
+    class Meta:
+        model = Equipment
+        fields = [*LINE_FIELDS, "breadth", "ranks", "notes"]
+
+
+class WeaponOut(_LineOut):
+    cost = serializers.SerializerMethodField(help_text="Skill points, from the equipment rules.")
+
+    class Meta:
+        model = Weapon
+        fields = [*LINE_FIELDS, "damage_points", "rate_of_fire", "extra_damage", "range_reduction_steps",
+                  "melee", "reach_steps", "skilled", "cost"]
+
+    def get_cost(self, obj) -> int | None:
+        return self._sheet().weapon_costs.get(obj.pk)
+
+
+class ArmourOut(_LineOut):
+    cost = serializers.SerializerMethodField(help_text="Skill points, from the equipment rules.")
+    rating = serializers.SerializerMethodField()
+    effects = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Armour
+        fields = [*LINE_FIELDS, "hardness", "coverage", "nim_penalty", "tech_shift", "worn", "skilled",
+                  "cost", "rating", "effects"]
+
+    def get_cost(self, obj) -> int | None:
+        view = self._sheet().armour.get(obj.pk)
+        return view.cost if view else None
+
+    def get_rating(self, obj) -> int | None:
+        view = self._sheet().armour.get(obj.pk)
+        return view.rating if view else None
+
+    @extend_schema_field(serializers.DictField(child=serializers.IntegerField()))
+    def get_effects(self, obj):
+        view = self._sheet().armour.get(obj.pk)
+        return dict(view.effects) if view else {}
+
+
+class LanguageOut(_LineOut):
+    class Meta:
+        model = Language
+        fields = [*LINE_FIELDS, "era", "native", "spoken", "heard", "written", "read"]
+
+
+#: Input and output serializer of each kind of sheet line, keyed like ``items.ITEM_KINDS``.
+LINE_SERIALIZERS: dict[str, tuple[type[serializers.Serializer], type[serializers.Serializer]]] = {
+    "skills": (SkillIn, SkillOut),
+    "disadvantages": (DisadvantageIn, DisadvantageOut),
+    "equipment": (EquipmentIn, EquipmentOut),
+    "weapons": (WeaponIn, WeaponOut),
+    "armour": (ArmourIn, ArmourOut),
+    "languages": (LanguageIn, LanguageOut),
+}
