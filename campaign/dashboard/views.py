@@ -4,8 +4,8 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 
 from .. import selectors
-from ..economy.views import dashboard_context
 from ..permissions import access_campaign
+from .party import dashboard_context
 
 
 @login_required

@@ -14,20 +14,22 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from characters.ledger import karma_ledger
 from characters.models import Character
 from characters.permissions import access_character
 from characters.selectors import character_with_sheet
 
-from . import services as economy
 from ..errors import CampaignConflict, CampaignError
-from characters.ledger import karma_ledger
 from ..models import Adventure, BadNewsToken, MacGuffin
 from ..permissions import CampaignAccess, access_campaign
+from . import services as economy
 from .serializers import (
     AdventureIn,
     AdventureOut,
     AwardIn,
     AwardOut,
+    BadNewsTokenIn,
+    BadNewsTokenOut,
     CloseIn,
     CloseOut,
     ComplicationIn,
@@ -40,8 +42,6 @@ from .serializers import (
     KarmaSpendOut,
     MacGuffinIn,
     MacGuffinOut,
-    BadNewsTokenIn,
-    BadNewsTokenOut,
 )
 
 TOKENS = Prefetch("tokens", queryset=BadNewsToken.objects.order_by("created_at", "id"))

@@ -8,11 +8,10 @@ from rest_framework import serializers
 
 from rulebook.karma import SPEND_KINDS
 from rulebook.stats import PRIMARY_STATS
-
 from zenergate_site.api_fields import MAX_ID, WholeNumberField
 
-from .services import AWARD_KINDS
 from ..models import Adventure, BadNewsToken, Complication, KarmaEntry, MacGuffin
+from .services import AWARD_KINDS
 
 #: Karma amounts beyond this are typos or probes, never play: refused before any query.
 MAX_KARMA = 100_000

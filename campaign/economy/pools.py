@@ -1,0 +1,77 @@
+"""Campaign MacGuffins: pools every PC can pay Karma into, and what they have bought."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import Count
+from django.utils import timezone
+
+from characters.ledger import client_key, karma_post
+from characters.models import Character
+from rulebook.karma import (
+    spend_cost,
+)
+
+from ..errors import CampaignConflict, CampaignError
+from ..models import Campaign, KarmaEntry, MacGuffin
+from ..services import log_action
+from .common import Kind, current_adventure, rules_call
+
+
+# --- Campaign MacGuffins -------------------------------------------------------------------
+@transaction.atomic
+def macguffin_create(*, campaign: Campaign, name: str, limitation: str, target: int, upgrade: str, by) -> MacGuffin:
+    name = (name or "").strip()
+    if not name:
+        raise CampaignError("Name the MacGuffin (e.g. “crystal radio set”).", field="name")
+    if isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= 1000:
+        raise CampaignError("The target is a whole number of Karma from 1 to 1000 (4 minor, 10 new capability, "
+                            "20 limitation removed).", field="target")
+    if upgrade and upgrade not in MacGuffin.Upgrade.values:
+        raise CampaignError("Unknown upgrade.", field="upgrade")
+    Campaign.objects.select_for_update().get(pk=campaign.pk)  # one pool per upgrade, even when two GMs race
+    if upgrade and campaign.macguffins.filter(upgrade=upgrade).exists():
+        raise CampaignConflict("That upgrade already has a MacGuffin.", field="upgrade")
+    macguffin = MacGuffin.objects.create(campaign=campaign, name=name[:120], limitation=(limitation or "")[:200],
+                                         target=target, upgrade=upgrade or "")
+    log_action(campaign=campaign, actor=by, action="macguffin.create",
+               summary=f"{by} opened the MacGuffin pool {macguffin.name} (target {target})",
+               data={"macguffin": macguffin.pk})
+    return macguffin
+
+
+def macguffin_contribute(*, macguffin: MacGuffin, character: Character, amount: int, idempotency_key: str,
+                         by) -> tuple[KarmaEntry, bool]:
+    """Pay Karma from a character into a MacGuffin pool; never past its target, never twice."""
+    if character.campaign_id != macguffin.campaign_id:
+        raise CampaignError("That character is not in this MacGuffin's campaign.", field="character")
+    if not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 100:
+        raise CampaignError("Send an idempotency key (1–100 characters).", field="idempotency_key")
+    price = rules_call(spend_cost, "macguffin", amount=amount, field="amount")
+    idempotency_key = client_key(idempotency_key)
+
+    def effect(locked: Character):
+        pool = MacGuffin.objects.select_for_update().get(pk=macguffin.pk)
+        if pool.status != MacGuffin.Status.FUNDING:
+            raise CampaignConflict(f"{pool.name} is already funded.", field="amount")
+        if pool.progress + price.cost > pool.target:
+            raise CampaignConflict(f"{pool.name} needs only {pool.target - pool.progress} more.", field="amount")
+        pool.progress += price.cost
+        fields = ["progress"]
+        if pool.progress == pool.target:
+            pool.status = MacGuffin.Status.FUNDED
+            pool.funded_at = timezone.now()
+            pool.funded_during = current_adventure(pool.campaign)
+            fields += ["status", "funded_at", "funded_during"]
+        pool.save(update_fields=fields)
+        return {"progress": pool.progress, "target": pool.target}
+
+    return karma_post(character=character, amount=-price.cost, kind=Kind.MACGUFFIN, by=by,
+                      reason=f"Towards {macguffin.name}", macguffin=macguffin,
+                      adventure=current_adventure(macguffin.campaign), idempotency_key=idempotency_key,
+                      effect=effect)
+
+
+
+def macguffin_summary(campaign: Campaign):
+    return campaign.macguffins.annotate(contributors=Count("contributions__character", distinct=True))
