@@ -18,6 +18,7 @@ from rulebook.equipment import armour_cost, weapon_cost
 from rulebook.karma import max_disadvantage_ranks
 from rulebook.skills import skill_cost
 
+from . import selectors
 from . import sheet as sheet_rules
 from .errors import CharacterConflict, CharacterError
 from .models import Armour, Character, Disadvantage, Equipment, Language, Skill, Weapon
@@ -95,11 +96,38 @@ def _editable_fields(kind: ItemKind) -> list[str]:
     return [f.name for f in kind.model._meta.concrete_fields if f.name not in skip]
 
 
-def _require_build_rights(character: Character, *, is_gm: bool) -> None:
-    if character.state != State.DRAFT and not is_gm:
-        raise CharacterConflict(
-            f"{character.name} is {character.get_state_display().lower()}: the sheet changes only through "
-            "Karma spends or a GM edit.")
+#: What a player may add or raise on an approved sheet, paying with earned skill points.
+ADVANCEMENT_KINDS = ("skills", "languages")
+#: The fields an advancement may raise (never lower: points are not refunded).
+ADVANCEMENT_FIELDS = {"skills": ("ranks",), "languages": ("spoken", "heard", "written", "read")}
+
+
+def _require_build_rights(character: Character, *, is_gm: bool, kind_name: str | None = None) -> bool:
+    """Refuse a player's change to a sheet past the draft; return True for an advancement.
+
+    An active character's player may add skills and raise skill or language ranks with skill
+    points earned since approval (Karma converted); anything else is a GM edit.
+    """
+    if is_gm or character.state == State.DRAFT:
+        return False
+    if character.state == State.ACTIVE and kind_name in ADVANCEMENT_KINDS:
+        return True
+    if character.state == State.ACTIVE:
+        raise CharacterConflict(f"{character.name} is active: its player adds skills and raises skill or language "
+                                "ranks with earned skill points; other changes are the GM's.")
+    raise CharacterConflict(f"{character.name} is {character.get_state_display().lower()}: the sheet changes only "
+                            "through the GM now.")
+
+
+def _within_earned_points(character: Character, *, field: str) -> None:
+    """Refuse an advancement the earned skill points do not cover, naming the shortfall."""
+    loaded = selectors.character_with_sheet(character_id=character.pk)
+    budget = sheet_rules.budget(loaded)
+    if budget.overspent:
+        raise CharacterError(
+            f"That needs {-budget.remaining} more skill point{'s' if budget.remaining != -1 else ''} than "
+            f"{character.name} has earned. Convert Karma on the Karma page (1 Karma = 2 skill points) first.",
+            field=field)
 
 
 def _classified_after(kind: ItemKind, *, instance, values: Mapping, is_gm: bool, requested) -> bool:
@@ -119,7 +147,7 @@ def item_create(*, character: Character, kind_name: str, data: Mapping, by, is_g
     """Add a line to a sheet after the rules accept it."""
     kind = ITEM_KINDS[kind_name]
     character = _locked(character)
-    _require_build_rights(character, is_gm=is_gm)
+    advancing = _require_build_rights(character, is_gm=is_gm, kind_name=kind_name)
     if "classified" in data and not is_gm:
         raise PermissionDenied("Only the GM classifies.")
     fields = _editable_fields(kind)
@@ -133,6 +161,8 @@ def item_create(*, character: Character, kind_name: str, data: Mapping, by, is_g
     instance.classified = _classified_after(kind, instance=None, values=values, is_gm=is_gm,
                                             requested=data.get("classified"))
     instance.save()
+    if advancing:
+        _within_earned_points(character, field="name")
     log_action(campaign=character.campaign, actor=by, action=f"{kind.label}.create",
                summary=f"{by} added the {kind.label} {instance.name} to {character.name}",
                data={"character": character.pk, "id": instance.pk})
@@ -144,10 +174,19 @@ def item_update(*, item, kind_name: str, data: Mapping, by, is_gm: bool):
     """Change a line of a sheet; a GM's change to its classification fields classifies it."""
     kind = ITEM_KINDS[kind_name]
     character = _locked(item.character)
-    _require_build_rights(character, is_gm=is_gm)
+    advancing = _require_build_rights(character, is_gm=is_gm, kind_name=kind_name)
     item = kind.model.objects.select_for_update().get(pk=item.pk)
     fields = _editable_fields(kind)
     values = {f: data.get(f, getattr(item, f)) for f in fields}
+    if advancing:
+        raised = ADVANCEMENT_FIELDS[kind_name]
+        other = [f for f in fields if f not in raised and values[f] != getattr(item, f)]
+        lowered = [f for f in raised if values[f] < getattr(item, f)]
+        if other or lowered:
+            raise CharacterConflict(
+                f"On an approved sheet its player only raises {' and '.join(raised)}; "
+                f"{'lowering' if lowered else 'changing'} {(lowered or other)[0]} is the GM's call.",
+                field=(lowered or other)[0])
     if not str(values.get("name", "")).strip():
         raise CharacterError(f"Give the {kind.label} a name.", field="name")
     kind.check(character, values, item)
@@ -162,6 +201,8 @@ def item_update(*, item, kind_name: str, data: Mapping, by, is_gm: bool):
         changed.append("classified")
     if changed:
         item.save(update_fields=changed)
+        if advancing:
+            _within_earned_points(character, field=changed[0])
         verb = "classified" if is_gm and set(changed) & {*kind.classification, "classified"} else "edited"
         log_action(campaign=character.campaign, actor=by, action=f"{kind.label}.update",
                    summary=f"{by} {verb} the {kind.label} {item.name} on {character.name}",

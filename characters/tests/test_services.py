@@ -93,8 +93,8 @@ def test_submit_approve_freezes_and_opens_the_ledger(draft, personas):
     assert c.karma_entries.get().kind == "opening"
     with pytest.raises(CharacterConflict):
         services.character_update(character=c, by=personas["player"], is_gm=False, data={"stats": {"STR": 13}})
-    with pytest.raises(CharacterConflict):
-        add(c, "skills", personas["player"], name="Late", breadth="narrow", ranks=1, stat="ACC")
+    with pytest.raises(CharacterConflict):  # an approved sheet only grows: nothing comes off
+        items.item_delete(item=c.skills.get(), kind_name="skills", by=personas["player"], is_gm=False)
 
 
 def test_overspent_draft_cannot_be_submitted(draft, personas):

@@ -27,6 +27,7 @@ from ..forms import (
     StatsForm,
     line_form,
 )
+from ..items import ADVANCEMENT_KINDS
 from ..models import Breadth, Character
 from ..permissions import CharacterAccess
 from .wounds import live_context, panel_context
@@ -187,6 +188,8 @@ def sheet_data(access: CharacterAccess, *, page: str = "sheet", overrides: dict 
     character = selectors.character_with_sheet(character_id=access.character.pk)
     computed = sheet_rules.compute_sheet(character)
     can_build = access.can_write and (character.state == State.DRAFT or access.is_gm)
+    # An active character's player advances it: new skills and raised ranks, paid with earned points.
+    advancing = access.is_owner and not access.is_gm and character.state == State.ACTIVE
     current = try_rules(sheet_rules.current_stats, character) or {}
     stat_rows = [{
         "code": code, "rolled": (character.rolled_stats or {}).get(code),
@@ -200,8 +203,10 @@ def sheet_data(access: CharacterAccess, *, page: str = "sheet", overrides: dict 
         "character": character, "campaign": character.campaign, "access": access, "sheet": computed,
         "is_gm": access.is_gm, "is_owner": access.is_owner, "can_write": access.can_write, "can_build": can_build,
         "page": page, "stat_rows": stat_rows, "derived_rows": derived_rows, "vitals": _vitals(character, computed),
-        "sections": [_section(kind, character, computed, is_gm=access.is_gm, can_edit=can_build, page=page,
+        "sections": [_section(kind, character, computed, is_gm=access.is_gm,
+                              can_edit=can_build or (advancing and kind in ADVANCEMENT_KINDS), page=page,
                               override=overrides.get(kind)) for kind in SECTIONS],
+        "advancing": advancing,
         "roll_mode": character.campaign.stat_entry == Campaign.StatEntry.ROLL,
         "show_gm_notes": access.is_gm,
         "checklist": _checklist(character, computed),
