@@ -16,6 +16,7 @@ from django.db.models import Max
 from campaign.services import log_action
 from rulebook.equipment import armour_cost, weapon_cost
 from rulebook.karma import max_disadvantage_ranks
+from rulebook.languages import ASPECTS, aspect_distance
 from rulebook.skills import skill_cost
 
 from . import selectors
@@ -63,9 +64,19 @@ def _check_armour(character: Character, values: dict, instance) -> None:
 
 
 def _check_language(character: Character, values: dict, instance) -> None:
-    for aspect in ("spoken", "heard", "written", "read"):
+    """Ranks 0–3, and the pairs the rules make: an aspect's partner (spoken–heard,
+    written–read) at most one rank below it, the other pair at most two (RULINGS 7)."""
+    for aspect in ASPECTS:
         if not 0 <= values[aspect] <= 3:
             raise CharacterError("Language ranks run from 0 to 3.", field=aspect)
+    for best in ASPECTS:
+        for other in ASPECTS:
+            floor = values[best] - aspect_distance(best, other)
+            if values[other] < floor:
+                raise CharacterError(
+                    f"With {best} at {values[best]}, {other} must be at least {floor}: a language's pair "
+                    f"partner (spoken–heard, written–read) is at most one rank lower and the other pair at "
+                    f"most two.", field=other)
 
 
 @dataclass(frozen=True)

@@ -61,8 +61,12 @@ def _ranks(ranks: Mapping[str, int]) -> dict[str, int]:
     return {aspect: _rank(ranks.get(aspect, 0), f"{aspect} rank") for aspect in ASPECTS}
 
 
-def _distance(a: str, b: str) -> int:
-    return 0 if a == b else 1 if PAIR_PARTNER[a] == b else 2
+def aspect_distance(a: str, b: str) -> int:
+    """Return how far apart two aspects are: 0 the same, 1 pair partners, 2 the other pair."""
+    return 0 if _aspect(a) == _aspect(b) else 1 if PAIR_PARTNER[a] == b else 2
+
+
+_distance = aspect_distance
 
 
 def aspects_from_purchase(aspect: str, rank: int) -> dict[str, int]:

@@ -120,3 +120,23 @@ def test_players_change_lines_only_on_drafts(personas, api_as, make):
     # The GM edits a submitted or active sheet.
     response = api_as("gm").patch(lines_url(character, "skills", skill.pk), {"ranks": 3}, format="json")
     assert response.status_code == 200 and response.json()["ranks"] == 3
+
+
+@pytest.mark.parametrize("ranks, field", [
+    ({"spoken": 3, "heard": 0}, "heard"),                      # the pair partner is at most one lower
+    ({"spoken": 3, "heard": 2, "written": 0, "read": 0}, "written"),  # the other pair at most two lower
+    ({"read": 2, "written": 0}, "written"),
+])
+def test_language_ranks_follow_the_aspect_pairs(personas, api_as, draft, ranks, field):
+    """RULINGS 7: buying one aspect gives its pair partner rank − 1 and the other pair rank − 2."""
+    before = snapshot()
+    body = {"name": "Latin", "spoken": 0, "heard": 0, "written": 0, "read": 0, **ranks}
+    response = api_as("player").post(lines_url(draft, "languages"), body, format="json")
+    assert response.status_code == 400, response.json()
+    assert field in response.json()["errors"]
+    assert snapshot() == before
+
+
+def test_a_language_bought_in_one_aspect_is_accepted(personas, api_as, draft):
+    body = {"name": "Latin", "spoken": 3, "heard": 2, "written": 1, "read": 1}
+    assert api_as("player").post(lines_url(draft, "languages"), body, format="json").status_code == 201

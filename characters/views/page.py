@@ -13,6 +13,7 @@ from campaign.models import Campaign
 from rulebook import RulesError
 from rulebook.equipment import weapon_cost
 from rulebook.karma import disadvantage_check_modifier, disadvantage_points
+from rulebook.languages import ASPECTS, language_check_modifier
 from rulebook.skills import skill_cost
 from rulebook.stats import PRIMARY_STATS
 
@@ -117,7 +118,9 @@ def _facts(kind: str, item, character: Character, computed) -> tuple[list, int |
             facts.append(("Tech", f"{item.tech_shift:+d}"))
         facts.append(("Worn", "yes" if item.worn else "no"))
         return facts, view.cost if view else None
-    facts = [("Spoken", item.spoken), ("Heard", item.heard), ("Written", item.written), ("Read", item.read)]
+    # Each aspect with the target modifier a language roll at that rank takes (0 → −15 … 3 → ±0).
+    facts = [(aspect.capitalize(), f"{getattr(item, aspect)} ({language_check_modifier(getattr(item, aspect)):+d})")
+             for aspect in ASPECTS]
     if item.native:
         facts.insert(0, ("Native", "yes"))
     if item.era:
