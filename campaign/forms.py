@@ -23,3 +23,10 @@ class CampaignSettingsForm(forms.Form):
 class MemberAddForm(forms.Form):
     username = forms.CharField(max_length=150)
     role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.PLAYER)
+
+
+class AccountForm(forms.Form):
+    """A new player's account: the app makes a one-time password for the GM to pass on."""
+
+    username = forms.CharField(max_length=150, label="New player's username")
+    role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.PLAYER)

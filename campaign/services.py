@@ -1,8 +1,10 @@
 """Every write of the campaign app: one transaction each, locking what it checks, logged."""
 
 import re
+import secrets
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from .errors import CampaignConflict, CampaignError
@@ -103,3 +105,58 @@ def membership_add(*, campaign: Campaign, username: str, role: str, by) -> Membe
         data={"user": user.pk, "role": role},
     )
     return membership
+
+
+def _gm_count(campaign: Campaign) -> int:
+    return Membership.objects.filter(campaign=campaign, role=Membership.Role.GM).count()
+
+
+@transaction.atomic
+def membership_change(*, membership: Membership, role: str | None = None, remove: bool = False, by) -> Membership | None:
+    """Change a member's role or remove them (GM). A campaign always keeps at least one GM."""
+    Campaign.objects.select_for_update(no_key=True).get(pk=membership.campaign_id)
+    membership = Membership.objects.select_related("user", "campaign").get(pk=membership.pk)
+    campaign = membership.campaign
+    if role is not None and role not in Membership.Role.values:
+        raise CampaignError(f"Role must be one of: {', '.join(Membership.Role.values)}.", field="role")
+    losing_gm = membership.role == Membership.Role.GM and (remove or role != Membership.Role.GM)
+    if losing_gm and _gm_count(campaign) == 1:
+        raise CampaignConflict("A campaign needs a GM: make someone else GM first.", field="role")
+    name = membership.user.username
+    if remove:
+        membership.delete()
+        log_action(campaign=campaign, actor=by, action="membership.remove", summary=f"{by} removed {name}",
+                   data={"user": membership.user_id})
+        return None
+    if role != membership.role:
+        membership.role = role
+        membership.save(update_fields=["role"])
+        log_action(campaign=campaign, actor=by, action="membership.role",
+                   summary=f"{by} made {name} {membership.get_role_display()}", data={"user": membership.user_id})
+    return membership
+
+
+#: Letters for one-time passwords with no look-alikes (no 0/O, 1/l/I).
+_PASSWORD_LETTERS = "abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+
+
+@transaction.atomic
+def account_create(*, campaign: Campaign, username: str, role: str, by) -> tuple[Membership, str]:
+    """Create a user for a new player and add them to the campaign (GM); return the membership
+    and a one-time password, shown once: it is stored only as a hash."""
+    username = (username or "").strip()
+    if not username:
+        raise CampaignError("Choose a username.", field="username")
+    User = get_user_model()
+    try:
+        User._meta.get_field("username").run_validators(username)
+    except ValidationError:
+        raise CampaignError("Usernames are letters, digits and @ . + - _ only.", field="username") from None
+    if User.objects.filter(username__iexact=username).exists():
+        raise CampaignConflict(f"There is already a user called {username}: add them by name.", field="username")
+    password = "".join(secrets.choice(_PASSWORD_LETTERS) for _ in range(14))
+    user = User.objects.create_user(username=username, password=password)
+    membership = membership_add(campaign=campaign, username=username, role=role, by=by)
+    log_action(campaign=campaign, actor=by, action="account.create", summary=f"{by} made an account for {username}",
+               data={"user": user.pk})
+    return membership, password

@@ -8,7 +8,7 @@ from django.views.decorators.http import require_http_methods
 from zenergate_site.errors import DomainError
 
 from . import selectors, services
-from .forms import CampaignForm, CampaignSettingsForm, MemberAddForm
+from .forms import AccountForm, CampaignForm, CampaignSettingsForm, MemberAddForm
 from .models import Membership
 from .permissions import access_campaign
 
@@ -34,18 +34,39 @@ def settings_page(request, campaign_id: int):
     access = access_campaign(user=request.user, campaign_id=campaign_id, write=request.method == "POST")
     campaign = access.campaign
     fields = ("name", "description", "stat_entry", "stat_dice", "max_skill_ranks")
-    adding = request.method == "POST" and request.POST.get("action") == "add_member"
-    form = CampaignSettingsForm(None if adding else request.POST or None,
-                                initial={f: getattr(campaign, f) for f in fields})
-    member_form = MemberAddForm(request.POST if adding else None)
+    action = request.POST.get("action") if request.method == "POST" else None
+    form = CampaignSettingsForm(request.POST if action == "settings" or action is None and request.method == "POST"
+                                else None, initial={f: getattr(campaign, f) for f in fields})
+    member_form = MemberAddForm(request.POST if action == "add_member" else None)
+    account_form = AccountForm(request.POST if action == "new_account" else None)
     status = 200
+    if action in ("change_role", "remove"):
+        membership = campaign.memberships.filter(pk=request.POST.get("membership") or 0).first()
+        if membership is None:
+            messages.error(request, "That person is not a member of this campaign.")
+        else:
+            try:
+                services.membership_change(membership=membership, role=request.POST.get("role"),
+                                           remove=action == "remove", by=request.user)
+            except DomainError as exc:
+                messages.error(request, exc.message)
+            else:
+                messages.success(request, f"{membership.user.username} removed." if action == "remove"
+                                 else f"{membership.user.username} is now {request.POST.get('role')}.")
+        return redirect("campaign-settings", campaign_id=campaign.pk)
     if request.method == "POST":
-        bound = member_form if adding else form
+        bound = {"add_member": member_form, "new_account": account_form}.get(action, form)
         if bound.is_valid():
             try:
-                if adding:
+                if action == "add_member":
                     membership = services.membership_add(campaign=campaign, by=request.user, **bound.cleaned_data)
                     done = f"{membership.user.username} joined as {membership.get_role_display()}."
+                elif action == "new_account":
+                    membership, password = services.account_create(campaign=campaign, by=request.user,
+                                                                   **bound.cleaned_data)
+                    # Shown once: the message lives in the session until this page shows it.
+                    done = (f"Account made for {membership.user.username}, one-time password: {password} — "
+                            "pass it on now; it is not shown again. They log in and see this campaign.")
                 else:
                     services.campaign_update(campaign=campaign, by=request.user, **bound.cleaned_data)
                     done = "Settings saved."
@@ -59,4 +80,5 @@ def settings_page(request, campaign_id: int):
             status = 400
     return render(request, "campaign/settings.html",
                   {"campaign": campaign, "access": access, "form": form, "member_form": member_form,
+                   "account_form": account_form, "roles": Membership.Role.choices,
                    "members": selectors.membership_list(campaign=campaign)}, status=status)

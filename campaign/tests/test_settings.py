@@ -80,3 +80,44 @@ def test_settings_page_adds_members_and_keeps_input_on_error(personas, client, m
     assert Membership.objects.get(campaign=campaign, user__username="newcomer").role == "viewer"
     dice = client.post(url, {"name": "X", "stat_entry": "roll", "stat_dice": "4d6-10", "max_skill_ranks": 3})
     assert dice.status_code == 400 and b"stats run 1" in dice.content and b'value="4d6-10"' in dice.content
+
+
+def test_the_gm_makes_an_account_for_a_new_player_who_then_sees_the_campaign(personas, client):
+    from django.contrib.auth import authenticate
+    from django.contrib.messages import get_messages
+
+    campaign = personas["campaign"]
+    client.force_login(personas["gm"])
+    response = client.post(reverse("campaign-settings", args=[campaign.pk]),
+                           {"action": "new_account", "username": "dora", "role": "player"})
+    assert response.status_code == 302
+    message = [str(m) for m in get_messages(response.wsgi_request)][0]
+    password = message.split("one-time password: ")[1].split(" ")[0]
+    user = authenticate(username="dora", password=password)
+    assert user is not None
+    assert campaign.memberships.get(user=user).role == "player"
+    client.force_login(user)
+    assert client.get(reverse("campaign-dashboard", args=[campaign.pk])).status_code == 200
+    again = client.post(reverse("campaign-settings", args=[campaign.pk]),
+                        {"action": "new_account", "username": "Dora", "role": "player"})
+    assert again.status_code == 403  # dora is a player, not the GM
+
+
+def test_the_gm_changes_a_role_and_removes_a_member_but_never_the_last_gm(personas, client):
+    from campaign.models import Membership
+
+    campaign = personas["campaign"]
+    client.force_login(personas["gm"])
+    url = reverse("campaign-settings", args=[campaign.pk])
+    viewer = campaign.memberships.get(user=personas["viewer"])
+    client.post(url, {"action": "change_role", "membership": viewer.pk, "role": "player"})
+    assert Membership.objects.get(pk=viewer.pk).role == "player"
+    client.post(url, {"action": "remove", "membership": viewer.pk})
+    assert not Membership.objects.filter(pk=viewer.pk).exists()
+    gm = campaign.memberships.get(user=personas["gm"])
+    client.post(url, {"action": "change_role", "membership": gm.pk, "role": "player"})
+    assert Membership.objects.get(pk=gm.pk).role == "gm"  # the only GM stays GM
+    client.force_login(personas["player"])
+    player = campaign.memberships.get(user=personas["player"])
+    assert client.post(url, {"action": "remove", "membership": player.pk}).status_code == 403
+    assert Membership.objects.filter(pk=player.pk).exists()
