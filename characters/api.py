@@ -74,7 +74,7 @@ class CharacterListApi(APIView):
         if not (access.is_gm or access.is_player):
             raise exceptions.PermissionDenied("Viewers cannot create characters.")
         character = services.character_create(campaign=access.campaign, owner=request.user, by=request.user,
-                                              **values)
+                                              is_gm=access.is_gm, **values)
         return _sheet_response(character.pk, is_gm=access.is_gm, status_code=status.HTTP_201_CREATED)
 
 
@@ -90,6 +90,8 @@ class CharacterDetailApi(APIView):
         data = CharacterPatchIn(data=request.data)
         data.is_valid(raise_exception=True)
         changes = dict(data.validated_data)
+        if not changes.get("override_reason"):
+            changes.pop("override_reason", None)
         if {"gm_notes", "state"} & set(changes):
             _require_gm(access, "write GM notes or set a character's state")
         state = changes.pop("state", None)

@@ -38,6 +38,9 @@ class NewCharacterForm(forms.Form):
             self.fields[code] = _stat_field(label=code, required=not rolled_in_app)
         self.fields["int_plus"] = _die_field("INT +1d6")
         self.fields["int_minus"] = _die_field("INT −1d6")
+        self.fields["override_reason"] = forms.CharField(
+            required=False, max_length=200, label="GM: why a stat outside the stat dice stands",
+            help_text="Only the GM's reason lets a stat the campaign's dice cannot roll through; it is logged.")
         if rolled_in_app:
             for name in (*PRIMARY_STATS, "int_plus", "int_minus"):
                 self.fields[name].required = False

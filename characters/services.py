@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
-from campaign.services import log_action
+from campaign.services import log_action, stat_dice_range
 from rulebook import RulesError
 from rulebook.stats import STAT_MAX, STAT_MIN, PRIMARY_STATS, apply_karma_swap, validate_stats
 
@@ -53,6 +53,24 @@ def _validate_generation(*, rolled: Mapping, trades: Mapping, swaps: list) -> di
     return stats
 
 
+def _check_entered_stats(campaign, rolled: Mapping, *, changed: set | None = None, is_gm: bool = False,
+                         override_reason: str = "") -> list[str]:
+    """Refuse entered stats the campaign's stat dice cannot roll, naming the range.
+
+    The GM may enter one anyway with a reason (a house rule, an old character brought along);
+    the reason goes in the log. Return the stats let through that way.
+    """
+    low, high = stat_dice_range(campaign.stat_dice)
+    outside = [code for code in PRIMARY_STATS if code in rolled and (changed is None or code in changed)
+               and isinstance(rolled[code], int) and not low <= rolled[code] <= high]
+    if outside and not (is_gm and (override_reason or "").strip()):
+        code = outside[0]
+        raise CharacterError(
+            f"{code} {rolled[code]} is outside what {campaign.stat_dice} rolls ({low}–{high}). "
+            "The GM may enter it anyway with a reason.", field="stats")
+    return outside
+
+
 def _check_int_dice(int_dice) -> tuple[int, int]:
     if (not isinstance(int_dice, list | tuple) or len(int_dice) != 2
             or any(isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6 for d in int_dice)):
@@ -62,13 +80,17 @@ def _check_int_dice(int_dice) -> tuple[int, int]:
 
 @transaction.atomic
 def character_create(*, campaign, owner, name: str, stats: Mapping, int_dice, trades: Mapping | None = None,
-                     karma_swaps: list | None = None, by) -> Character:
-    """Create a draft character owned by ``owner`` from its rolled stats and INT dice."""
+                     karma_swaps: list | None = None, by, is_gm: bool = False, override_reason: str = "") -> Character:
+    """Create a draft character owned by ``owner`` from its rolled stats and INT dice.
+
+    Entered stats must be what the campaign's stat dice can roll, unless the GM gives a reason.
+    """
     name = (name or "").strip()
     if not name:
         raise CharacterError("Give the character a name.", field="name")
     trades, karma_swaps = dict(trades or {}), list(karma_swaps or [])
     final = _validate_generation(rolled=stats, trades=trades, swaps=karma_swaps)
+    overridden = _check_entered_stats(campaign, stats, is_gm=is_gm, override_reason=override_reason)
     plus, minus = _check_int_dice(int_dice)
     character = Character(
         campaign=campaign, owner=owner, name=name[:80], rolled_stats=dict(stats), stat_trades=trades,
@@ -79,6 +101,11 @@ def character_create(*, campaign, owner, name: str, stats: Mapping, int_dice, tr
     character.save()
     log_action(campaign=campaign, actor=by, action="character.create", summary=f"{by} created {character.name}",
                data={"character": character.pk})
+    if overridden:
+        log_action(campaign=campaign, actor=by, action="character.stats_override",
+                   summary=f"{by} entered {', '.join(f'{c} {stats[c]}' for c in overridden)} for {character.name} "
+                           f"outside {campaign.stat_dice}: {override_reason.strip()}"[:300],
+                   data={"character": character.pk, "stats": overridden, "reason": override_reason.strip()})
     return character
 
 
@@ -130,6 +157,14 @@ def character_update(*, character: Character, by, is_gm: bool, data: Mapping) ->
         if "stats" in data:
             if not isinstance(data["stats"], Mapping):
                 raise CharacterError("Give stats as an object keyed STR … PERS.", field="stats")
+            changed_stats = {c for c, v in data["stats"].items() if rolled.get(c) != v}
+            overridden = _check_entered_stats(character.campaign, data["stats"], changed=changed_stats, is_gm=is_gm,
+                                              override_reason=str(data.get("override_reason") or ""))
+            if overridden:
+                log_action(campaign=character.campaign, actor=by, action="character.stats_override",
+                           summary=f"{by} entered {', '.join(overridden)} for {character.name} outside "
+                                   f"{character.campaign.stat_dice}: {data.get('override_reason')}"[:300],
+                           data={"character": character.pk, "stats": overridden})
             rolled.update(data["stats"])
         trades = dict(data.get("trades", character.stat_trades) or {})
         swaps = list(data.get("karma_swaps", character.karma_swaps) or [])

@@ -35,6 +35,8 @@ class CharacterCreateIn(StrictInput):
     int_dice = int_dice_field()
     trades = TradesField(required=False)
     karma_swaps = KarmaSwapIn(many=True, required=False, max_length=40)
+    override_reason = TextField(max_length=200, required=False, default="",
+                                help_text="GM only: why a stat outside the campaign's stat dice stands.")
 
 
 class CharacterPatchIn(StrictInput):
@@ -43,6 +45,8 @@ class CharacterPatchIn(StrictInput):
     trades = TradesField(required=False)
     karma_swaps = KarmaSwapIn(many=True, required=False, max_length=40)
     int_dice = int_dice_field(required=False)
+    override_reason = TextField(max_length=200, required=False, default="",
+                                help_text="GM only: why a stat outside the campaign's stat dice stands.")
     gm_notes = TextField(max_length=20000, required=False, allow_blank=True, trim_whitespace=False,
                          help_text="GM only.")
     state = serializers.ChoiceField(choices=["active", "dead", "retired"], required=False,

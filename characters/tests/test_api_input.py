@@ -162,3 +162,27 @@ def test_a_lone_surrogate_in_a_key_or_a_choice_is_a_400_not_a_500(personas, api_
     assert response.json()["errors"] == {field: ["Surrogate characters are not allowed: U+" +
                                                  ("DFFF" if "udfff" in text else "D800") + "."]}
     assert snapshot() == before
+
+
+def test_entered_stats_stay_within_the_campaign_stat_dice(personas, api_as):
+    """Issue "Done when": a 4d6 campaign refuses STR 1, naming the range; the GM may override."""
+    from campaign.models import LogEntry
+    from characters.models import Character
+
+    campaign = personas["campaign"]
+    campaign.stat_dice = "4d6"
+    campaign.save(update_fields=["stat_dice"])
+    stats = {"STR": 1, "CON": 14, "RES": 13, "NIM": 15, "DEX": 16, "ACC": 12, "MEL": 10, "PRAC": 15, "THEO": 14,
+             "ENC": 13, "LAN": 12, "AWA": 16, "PERS": 14}
+    body = {"campaign": campaign.pk, "name": "Weakling", "stats": stats, "int_dice": [3, 3]}
+    refused = api_as("player").post("/api/v1/characters/", body, format="json")
+    assert refused.status_code == 400
+    assert "4–24" in refused.json()["errors"]["stats"][0] and "STR 1" in refused.json()["errors"]["stats"][0]
+    assert not Character.objects.filter(name="Weakling").exists()
+    # A player's reason is not the GM's word.
+    assert api_as("player").post("/api/v1/characters/", {**body, "override_reason": "please"},
+                                 format="json").status_code == 400
+    allowed = api_as("gm").post("/api/v1/characters/", {**body, "override_reason": "Cursed at birth (house rule)"},
+                                format="json")
+    assert allowed.status_code == 201, allowed.json()
+    assert LogEntry.objects.filter(action="character.stats_override", summary__contains="Cursed").exists()

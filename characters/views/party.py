@@ -94,7 +94,7 @@ def character_new(request, campaign_id: int):
                     character = services.character_create(
                         campaign=campaign, owner=request.user, name=data["name"],
                         stats={c: data[c] for c in PRIMARY_STATS}, int_dice=[data["int_plus"], data["int_minus"]],
-                        by=request.user)
+                        by=request.user, is_gm=access.is_gm, override_reason=data.get("override_reason", ""))
             except DomainError as exc:
                 add_form_error(form, exc)
                 status = error_status(exc)
@@ -104,6 +104,8 @@ def character_new(request, campaign_id: int):
         else:
             status = 400
     if request.htmx and request.POST.get("action") == "roll":
-        return render(request, "characters/_new_stats.html", {"form": form, "campaign": campaign}, status=status)
-    return render(request, "characters/new.html", {"form": form, "campaign": campaign, "roll_mode": roll_mode},
+        return render(request, "characters/_new_stats.html", {"form": form, "campaign": campaign, "access": access},
+                      status=status)
+    return render(request, "characters/new.html", {"form": form, "campaign": campaign, "roll_mode": roll_mode,
+                                                   "access": access},
                   status=status)
