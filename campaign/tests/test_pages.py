@@ -54,3 +54,11 @@ def test_dashboard_query_count_does_not_grow_with_members(personas, client, make
         services.membership_add(campaign=personas["campaign"], username=f"extra{i}", role="viewer", by=personas["gm"])
     with django_assert_max_num_queries(len(few.captured_queries)):
         client.get(url)
+
+
+def test_error_pages_offer_a_way_back(personas, client):
+    client.force_login(personas["player"])
+    missing = client.get("/campaigns/999999/")
+    assert missing.status_code == 404 and b"Your campaigns" in missing.content
+    refused = client.post(reverse("campaign-settings", args=[personas["campaign"].pk]), {"name": "Mine now"})
+    assert refused.status_code == 403 and b"Your campaigns" in refused.content
