@@ -154,7 +154,7 @@ class HistoryApi(APIView):
     @extend_schema(responses=HistoryOut(many=True))
     def get(self, request, character_id: int):
         access = access_character(user=request.user, character_id=character_id)
-        return Response(HistoryOut(lifecycle.history(access.character), many=True).data)
+        return Response(HistoryOut(lifecycle.history(access.character, is_gm=access.is_gm), many=True).data)
 
     @extend_schema(request=RevertIn, responses=CharacterSheetOut,
                    description="Revert the whole sheet to a point of its history (GM only).")

@@ -116,23 +116,63 @@ def character_set_state(*, character: Character, state: str, by) -> Character:
     return character
 
 
-def history(character: Character, limit: int = 100) -> list[dict]:
+#: Fields a history row never lists: bookkeeping, not the sheet.
+_UNLISTED = {"updated_at", "created_at", "history_id", "history_date", "history_user", "history_type",
+             "history_change_reason", "id", "character", "position"}
+
+
+def _changes(record, previous, *, is_gm: bool) -> list[tuple[str, object, object]]:
+    """Return (field, old, new) for every field a record changed from the one before.
+
+    GM notes are listed to the GM only: players never see them, not even in the history.
+    """
+    if previous is None:
+        return []
+    out = []
+    for field in record.instance._meta.concrete_fields:
+        name = field.attname
+        if field.name in _UNLISTED or name in _UNLISTED or (name == "gm_notes" and not is_gm):
+            continue
+        old, new = getattr(previous, name), getattr(record, name)
+        if old != new:
+            out.append((field.verbose_name if field.name != name else field.name.replace("_", " "), old, new))
+    return out
+
+
+def history(character: Character, limit: int = 100, *, is_gm: bool = False) -> list[dict]:
     """Return the sheet's changes, newest first: the character row and every sheet line.
 
-    Each row's ``at`` is the moment to pass to ``character_revert`` to go back to just after
-    that change.
+    Each row lists the fields it changed, old → new. ``at`` is the moment to pass to
+    ``character_revert`` to go back to just after that change; ``can_revert`` says whether a
+    revert to it can succeed (never to before the GM's approval of a sheet in play).
     """
-    rows = [{"when": h.history_date, "at": h.history_date,
-             "who": h.history_user.username if h.history_user else None,
-             "what": {"+": "created the sheet", "-": "deleted the sheet"}.get(h.history_type, "changed the sheet"),
-             "history_id": h.history_id}
-            for h in character.history.select_related("history_user").all()[:limit]]
+    records = list(character.history.select_related("history_user").order_by("history_date", "history_id"))
+    approved = next((r.history_date for r in records if r.state == State.ACTIVE), None)
+    in_play = character.state not in (State.DRAFT, State.SUBMITTED)
+
+    def revertible(moment) -> bool:
+        return not in_play or (approved is not None and moment >= approved)
+
+    rows, previous = [], None
+    for h in records:
+        rows.append({"when": h.history_date, "at": h.history_date,
+                     "who": h.history_user.username if h.history_user else None,
+                     "what": {"+": "created the sheet", "-": "deleted the sheet"}.get(h.history_type,
+                                                                                      "changed the sheet"),
+                     "changes": _changes(h, previous, is_gm=is_gm), "history_id": h.history_id,
+                     "can_revert": revertible(h.history_date)})
+        previous = h
     for kind in ITEM_KINDS.values():
-        for h in kind.model.history.filter(character_id=character.pk).select_related("history_user")[:limit]:
+        lines = kind.model.history.filter(character_id=character.pk).select_related("history_user")
+        last: dict[int, object] = {}
+        for h in lines.order_by("history_date", "history_id"):
             verb = {"+": "added", "-": "removed", "~": "changed"}[h.history_type]
             rows.append({"when": h.history_date, "at": h.history_date,
                          "who": h.history_user.username if h.history_user else None,
-                         "what": f"{verb} {kind.label} {h.name}", "history_id": None})
+                         "what": f"{verb} {kind.label} {h.name}", "history_id": None,
+                         "changes": _changes(h, last.get(h.id), is_gm=is_gm) if h.history_type == "~" else [],
+                         "can_revert": revertible(h.history_date)})
+            last[h.id] = h
     rows.sort(key=lambda r: r["when"], reverse=True)
     return rows[:limit]
 

@@ -202,3 +202,9 @@ class HistoryOut(serializers.Serializer):
     what = serializers.CharField()
     history_id = serializers.IntegerField(allow_null=True,
                                           help_text="A point the GM can revert the sheet to (null for line changes).")
+    changes = serializers.SerializerMethodField(help_text="What the change did: [field, old, new] each.")
+    can_revert = serializers.BooleanField(help_text="Whether reverting to this point can succeed.")
+
+    def get_changes(self, obj) -> list[list]:
+        return [[name, None if old is None else str(old), None if new is None else str(new)]
+                for name, old, new in obj["changes"]]

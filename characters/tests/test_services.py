@@ -164,3 +164,22 @@ def test_gm_edit_keeps_raises_and_refuses_stats_past_40(draft, personas):
     assert excinfo.value.field == "stats"
     c.refresh_from_db()
     assert c.str == 21
+
+
+def test_history_lists_what_changed_and_offers_only_reverts_that_can_succeed(draft, personas):
+    """A history row names each field it changed, old → new; none before the approval of a sheet in play."""
+    services.character_update(character=draft, by=personas["player"], is_gm=False, data={"name": "Renamed"})
+    rows = lifecycle.history(draft)
+    rename = next(r for r in rows if r["changes"] and r["changes"][0][0] == "name")
+    assert rename["changes"][0][2] == "Renamed" and rename["changes"][0][1] != "Renamed"
+    services.character_update(character=draft, by=personas["gm"], is_gm=True, data={"gm_notes": "secret plan"})
+    assert not any("secret plan" in str(r["changes"]) for r in lifecycle.history(draft))
+    assert any("secret plan" in str(r["changes"]) for r in lifecycle.history(draft, is_gm=True))
+    assert all(r["can_revert"] for r in rows)  # a draft can go back anywhere
+    skill = add(draft, "skills", personas["player"], name="Medic", breadth="broad", ranks=1, stat="PRAC")
+    items.item_update(item=skill, kind_name="skills", data={}, by=personas["gm"], is_gm=True)
+    lifecycle.character_submit(character=draft, by=personas["player"])
+    active = lifecycle.character_approve(character=draft, by=personas["gm"])
+    rows = lifecycle.history(active)
+    assert rows[-1]["can_revert"] is False  # the sheet's creation is before the approval
+    assert any(r["can_revert"] for r in rows)

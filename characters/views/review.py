@@ -139,7 +139,7 @@ def character_notes(request, character_id: int):
 
 def _history_page(request, access: CharacterAccess, *, error: str = "", status: int = 200):
     return render(request, "characters/history.html",
-                  {"character": access.character, "access": access, "rows": lifecycle.history(access.character),
+                  {"character": access.character, "access": access, "rows": lifecycle.history(access.character, is_gm=access.is_gm),
                    "is_gm": access.is_gm, "error": error}, status=status)
 
 
