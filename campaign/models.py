@@ -240,6 +240,7 @@ class KarmaEntry(models.Model):
         DISADVANTAGE_REMOVAL = "disadvantage_removal", "Disadvantage rank removed"
         GOOD_FORTUNE = "good_fortune", "Stroke of good fortune"
         DELAY_TRANSITION = "delay_transition", "Delayed a Zener Transition"
+        SETBACK_PAYOFF = "setback_payoff", "Setback paid off"
         MACGUFFIN = "macguffin", "Campaign MacGuffin"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="karma_entries")

@@ -343,6 +343,17 @@ def _delay_transition(*, upgrades: Iterable[str], time_index: int | None = None,
                       "the next Zener Transition waits until the adventure is done")
 
 
+def _setback_payoff(*, setback: int, points: int = 1) -> KarmaSpend:
+    # *Reading:* a setback is a disadvantage worth "negative Karma", so each point is paid off
+    # like a disadvantage rank: 1 Karma, when the GM deems it appropriate.
+    require_int(setback, "The setback", minimum=0)
+    require_int(points, "Points to pay off", minimum=1)
+    if points > setback:
+        raise RulesError(f"Only {setback} point{'s' if setback != 1 else ''} of that setback are left to pay off.")
+    return KarmaSpend("setback_payoff", points, [("setback points paid off, 1 Karma each", points)],
+                      f"{points} point{'s' if points != 1 else ''} of a Complication's stat loss restored")
+
+
 def _macguffin(*, amount: int) -> KarmaSpend:
     require_int(amount, "The contribution", minimum=1)
     return KarmaSpend("macguffin", amount, [("Campaign MacGuffin contribution", amount)],
@@ -357,6 +368,7 @@ _SPENDS: dict[str, Callable[..., KarmaSpend]] = {
     "disadvantage_removal": _disadvantage_removal,
     "good_fortune": _good_fortune,
     "delay_transition": _delay_transition,
+    "setback_payoff": _setback_payoff,
     "macguffin": _macguffin,
 }
 SPEND_KINDS: tuple[str, ...] = tuple(_SPENDS)
@@ -375,6 +387,7 @@ def spend_cost(kind: str, *, available: int | None = None, **params: object) -> 
         good_fortune (cost): the GM's count of successful rolls replaced, at least 1.
         delay_transition (upgrades, time_index or ratio): the delay's time-chart index;
             only with all three DELAY_TRANSITION_UPGRADES in effect.
+        setback_payoff (setback, points=1): 1 Karma per point of a Complication's stat loss.
         macguffin (amount): the contribution.
 
     Args:

@@ -131,7 +131,7 @@ def world(personas, make_user, in_process_requests):
     GM's campaign and character: ids that exist but are not the GM's (404).
     """
     from campaign import services
-from campaign.economy import services as economy
+    from campaign.economy import services as economy
     from campaign.downtime import services as downtime, transitions, treatments
     from combat import services as combat
     from combat.models import CombatEvent, Combatant, Encounter

@@ -12,7 +12,8 @@ from ..errors import CampaignConflict, CampaignError
 from ..models import Adventure, Campaign, KarmaEntry, MacGuffin
 
 Kind = KarmaEntry.Kind
-GM_ONLY_SPENDS = {"good_fortune"}  # the GM counts the rolls it replaces and enters the cost
+# The GM counts the rolls good fortune replaces, and deems when a setback may be paid off.
+GM_ONLY_SPENDS = {"good_fortune", "setback_payoff"}
 
 
 def rules_call(call, *args, field="detail", **kwargs):

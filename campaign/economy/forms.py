@@ -11,6 +11,7 @@ import uuid
 from django import forms
 
 from characters.models import STAT_FIELDS
+from rulebook.tables import time_multiplier
 from rulebook import RulesError
 from rulebook.karma import stat_raise_cost
 from rulebook.stats import PRIMARY_STATS, STAT_MAX
@@ -26,6 +27,7 @@ SPEND_CHOICES = [
     ("disadvantage_removal", "Remove a disadvantage rank (1)"),
     ("good_fortune", "Stroke of good fortune (GM)"),
     ("delay_transition", "Delay a Zener Transition"),
+    ("setback_payoff", "Pay off a setback (GM, 1 per point)"),
 ]
 MACGUFFIN_PRESETS = [("4", "4 · minor improvement"), ("10", "10 · new capability"),
                      ("20", "20 · limitation removed"), ("other", "Other")]
@@ -80,10 +82,16 @@ class SpendForm(KeyedForm):
         "disadvantage_removal": ("disadvantage", "Pick the disadvantage to reduce."),
         "good_fortune": ("cost", "Enter the cost: the number of successful rolls it replaces."),
         "delay_transition": ("time_index", "Enter the delay as a time-chart index."),
+        "setback_payoff": ("stat", "Pick the stat the setback lowered."),
     }
 
-    def __init__(self, *args, character, others, disadvantages, **kwargs):
+    def __init__(self, *args, character, others, disadvantages, can_delay: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
+        self.can_delay = can_delay
+        if not can_delay:
+            self.fields["kind"].choices = [c for c in SPEND_CHOICES if c[0] != "delay_transition"]
+        # The time chart beside the delay: index → how many times longer the stay becomes.
+        self.time_chart = [(index, time_multiplier(index)) for index in range(1, 14)]
         self.fields["helped"].choices = [("", "Pick a character")] + [(c.pk, c.name) for c in others]
         self.fields["stat"].choices = stat_choices(character)
         self.fields["disadvantage"].choices = [("", "Pick a disadvantage")] + [

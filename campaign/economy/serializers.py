@@ -57,7 +57,8 @@ class KarmaSpendIn(serializers.Serializer):
     reason = serializers.CharField(max_length=300, required=False, allow_blank=True)
     character = _id_field(required=False, help_text="assist: the character helped")
     amount = _karma_field(required=False, help_text="skill_points: Karma converted (2 skill points each)")
-    stat = serializers.ChoiceField(choices=list(PRIMARY_STATS), required=False, help_text="stat_raise")
+    stat = serializers.ChoiceField(choices=list(PRIMARY_STATS), required=False,
+                                   help_text="stat_raise; setback_payoff (the stat a Complication lowered)")
     disadvantage = _id_field(required=False, help_text="disadvantage_removal: the disadvantage")
     override = serializers.BooleanField(required=False,
                                         help_text="disadvantage_removal, GM only: allow a second rank this adventure")

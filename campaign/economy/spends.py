@@ -35,7 +35,8 @@ def spend_quote(*, character: Character, kind: str, params: dict, is_gm: bool):
     if kind not in SPEND_KINDS or kind == "macguffin":
         raise CampaignError(f"Unknown spend {kind!r}.", field="kind")
     if kind in GM_ONLY_SPENDS and not is_gm:
-        raise CampaignError("The GM sets the price of a stroke of good fortune; ask them to enter it.", field="kind")
+        raise CampaignError("That is the GM's to do: ask them (good fortune is priced by the GM, and a setback is "
+                            "paid off when the GM deems it right).", field="kind")
     if character.state != Character.State.ACTIVE:
         raise CampaignConflict(f"{character.name} is {character.get_state_display().lower()}: Karma moves only "
                                "once the GM has approved the sheet.", field="character")
@@ -58,6 +59,11 @@ def spend_quote(*, character: Character, kind: str, params: dict, is_gm: bool):
                             current_ranks=item.ranks, value=item.value)
     elif kind == "good_fortune":
         rules_params["cost"] = params.get("cost")
+    elif kind == "setback_payoff":
+        stat = params.get("stat")
+        if stat not in (character.stat_setbacks or {}):
+            raise CampaignError("Name a stat this character lost to a Complication.", field="stat")
+        rules_params["setback"] = character.stat_setbacks[stat]
     elif kind == "delay_transition":
         missing = set(DELAY_TRANSITION_UPGRADES) - upgrades_in_effect(character.campaign)
         rules_params.update(upgrades=upgrades_in_effect(character.campaign), time_index=params.get("time_index"))
@@ -68,7 +74,7 @@ def spend_quote(*, character: Character, kind: str, params: dict, is_gm: bool):
     except RulesError as exc:
         bad_input = kind in ("skill_points", "good_fortune", "delay_transition")
         field = {"skill_points": "amount", "stat_raise": "stat", "disadvantage_removal": "disadvantage",
-                 "good_fortune": "cost", "delay_transition": "time_index"}.get(kind, "kind")
+                 "good_fortune": "cost", "delay_transition": "time_index", "setback_payoff": "stat"}.get(kind, "kind")
         raise (CampaignError if bad_input else CampaignConflict)(str(exc), field=field) from None
     if spend.cost > character.karma:
         raise KarmaShort(f"{character.name} has {character.karma} Karma; this needs {spend.cost}.", field="amount")
@@ -96,7 +102,8 @@ def karma_spend(*, character: Character, kind: str, idempotency_key: str, by, is
                                    "key for a new request.", field="idempotency_key")
         return replay, False
     if kind in GM_ONLY_SPENDS and not is_gm:
-        raise CampaignError("The GM sets the price of a stroke of good fortune; ask them to enter it.", field="kind")
+        raise CampaignError("That is the GM's to do: ask them (good fortune is priced by the GM, and a setback is "
+                            "paid off when the GM deems it right).", field="kind")
     campaign = character.campaign
     adventure = current_adventure(campaign)
     reason = str(params.get("reason", ""))[:300]
@@ -148,6 +155,28 @@ def karma_spend(*, character: Character, kind: str, idempotency_key: str, by, is
         return karma_post(character=character, amount=-cost_now, kind=kind, by=by,
                           reason=reason or f"{stat} +1", adventure=adventure,
                           idempotency_key=idempotency_key, effect=effect)
+
+    if kind == "setback_payoff":
+        stat = params.get("stat")
+        if stat not in (character.stat_setbacks or {}):
+            raise CampaignError("Name a stat this character lost to a Complication.", field="stat")
+        field = STAT_FIELDS[stat]
+
+        def pay_off(locked: Character):
+            setbacks = dict(locked.stat_setbacks or {})
+            rules_refusal(spend_cost, kind, setback=setbacks.get(stat, 0), field="stat")
+            setbacks[stat] -= 1
+            if not setbacks[stat]:
+                del setbacks[stat]
+            before = getattr(locked, field)
+            setattr(locked, field, before + 1)
+            locked.stat_setbacks = setbacks
+            locked.save(update_fields=[field, "stat_setbacks"])
+            return {"stat": stat, "from": before, "to": before + 1}
+
+        return karma_post(character=character, amount=-1, kind=kind, by=by,
+                          reason=reason or f"paid off a point of the {stat} setback", adventure=adventure,
+                          idempotency_key=idempotency_key, effect=pay_off)
 
     if kind == "disadvantage_removal":
         wanted = params.get("disadvantage")

@@ -770,3 +770,41 @@ def test_the_longest_keys_fit_in_their_namespace(world, api_as):
     given = contribute(api_as("player"), world.macguffin, world.alice, 1, "m" * 100)
     assert given.status_code == 201
     assert contribute(api_as("player"), world.macguffin, world.alice, 1, "m" * 100).status_code == 200
+
+
+def test_a_setback_is_paid_off_with_earned_karma_by_the_gm(personas, api_as, make_character):
+    """"Karma": setbacks are disadvantages worth negative Karma, paid off when the GM deems it
+    right with earned Karma (*Reading:* 1 Karma a point, as a disadvantage rank)."""
+    hero = make_character("player", skills=TIGHT_SKILLS, disadvantages=[{"name": "Phobia", "value": 2, "ranks": 2}])
+    player, gm = api_as("player"), api_as("gm")
+    spend(player, hero, kind="disadvantage_removal", disadvantage=hero.disadvantages.get().pk, idempotency_key="b")
+    gm.post(f"/api/v1/characters/{hero.pk}/complications/",
+            {"cause": "starvation", "form": "stat_loss", "stat": "STR", "ranks": 1, "description": "Frostbite"},
+            format="json")
+    hero.refresh_from_db()
+    karma, strength = hero.karma, hero.str
+    refused = spend(player, hero, kind="setback_payoff", stat="STR", idempotency_key="mine")
+    assert refused.status_code == 400 and "GM" in refused.json()["errors"]["kind"][0]
+    assert spend(gm, hero, kind="setback_payoff", stat="CON", idempotency_key="wrong").status_code == 400
+    paid = spend(gm, hero, kind="setback_payoff", stat="STR", idempotency_key="thaw")
+    assert paid.status_code == 201, paid.json()
+    hero.refresh_from_db()
+    assert (hero.karma, hero.str, hero.stat_setbacks) == (karma - 1, strength + 1, {})
+    assert spend(gm, hero, kind="setback_payoff", stat="STR", idempotency_key="again").status_code == 400
+
+
+def test_delaying_a_transition_is_offered_only_once_possible(personas, client, make_character):
+    from django.urls import reverse
+
+    hero = make_character("player")
+    client.force_login(personas["player"])
+    page = client.get(reverse("character-karma", args=[hero.pk])).content.decode()
+    assert 'value="delay_transition"' not in page
+    for upgrade in ("enlarged_meitner_field", "limited_comms", "transition_threshold_detection"):
+        pool = economy.macguffin_create(campaign=hero.campaign, name=upgrade, limitation="", target=1,
+                                        upgrade=upgrade, by=personas["gm"])
+        economy.macguffin_contribute(macguffin=pool, character=hero, amount=1, idempotency_key=f"f-{upgrade}",
+                                     by=personas["player"])
+    economy.adventure_start(campaign=hero.campaign, name="Next", base_xp=1, by=personas["gm"])
+    page = client.get(reverse("character-karma", args=[hero.pk])).content.decode()
+    assert 'value="delay_transition"' in page and "time-chart" in page and "×10" in page

@@ -13,7 +13,7 @@ from characters.ledger import karma_ledger
 from characters.models import Character
 from characters.permissions import access_character
 from characters.selectors import character_with_sheet
-from rulebook.karma import karmic_starvation
+from rulebook.karma import DELAY_TRANSITION_UPGRADES, karmic_starvation
 from zenergate_site.errors import DomainError
 
 from ...models import Complication
@@ -31,7 +31,10 @@ Active = Character.State.ACTIVE
 def _spend_form(character, data=None) -> SpendForm:
     others = [c for c in character.campaign.characters.filter(state=Active).order_by("name", "id")
               if c.pk != character.pk]
-    return SpendForm(data, character=character, others=others, disadvantages=list(character.disadvantages.all()))
+    # Delaying a transition is offered only once the three upgrades are in effect ("Karma").
+    can_delay = set(DELAY_TRANSITION_UPGRADES) <= economy.upgrades_in_effect(character.campaign)
+    return SpendForm(data, character=character, others=others, disadvantages=list(character.disadvantages.all()),
+                     can_delay=can_delay)
 
 
 def _complication_defaults(character) -> dict:
