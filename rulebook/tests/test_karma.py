@@ -240,5 +240,13 @@ def test_every_spend_breakdown_adds_up_to_its_cost(current, points):
 def test_every_kind_is_listed():
     assert set(SPEND_KINDS) == {
         "reroll", "assist", "skill_points", "stat_raise", "disadvantage_removal",
-        "good_fortune", "delay_transition", "macguffin",
+        "good_fortune", "delay_transition", "setback_payoff", "macguffin",
     }
+
+
+def test_a_setback_is_paid_off_a_point_at_a_time():
+    """"Karma": setbacks are disadvantages worth negative Karma, paid off with earned Karma."""
+    assert spend_cost("setback_payoff", setback=2).cost == 1
+    assert spend_cost("setback_payoff", setback=2, points=2).cost == 2
+    with pytest.raises(RulesError, match="Only 1 point"):
+        spend_cost("setback_payoff", setback=1, points=2)
