@@ -38,7 +38,7 @@ def settings_page(request, campaign_id: int):
     form = CampaignSettingsForm(request.POST if action == "settings" or action is None and request.method == "POST"
                                 else None, initial={f: getattr(campaign, f) for f in fields})
     member_form = MemberAddForm(request.POST if action == "add_member" else None)
-    account_form = AccountForm(request.POST if action == "new_account" else None)
+    account_form = AccountForm(request.POST if action == "new_account" else None, prefix="account")
     status = 200
     if action in ("change_role", "remove"):
         membership = campaign.memberships.filter(pk=request.POST.get("membership") or 0).first()

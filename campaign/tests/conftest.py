@@ -49,7 +49,8 @@ def make_character(personas):
         else:
             values.update(stats)
         character = services.character_create(campaign=campaign, owner=owner, name=name or f"{owner.username}'s PC",
-                                              stats=values, int_dice=[4, 2], by=owner)
+                                              stats=values, int_dice=[4, 2], by=owner, is_gm=True,
+                                              override_reason="Test set-up: the stats this test needs")
         for line in skills or [PROFESSION]:
             items.item_create(character=character, kind_name="skills", data=line, by=gm, is_gm=True)
         for line in disadvantages or []:

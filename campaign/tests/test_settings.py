@@ -89,7 +89,7 @@ def test_the_gm_makes_an_account_for_a_new_player_who_then_sees_the_campaign(per
     campaign = personas["campaign"]
     client.force_login(personas["gm"])
     response = client.post(reverse("campaign-settings", args=[campaign.pk]),
-                           {"action": "new_account", "username": "dora", "role": "player"})
+                           {"action": "new_account", "account-username": "dora", "account-role": "player"})
     assert response.status_code == 302
     message = [str(m) for m in get_messages(response.wsgi_request)][0]
     password = message.split("one-time password: ")[1].split(" ")[0]
@@ -99,7 +99,7 @@ def test_the_gm_makes_an_account_for_a_new_player_who_then_sees_the_campaign(per
     client.force_login(user)
     assert client.get(reverse("campaign-dashboard", args=[campaign.pk])).status_code == 200
     again = client.post(reverse("campaign-settings", args=[campaign.pk]),
-                        {"action": "new_account", "username": "Dora", "role": "player"})
+                        {"action": "new_account", "account-username": "Dora", "account-role": "player"})
     assert again.status_code == 403  # dora is a player, not the GM
 
 
