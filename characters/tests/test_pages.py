@@ -563,3 +563,24 @@ def test_party_queries_do_not_grow_with_characters(personas, client, django_asse
         make_character(personas, name=f"Extra {i}", owner="other_player")
     with django_assert_num_queries(len(few.captured_queries)):
         client.get(url)
+
+
+def test_classifying_one_line_keeps_the_choice_made_on_another(personas, client):
+    """Issue flows: the GM picks breadths on two pending skills, saves the first; the second
+    keeps its unsaved pick."""
+    character = make_character(personas, skills=2)
+    first, second = character.skills.order_by("position")
+    client.force_login(personas["gm"])
+    url = reverse("character-line-classify", args=[character.pk, "skills", first.pk])
+    other = "broad" if second.breadth != "broad" else "specific"
+    response = client.post(url, {f"classify-skills-{first.pk}-breadth": "narrow",
+                                 f"classify-skills-{second.pk}-breadth": other}, **HTMX)
+    assert response.status_code == 200
+    first.refresh_from_db()
+    assert first.classified and first.breadth == "narrow"
+    second.refresh_from_db()
+    assert not second.classified and second.breadth != other  # not saved …
+    page = response.content.decode()
+    select = page[page.index(f'name="classify-skills-{second.pk}-breadth"'):]
+    select = select[:select.index("</select>")]
+    assert f'value="{other}" selected' in select  # … but still chosen on the page

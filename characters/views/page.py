@@ -142,8 +142,11 @@ def _section(kind: str, character: Character, computed, *, is_gm: bool, can_edit
             line.edit_form = line_form(kind, instance=item, prefix_id=item.pk)
             if is_gm and line.pending:
                 name = CLASSIFY_CHOICES.get(kind, (None,))[0]
-                line.classify_form = ClassifyForm(kind=kind, prefix=f"classify-{kind}-{item.pk}",
-                                                  initial={name: getattr(item, name)} if name else None)
+                prefix = f"classify-{kind}-{item.pk}"
+                # A choice made on this line but not saved yet survives another line's save.
+                chosen = (override.get("choices") or {}).get(f"{prefix}-{name}")
+                line.classify_form = ClassifyForm(kind=kind, prefix=prefix,
+                                                  initial={name: chosen or getattr(item, name)} if name else None)
         if override.get("item_id") == item.pk:
             line.errors, line.open = override.get("errors", []), True
             line.edit_form = override.get("edit_form") or line.edit_form

@@ -123,7 +123,7 @@ def _line_access(request, character_id: int, kind: str, item_id: int | None = No
 
 def _line_answer(request, access, kind: str, *, override: dict | None = None, status: int = 200):
     page = page_of(request)
-    if override is None and not request.htmx:
+    if not request.htmx and status < 400:  # a plain form's success: reloading never posts again
         return redirect(page_url(page, access.character.pk, f"sec-{kind}"))
     overrides = {kind: override} if override else None
     if request.htmx:
@@ -186,6 +186,9 @@ def line_classify(request, character_id: int, kind: str, item_id: int):
     if kind == "languages":
         raise Http404("Languages are not classified.")
     form = ClassifyForm(request.POST, kind=kind, prefix=f"classify-{kind}-{item.pk}")
+    # The other lines' choices come along (hx-include) so that saving one keeps the rest.
+    choices = {k: v for k, v in request.POST.items()
+               if k.startswith(f"classify-{kind}-") and not k.startswith(f"classify-{kind}-{item.pk}-")}
     errors, status = [], 400
     if form.is_valid():
         try:
@@ -193,8 +196,8 @@ def line_classify(request, character_id: int, kind: str, item_id: int):
         except DomainError as exc:
             errors, status = [exc.message], error_status(exc)
         else:
-            return _line_answer(request, access, kind)
+            return _line_answer(request, access, kind, override={"choices": choices} if choices else None)
     else:
         errors = [e for errs in form.errors.values() for e in errs]
     return _line_answer(request, access, kind, override={"item_id": item.pk, "classify_form": form,
-                                                         "errors": errors}, status=status)
+                                                         "errors": errors, "choices": choices}, status=status)
