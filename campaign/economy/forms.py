@@ -87,9 +87,9 @@ class SpendForm(KeyedForm):
 
     def __init__(self, *args, character, others, disadvantages, can_delay: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
+        # Not offered before the three upgrades (the page hides it); a request for it still reaches
+        # the service, which names the upgrades still missing.
         self.can_delay = can_delay
-        if not can_delay:
-            self.fields["kind"].choices = [c for c in SPEND_CHOICES if c[0] != "delay_transition"]
         # The time chart beside the delay: index → how many times longer the stay becomes.
         self.time_chart = [(index, time_multiplier(index)) for index in range(1, 14)]
         self.fields["helped"].choices = [("", "Pick a character")] + [(c.pk, c.name) for c in others]

@@ -35,8 +35,9 @@ def spend_quote(*, character: Character, kind: str, params: dict, is_gm: bool):
     if kind not in SPEND_KINDS or kind == "macguffin":
         raise CampaignError(f"Unknown spend {kind!r}.", field="kind")
     if kind in GM_ONLY_SPENDS and not is_gm:
-        raise CampaignError("That is the GM's to do: ask them (good fortune is priced by the GM, and a setback is "
-                            "paid off when the GM deems it right).", field="kind")
+        raise CampaignError({"good_fortune": "The GM sets the price of a stroke of good fortune; ask them to enter it.",
+                             "setback_payoff": "A setback is paid off when the GM deems it right: ask the GM."}[kind],
+                            field="kind")
     if character.state != Character.State.ACTIVE:
         raise CampaignConflict(f"{character.name} is {character.get_state_display().lower()}: Karma moves only "
                                "once the GM has approved the sheet.", field="character")
@@ -102,8 +103,9 @@ def karma_spend(*, character: Character, kind: str, idempotency_key: str, by, is
                                    "key for a new request.", field="idempotency_key")
         return replay, False
     if kind in GM_ONLY_SPENDS and not is_gm:
-        raise CampaignError("That is the GM's to do: ask them (good fortune is priced by the GM, and a setback is "
-                            "paid off when the GM deems it right).", field="kind")
+        raise CampaignError({"good_fortune": "The GM sets the price of a stroke of good fortune; ask them to enter it.",
+                             "setback_payoff": "A setback is paid off when the GM deems it right: ask the GM."}[kind],
+                            field="kind")
     campaign = character.campaign
     adventure = current_adventure(campaign)
     reason = str(params.get("reason", ""))[:300]
