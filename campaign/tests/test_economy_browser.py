@@ -61,3 +61,40 @@ def test_close_out_pays_and_a_pool_fills_live(personas, make_character, page_for
     assert bob_page.evaluate("window.stillTheSamePage") is True  # no reload
     alia.refresh_from_db()
     assert alia.karma == 35
+
+
+def test_alice_buys_skill_points_adds_a_skill_and_the_gm_approves_it(personas, make_character, page_for,
+                                                                     live_server):
+    """Issue flows: Karma → skill points → a new skill on an active sheet → the GM's ruling."""
+    alia = make_character(personas["player"], name="Alia", karma=10)
+    page = page_for(personas["player"], width=390, height=844)
+    page.goto(live_server.url + reverse("character-karma", args=[alia.pk]))
+    page.click("label:has-text('Skill points')")
+    page.fill("#id_amount", "2")
+    page.click("button:has-text('Spend')")
+    page.wait_for_load_state()
+    alia.refresh_from_db()
+    assert alia.karma == 8 and alia.karma_converted == 2
+
+    page.goto(live_server.url + reverse("character-sheet", args=[alia.pk]))
+    assert "Spend earned skill points here" in page.locator(".advance-hint").inner_text()
+    remaining = page.locator("#budget [data-budget=remaining]")
+    before = int(remaining.inner_text())
+    page.click("#sec-skills summary:has-text('+ Add skill')")
+    page.fill("#id_skills-new-name", "Lock picking")
+    page.select_option("#id_skills-new-breadth", "narrow")
+    page.select_option("#id_skills-new-stat", "DEX")
+    page.click("#sec-skills button:has-text('Add skill')")
+    page.wait_for_function(f"document.querySelector('#budget [data-budget=remaining]').textContent === '{before - 2}'")
+    assert "awaiting GM" in page.locator("#budget").inner_text()
+
+    gm = page_for(personas["gm"], width=390, height=844)
+    gm.goto(live_server.url + reverse("character-sheet", args=[alia.pk]))
+    gm.select_option("#sec-skills .classify select", "narrow")
+    gm.click("#sec-skills .classify button")
+    gm.wait_for_selector("#sec-skills .classify", state="detached")
+
+    page.reload()
+    line = page.locator("#sec-skills .line").filter(has_text="Lock picking")
+    assert "%" in line.locator("[data-odds]").inner_text()
+    assert "awaiting GM" not in page.locator("#budget").inner_text()
