@@ -17,6 +17,8 @@ from rulebook.drugs import DrugEffect
 from rulebook.equipment import armour_cost, armour_effects, armour_rating, weapon_cost
 from rulebook.karma import Disadvantage as RulesDisadvantage
 from rulebook.karma import max_disadvantage_ranks
+from rulebook.languages import ASPECTS, aspects_from_purchase, purchase_cost, starting_language_budget
+from rulebook.languages import MAX_RANK as MAX_LANGUAGE_RANK
 from rulebook.skills import skill_check_target
 from rulebook.stats import (
     PRIMARY_STATS,
@@ -218,6 +220,51 @@ def armour_views(character: Character) -> dict[int, ArmourView]:
     return views
 
 
+@dataclass(frozen=True)
+class LanguagePoints:
+    """The starting languages' budget ("Starting Languages") and what each language costs."""
+
+    free_languages: int
+    points: int
+    spent: int
+    costs: dict  # {language id: points}
+    breakdown: list
+
+    @property
+    def remaining(self) -> int:
+        return self.points - self.spent
+
+
+def language_points(character: Character) -> LanguagePoints:
+    """Price the sheet's languages against LAN and INT ("Starting Languages", RULINGS 7).
+
+    *Reading:* the native language is the line marked native (ranks below 3 given up for 2
+    points each); free languages (1 per 5 INT) go to the dearest languages, each saving its
+    first rank in its best aspect.
+    """
+    languages = list(character.languages.all())
+    native = next((lang for lang in languages if lang.native), None)
+    given_up = {a: MAX_LANGUAGE_RANK - getattr(native, a) for a in ASPECTS} if native else None
+    found = starting_language_budget(intelligence=intelligence_value(character), lan=character.lan,
+                                     native_given_up=given_up)
+    costs = {}
+    for lang in languages:
+        if lang is not native:
+            costs[lang.pk] = purchase_cost({a: getattr(lang, a) for a in ASPECTS})
+    free_left = found.free_languages
+    for lang in sorted((x for x in languages if x.pk in costs), key=lambda x: -costs[x.pk]):
+        if not free_left:
+            break
+        ranks = {a: getattr(lang, a) for a in ASPECTS}
+        best = max(ASPECTS, key=lambda a: ranks[a])
+        if ranks[best]:
+            costs[lang.pk] = purchase_cost(ranks, start=aspects_from_purchase(best, 1))
+            free_left -= 1
+    spent = sum(costs.values())
+    return LanguagePoints(found.free_languages, found.points, spent, costs,
+                          [*found.breakdown, ("language points spent", spent)])
+
+
 @dataclass
 class Sheet:
     """The computed half of a sheet, ready for a template or a serializer."""
@@ -229,6 +276,7 @@ class Sheet:
     skill_checks: dict = field(default_factory=dict)
     armour: dict = field(default_factory=dict)
     weapon_costs: dict = field(default_factory=dict)
+    languages: LanguagePoints | None = None
     disadvantage_rank_limit: int = 0
     problems: list = field(default_factory=list)
 
@@ -259,6 +307,7 @@ def compute_sheet(character: Character) -> Sheet:
     sheet.stat_checks = part(lambda: stat_checks(character)) or {}
     sheet.skill_checks = part(lambda: skill_checks(character)) or {}
     sheet.armour = part(lambda: armour_views(character)) or {}
+    sheet.languages = part(lambda: language_points(character))
     sheet.weapon_costs = {}
     for weapon in character.weapons.all():
         cost = part(lambda w=weapon: weapon_price(w))

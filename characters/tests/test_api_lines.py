@@ -140,3 +140,31 @@ def test_language_ranks_follow_the_aspect_pairs(personas, api_as, draft, ranks, 
 def test_a_language_bought_in_one_aspect_is_accepted(personas, api_as, draft):
     body = {"name": "Latin", "spoken": 3, "heard": 2, "written": 1, "read": 1}
     assert api_as("player").post(lines_url(draft, "languages"), body, format="json").status_code == 201
+
+
+def test_the_sheet_prices_languages_against_lan_and_int(personas, client, draft):
+    """"Starting Languages": points = LAN, a free language per 5 INT; spoken 3 (3/2/1/1) costs 4."""
+    from django.urls import reverse
+
+    from characters.selectors import character_with_sheet
+    from characters.sheet import compute_sheet
+
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    api.force_authenticate(personas["player"])
+    api.post(lines_url(draft, "languages"), {"name": "Portuguese", "native": True, "spoken": 3, "heard": 3,
+                                             "written": 3, "read": 3}, format="json")
+    api.post(lines_url(draft, "languages"), {"name": "Latin", "spoken": 3, "heard": 2, "written": 1, "read": 1},
+             format="json")
+    sheet = compute_sheet(character_with_sheet(character_id=draft.pk))
+    languages = sheet.languages
+    assert languages.points == draft.lan  # nothing given up from the native language
+    assert languages.free_languages == sheet.derived["INT"][0] // 5
+    latin = draft.languages.get(name="Latin")
+    # Bought outright: 1 for the language, 3 raises of spoken. As a free language it starts at
+    # spoken 1 already, so only the 2 raises to spoken 3 are paid.
+    assert languages.costs[latin.pk] == (2 if languages.free_languages else 4)
+    client.force_login(personas["player"])
+    page = client.get(reverse("character-sheet", args=[draft.pk])).content.decode()
+    assert "data-language-points" in page and f"of {draft.lan}" in page

@@ -121,6 +121,8 @@ def _facts(kind: str, item, character: Character, computed) -> tuple[list, int |
     # Each aspect with the target modifier a language roll at that rank takes (0 → −15 … 3 → ±0).
     facts = [(aspect.capitalize(), f"{getattr(item, aspect)} ({language_check_modifier(getattr(item, aspect)):+d})")
              for aspect in ASPECTS]
+    if computed.languages is not None and item.pk in computed.languages.costs:
+        facts.append(("Language points", computed.languages.costs[item.pk]))
     if item.native:
         facts.insert(0, ("Native", "yes"))
     if item.era:
@@ -156,6 +158,7 @@ def _section(kind: str, character: Character, computed, *, is_gm: bool, can_edit
     return {
         "kind": kind, "title": title, "singular": singular, "lines": lines, "character": character,
         "can_edit": can_edit, "is_gm": is_gm, "page": page,
+        "language_points": computed.languages if kind == "languages" else None,
         "add_form": override.get("add_form") or (line_form(kind) if can_edit else None),
         "add_open": "add_form" in override,
     }
