@@ -1,5 +1,7 @@
 """Forms for the character pages: they check shapes and bounds; the services check the rules."""
 
+from decimal import Decimal
+
 from django import forms
 
 from rulebook.stats import PRIMARY_STATS, STAT_MAX, STAT_MIN
@@ -182,9 +184,16 @@ class LanguageForm(forms.ModelForm):
     written = _small_int("Written", 0, 3, initial=0)
     read = _small_int("Read", 0, 3, initial=0)
 
+    era_steps = _small_int("Era steps away (GM)", 0, 50, initial=0)
+    era_step_loss = forms.DecimalField(min_value=0, max_value=Decimal("0.5"), decimal_places=2, initial=0, required=False,
+                                       label="Ranks lost per step (GM)")
+
     class Meta:
         model = Language
-        fields = ["name", "era", "native", "spoken", "heard", "written", "read"]
+        fields = ["name", "era", "native", "spoken", "heard", "written", "read", "era_steps", "era_step_loss"]
+
+    def clean_era_step_loss(self):
+        return self.cleaned_data.get("era_step_loss") or 0
 
 
 LINE_FORMS = {

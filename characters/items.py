@@ -100,6 +100,18 @@ ITEM_KINDS: dict[str, ItemKind] = {
                        _check_armour),
     "languages": ItemKind(Language, "language", (), _check_language, needs_classification=False),
 }
+#: Fields only the GM sets, whatever the state of the sheet: era distance is the GM's ruling.
+GM_FIELDS = {"languages": ("era_steps", "era_step_loss"),
+}
+
+
+def _refuse_gm_fields(kind_name: str, data: Mapping, instance, *, is_gm: bool) -> None:
+    if is_gm:
+        return
+    for name in GM_FIELDS.get(kind_name, ()):
+        if name in data and (instance is None and data[name] not in (0, None, "0")
+                             or instance is not None and data[name] != getattr(instance, name)):
+            raise PermissionDenied("Era distance is the GM's ruling.")
 
 
 def _editable_fields(kind: ItemKind) -> list[str]:
@@ -161,6 +173,7 @@ def item_create(*, character: Character, kind_name: str, data: Mapping, by, is_g
     advancing = _require_build_rights(character, is_gm=is_gm, kind_name=kind_name)
     if "classified" in data and not is_gm:
         raise PermissionDenied("Only the GM classifies.")
+    _refuse_gm_fields(kind_name, data, None, is_gm=is_gm)
     fields = _editable_fields(kind)
     instance = kind.model(character=character, **{k: v for k, v in data.items() if k in fields})
     values = {f: getattr(instance, f) for f in fields}
@@ -187,6 +200,7 @@ def item_update(*, item, kind_name: str, data: Mapping, by, is_gm: bool):
     character = _locked(item.character)
     advancing = _require_build_rights(character, is_gm=is_gm, kind_name=kind_name)
     item = kind.model.objects.select_for_update().get(pk=item.pk)
+    _refuse_gm_fields(kind_name, data, item, is_gm=is_gm)
     fields = _editable_fields(kind)
     values = {f: data.get(f, getattr(item, f)) for f in fields}
     if advancing:

@@ -250,6 +250,10 @@ class Language(SheetItem):
     heard = models.PositiveSmallIntegerField(default=0)
     written = models.PositiveSmallIntegerField(default=0)
     read = models.PositiveSmallIntegerField(default=0)
+    # Era distance, as the GM sets it for where the character is now: steps between the
+    # language's era and this one, and the ranks each step removes (0 to 0.5).
+    era_steps = models.PositiveSmallIntegerField(default=0)
+    era_step_loss = models.DecimalField(max_digits=3, decimal_places=2, default=0)
 
     history = HistoricalRecords()
 
@@ -258,4 +262,6 @@ class Language(SheetItem):
             models.CheckConstraint(
                 condition=Q(spoken__lte=3) & Q(heard__lte=3) & Q(written__lte=3) & Q(read__lte=3),
                 name="language_ranks_0_3"),
+            models.CheckConstraint(condition=Q(era_step_loss__gte=0) & Q(era_step_loss__lte=0.5) & Q(era_steps__lte=50),
+                                   name="language_era_loss_sane"),
         ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -77,6 +79,10 @@ class LanguageIn(StrictInput):
     heard = WholeNumberField(min_value=0, max_value=3)
     written = WholeNumberField(min_value=0, max_value=3)
     read = WholeNumberField(min_value=0, max_value=3)
+    era_steps = WholeNumberField(min_value=0, max_value=50, required=False, help_text="GM only: era steps away.")
+    era_step_loss = serializers.DecimalField(max_digits=3, decimal_places=2, min_value=Decimal(0),
+                                             max_value=Decimal("0.5"),
+                                             required=False, help_text="GM only: ranks each era step removes.")
 
 
 # --- Output: sheet lines --------------------------------------------------------------------
@@ -171,7 +177,7 @@ class ArmourOut(_LineOut):
 class LanguageOut(_LineOut):
     class Meta:
         model = Language
-        fields = [*LINE_FIELDS, "era", "native", "spoken", "heard", "written", "read"]
+        fields = [*LINE_FIELDS, "era", "native", "spoken", "heard", "written", "read", "era_steps", "era_step_loss"]
 
 
 #: Input and output serializer of each kind of sheet line, keyed like ``items.ITEM_KINDS``.

@@ -59,6 +59,8 @@ def junk_for(field) -> list:
         return CHOICE_JUNK
     if isinstance(field, serializers.DateTimeField):
         return MOMENT_JUNK
+    if isinstance(field, serializers.DecimalField):
+        return ["half", "0.75", -1, "1e999", [], {}, True, "NaN"]
     if isinstance(field, TextField):
         return [v for v in TEXT_JUNK if v != "" or not field.allow_blank]
     raise AssertionError(f"no junk for {field!r}")

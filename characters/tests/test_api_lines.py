@@ -168,3 +168,20 @@ def test_the_sheet_prices_languages_against_lan_and_int(personas, client, draft)
     client.force_login(personas["player"])
     page = client.get(reverse("character-sheet", args=[draft.pk])).content.decode()
     assert "data-language-points" in page and f"of {draft.lan}" in page
+
+
+def test_era_distance_is_the_gms_and_lowers_the_ranks_in_play(personas, api_as, client, draft):
+    """RULINGS 7: each era step removes 0–0.5 rank, rounded down, never below 1 once held."""
+    from django.urls import reverse
+
+    body = {"name": "Latin", "spoken": 3, "heard": 2, "written": 1, "read": 1}
+    latin = api_as("player").post(lines_url(draft, "languages"), body, format="json").json()
+    url = lines_url(draft, "languages", latin["id"])
+    assert api_as("player").patch(url, {"era_steps": 2, "era_step_loss": "0.5"}, format="json").status_code == 403
+    response = api_as("gm").patch(url, {"era_steps": 2, "era_step_loss": "0.5"}, format="json")
+    assert response.status_code == 200 and response.json()["era_steps"] == 2
+    assert api_as("gm").patch(url, {"era_step_loss": "0.75"}, format="json").status_code == 400
+    client.force_login(personas["player"])
+    page = client.get(reverse("character-sheet", args=[draft.pk])).content.decode()
+    assert "3 → 2 (-5)" in page or "3 → 2 (−5)" in page  # spoken: 3 − 2 × 0.5 = 2, a −5 language roll
+    assert "1 (-10)" in page or "1 (−10)" in page  # written stays at 1: held ranks never fall below 1

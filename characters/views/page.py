@@ -13,7 +13,7 @@ from campaign.models import Campaign
 from rulebook import RulesError
 from rulebook.equipment import weapon_cost
 from rulebook.karma import disadvantage_check_modifier, disadvantage_points
-from rulebook.languages import ASPECTS, language_check_modifier
+from rulebook.languages import ASPECTS, effective_ranks, language_check_modifier
 from rulebook.skills import skill_cost
 from rulebook.stats import PRIMARY_STATS
 
@@ -118,9 +118,18 @@ def _facts(kind: str, item, character: Character, computed) -> tuple[list, int |
             facts.append(("Tech", f"{item.tech_shift:+d}"))
         facts.append(("Worn", "yes" if item.worn else "no"))
         return facts, view.cost if view else None
-    # Each aspect with the target modifier a language roll at that rank takes (0 → −15 … 3 → ±0).
-    facts = [(aspect.capitalize(), f"{getattr(item, aspect)} ({language_check_modifier(getattr(item, aspect)):+d})")
+    # Each aspect with the target modifier a language roll at that rank takes (0 → −15 … 3 → ±0),
+    # after the era distance the GM set: ranks as bought → ranks in this era.
+    held = {aspect: getattr(item, aspect) for aspect in ASPECTS}
+    here = held
+    if item.era_steps and item.era_step_loss:
+        here = try_rules(lambda: effective_ranks(held, [str(item.era_step_loss)] * item.era_steps).ranks) or held
+    facts = [(aspect.capitalize(), (f"{held[aspect]} → {here[aspect]}" if here[aspect] != held[aspect]
+                                    else f"{held[aspect]}") + f" ({language_check_modifier(here[aspect]):+d})")
              for aspect in ASPECTS]
+    if item.era_steps:
+        facts.append(("Era distance", f"{item.era_steps} step{'s' if item.era_steps != 1 else ''} × "
+                                      f"{item.era_step_loss:g}"))
     if computed.languages is not None and item.pk in computed.languages.costs:
         facts.append(("Language points", computed.languages.costs[item.pk]))
     if item.native:
