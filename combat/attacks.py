@@ -24,7 +24,7 @@ from rulebook.tables import aiming_bonus
 from .errors import CombatConflict, CombatError
 from .fighters import Fighter, fighter
 from .log import Changes, record
-from .models import CombatEvent, Combatant, Encounter
+from .models import Combatant, CombatEvent, Encounter
 from .services import _running, locked, pay_and_wound
 
 

@@ -10,7 +10,7 @@ from characters.models import Character
 from characters.wounds import WOUND_COLUMNS
 
 from .errors import CombatConflict
-from .models import CombatEvent, Combatant, Encounter
+from .models import Combatant, CombatEvent, Encounter
 
 ENCOUNTER_FIELDS = ("state", "round", "turn", "order")
 COMBATANT_FIELDS = ("revealed", "trauma", "shock", "end_spent", "stat_damage", "initiative", "initiative_breakdown",

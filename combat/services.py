@@ -12,23 +12,21 @@ from math import ceil
 
 from django.db import transaction
 
+from campaign.services import log_action
 from characters.models import Character
 from characters.selectors import character_with_sheet
-from campaign.services import log_action
 from characters.wounds import apply_damage, healing_state, save_wounds
 from rulebook import RulesError
-from rulebook.dice import EnteredDice
+from rulebook.dice import DiceSlots, EnteredDice, default_rng
 from rulebook.initiative import Combatant as Initiative
-from rulebook.initiative import initiative_order
-from rulebook.dice import DiceSlots, default_rng
-from rulebook.initiative import reaction_save
+from rulebook.initiative import initiative_order, reaction_save
 from rulebook.recovery import end_after_skipped_rounds, shock_after_combat, shock_after_skipped_action
 from rulebook.stats import PRIMARY_STATS
 
 from .errors import CombatConflict, CombatError
 from .fighters import combatants_loaded, fighter
 from .log import Changes, record, restore
-from .models import CombatEvent, Combatant, Encounter
+from .models import Combatant, CombatEvent, Encounter
 
 NPC_FIELDS = ("name", "stats", "hit_points", "shock_threshold", "endurance_max", "armour_rating", "armour_type",
               "weapons", "revealed")

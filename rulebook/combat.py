@@ -16,7 +16,13 @@ from rulebook import RulesError
 from rulebook._numbers import require_int
 from rulebook.damage import Hit, HitResult, WoundState, apply_hit, attack_endurance_cost
 from rulebook.dice import (
-    CheckOdds, CheckRoll, DiceSlots, check_odds, probability_at_most, roll_check, roll_die,
+    CheckOdds,
+    CheckRoll,
+    DiceSlots,
+    check_odds,
+    probability_at_most,
+    roll_check,
+    roll_die,
 )
 from rulebook.equipment import DamageRoll, roll_weapon_damage
 from rulebook.hit_locations import LocationResult, hit_location, require_area, resolve_location

@@ -1,8 +1,8 @@
 from django.contrib import admin
-from django.http import JsonResponse
-from django.views.defaults import page_not_found
 from django.contrib.auth import views as auth_views
+from django.http import JsonResponse
 from django.urls import include, path
+from django.views.defaults import page_not_found
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from .api_auth import ObtainTokenApi

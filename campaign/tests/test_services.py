@@ -4,7 +4,6 @@ import pytest
 
 from campaign import services
 from campaign.errors import CampaignConflict, CampaignError
-from campaign.models import LogEntry
 
 pytestmark = pytest.mark.django_db
 

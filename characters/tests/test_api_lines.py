@@ -4,7 +4,7 @@ import pytest
 
 from characters.items import ITEM_KINDS
 
-from .factories import add_line, create_active, create_draft, create_submitted, snapshot
+from .factories import add_line, create_draft, create_submitted, snapshot
 from .test_api_access import LINE_PAYLOADS
 
 pytestmark = pytest.mark.django_db
@@ -145,11 +145,10 @@ def test_a_language_bought_in_one_aspect_is_accepted(personas, api_as, draft):
 def test_the_sheet_prices_languages_against_lan_and_int(personas, client, draft):
     """"Starting Languages": points = LAN, a free language per 5 INT; spoken 3 (3/2/1/1) costs 4."""
     from django.urls import reverse
+    from rest_framework.test import APIClient
 
     from characters.selectors import character_with_sheet
     from characters.sheet import compute_sheet
-
-    from rest_framework.test import APIClient
 
     api = APIClient()
     api.force_authenticate(personas["player"])

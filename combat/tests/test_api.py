@@ -4,7 +4,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from combat.models import CombatEvent, Combatant, Encounter
+from combat.models import Combatant, CombatEvent, Encounter
 
 pytestmark = pytest.mark.django_db
 

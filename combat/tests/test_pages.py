@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from combat import services
-from combat.models import CombatEvent, Combatant, Encounter
+from combat.models import Combatant, CombatEvent, Encounter
 
 pytestmark = pytest.mark.django_db
 

@@ -7,9 +7,9 @@ below is worked out by hand from the article, not by calling the code under test
 
 import pytest
 
-from campaign.economy import services as economy
 from campaign.downtime.models import TransitionBatch, TransitionRecord
 from campaign.downtime.tests.helpers import all_wounds, stored_wounds
+from campaign.economy import services as economy
 from campaign.models import Event, KarmaEntry, LogEntry
 
 pytestmark = pytest.mark.django_db
