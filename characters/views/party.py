@@ -18,20 +18,8 @@ from .. import sheet as sheet_rules
 from ..forms import (
     NewCharacterForm,
 )
-from ..models import Breadth, Character
+from ..models import Character
 from .page import add_form_error, error_status, try_rules, wound_bars
-
-State = Character.State
-SECTIONS = {  # kind → (title, one line)
-    "skills": ("Skills", "skill"),
-    "disadvantages": ("Disadvantages", "disadvantage"),
-    "equipment": ("Equipment", "equipment"),
-    "weapons": ("Weapons", "weapon"),
-    "armour": ("Armour", "armour"),
-    "languages": ("Languages", "language"),
-}
-BREADTH_LABELS = dict(Breadth.choices)
-VALUE_LABELS = {1: "Specific (1)", 2: "Narrow (2)", 4: "Broad (4)"}
 
 
 # --- Party list and new characters --------------------------------------------------------

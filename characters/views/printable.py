@@ -11,21 +11,8 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.views import APIView
 
 from .. import pdf
-from ..models import Breadth, Character
 from ..permissions import CharacterAccess, access_character
 from .page import sheet_data
-
-State = Character.State
-SECTIONS = {  # kind → (title, one line)
-    "skills": ("Skills", "skill"),
-    "disadvantages": ("Disadvantages", "disadvantage"),
-    "equipment": ("Equipment", "equipment"),
-    "weapons": ("Weapons", "weapon"),
-    "armour": ("Armour", "armour"),
-    "languages": ("Languages", "language"),
-}
-BREADTH_LABELS = dict(Breadth.choices)
-VALUE_LABELS = {1: "Specific (1)", 2: "Narrow (2)", 4: "Broad (4)"}
 
 
 # --- The printable sheet ----------------------------------------------------------------------

@@ -17,21 +17,18 @@ from ..forms import (
     StatsForm,
     line_form,
 )
-from ..models import Breadth, Character
 from ..permissions import CharacterAccess, access_character
-from .page import add_form_error, error_status, page_context, page_of, page_url, render_page, require_gm
-
-State = Character.State
-SECTIONS = {  # kind → (title, one line)
-    "skills": ("Skills", "skill"),
-    "disadvantages": ("Disadvantages", "disadvantage"),
-    "equipment": ("Equipment", "equipment"),
-    "weapons": ("Weapons", "weapon"),
-    "armour": ("Armour", "armour"),
-    "languages": ("Languages", "language"),
-}
-BREADTH_LABELS = dict(Breadth.choices)
-VALUE_LABELS = {1: "Specific (1)", 2: "Narrow (2)", 4: "Broad (4)"}
+from .page import (
+    SECTIONS,
+    State,
+    add_form_error,
+    error_status,
+    page_context,
+    page_of,
+    page_url,
+    render_page,
+    require_gm,
+)
 
 
 # --- The sheet and the builder ------------------------------------------------------------
