@@ -28,6 +28,15 @@ def fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def page_cache_off_unless_asked(request, settings):
+    """Most tests run inside one transaction that never commits, so the page cache's version
+    (moved on commit) would never move for them. They read uncached; tests marked
+    ``page_cache`` commit for real (transactional_db) and read through the cache."""
+    if request.node.get_closest_marker("page_cache") is None:
+        settings.PAGE_CACHE_SECONDS = 0
+
+
 # --- Personas ----------------------------------------------------------------------------
 @pytest.fixture
 def make_user(db, django_user_model):

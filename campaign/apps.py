@@ -4,3 +4,8 @@ from django.apps import AppConfig
 class CampaignConfig(AppConfig):
     name = "campaign"
     verbose_name = "Campaigns"
+
+    def ready(self):
+        from . import pagecache
+
+        pagecache.connect_signals()

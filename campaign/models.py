@@ -300,3 +300,15 @@ class Complication(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         constraints = [models.CheckConstraint(condition=Q(ranks__gte=1), name="complication_ranks_positive")]
+
+
+class PageVersion(models.Model):
+    """A counter per campaign that every committed write moves on (see campaign/pagecache.py).
+
+    Rendered pages and API reads are cached under it: a new number makes every cached copy of
+    the campaign's pages unreachable at once. Kept out of ``Campaign`` so that saving a
+    campaign loaded earlier can never write an older number back.
+    """
+
+    campaign = models.OneToOneField(Campaign, on_delete=models.CASCADE, primary_key=True, related_name="+")
+    version = models.BigIntegerField(default=0)

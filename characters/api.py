@@ -14,6 +14,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from campaign import pagecache
 from campaign.permissions import access_campaign
 
 from . import items, lifecycle, selectors, services
@@ -82,7 +83,13 @@ class CharacterDetailApi(APIView):
     @extend_schema(responses=CharacterSheetOut)
     def get(self, request, character_id: int):
         access = access_character(user=request.user, character_id=character_id)
-        return _sheet_response(access.character.pk, is_gm=access.is_gm)
+
+        def build():
+            character, sheet = _loaded(access.character.pk)
+            return dict(CharacterSheetOut(character, context={"sheet": sheet, "is_gm": access.is_gm}).data)
+
+        return Response(pagecache.cached_data(request, name="character", object_id=character_id,
+                                              campaign_id=access.character.campaign_id, build=build))
 
     @extend_schema(request=CharacterPatchIn, responses=CharacterSheetOut)
     def patch(self, request, character_id: int):

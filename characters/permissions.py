@@ -8,6 +8,7 @@ may change in the character's current state is the services' business (409).
 from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import OuterRef, Subquery
 from django.http import Http404
 
 from campaign.models import Membership
@@ -34,11 +35,14 @@ def access_character(*, user, character_id, write: bool = False) -> CharacterAcc
     """Return the character with the user's standing towards it, or raise Http404 / PermissionDenied."""
     if user is None or not user.is_authenticated:
         raise Http404("No such character.")
+    # One query: the character, its campaign and owner, and the viewer's role in that campaign.
+    viewer_role = Membership.objects.filter(campaign_id=OuterRef("campaign_id"), user=user).values("role")[:1]
     try:
-        character = Character.objects.select_related("campaign", "owner").get(pk=int(character_id))
-    except (Character.DoesNotExist, TypeError, ValueError):
+        character = (Character.objects.select_related("campaign", "owner").annotate(viewer_role=Subquery(viewer_role))
+                     .get(pk=int(character_id)))
+    except (Character.DoesNotExist, TypeError, ValueError, OverflowError):
         raise Http404("No such character.") from None
-    role = Membership.objects.filter(campaign_id=character.campaign_id, user=user).values_list("role", flat=True).first()
+    role = character.viewer_role
     if role is None:
         raise Http404("No such character.")
     access = CharacterAccess(character=character, role=role, is_owner=character.owner_id == user.pk)

@@ -14,6 +14,7 @@ urlpatterns = [
     path("characters/<int:character_id>/roll/", views.stats_roll, name="character-roll"),
     path(line, views.line_add, name="character-line-add"),
     path(line + "<int:item_id>/", views.line_update, name="character-line-update"),
+    path(line + "<int:item_id>/edit/", views.line_edit, name="character-line-edit"),
     path(line + "<int:item_id>/delete/", views.line_delete, name="character-line-delete"),
     path(line + "<int:item_id>/classify/", views.line_classify, name="character-line-classify"),
     path("characters/<int:character_id>/submit/", views.character_submit, name="character-submit"),

@@ -19,6 +19,7 @@ from fractions import Fraction
 from django.db import connection, transaction
 from django.utils import timezone
 
+from campaign import pagecache
 from campaign.events import event_publish
 from campaign.services import log_action
 from rulebook import RulesError
@@ -231,6 +232,7 @@ def save_wounds(character: Character, state: HealingState) -> None:
     """Store a new healing state on a locked character row and save it."""
     columns = store(character, state)
     Character.objects.filter(pk=character.pk).update(**{c: getattr(character, c) for c in columns})
+    pagecache.touch(character.campaign_id)  # an UPDATE sends no signal
 
 
 #: SQL types of the wound columns, for writing many rows in one statement.
@@ -256,9 +258,12 @@ def save_wounds_many(rows: dict[int, dict]) -> None:
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {table} AS c SET {assignments}, updated_at = now() "
-            f"FROM jsonb_to_recordset(%s::jsonb) AS v(id bigint, {record}) WHERE c.id = v.id",
+            f"FROM jsonb_to_recordset(%s::jsonb) AS v(id bigint, {record}) WHERE c.id = v.id "
+            f"RETURNING c.campaign_id",
             [payload],
         )
+        for campaign_id in {row[0] for row in cursor.fetchall()}:
+            pagecache.touch(campaign_id)
 
 
 @transaction.atomic

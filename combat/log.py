@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.utils import timezone
 
+from campaign import pagecache
 from campaign.events import event_publish
 from campaign.services import log_action
 from characters.models import Character
@@ -57,6 +58,7 @@ class Changes:
         Encounter.objects.filter(pk=self.encounter.pk).update(**_values(self.encounter, ENCOUNTER_FIELDS))
         for combatant in self.combatants.values():
             Combatant.objects.filter(pk=combatant.pk).update(**_values(combatant, COMBATANT_FIELDS))
+        pagecache.touch(self.encounter.campaign_id)  # an UPDATE sends no signal
 
 
 def record(*, changes: Changes, kind: str, by, summary: str, data: dict, gm_data: dict | None = None,
@@ -100,3 +102,4 @@ def restore(*, encounter: Encounter, event: CombatEvent) -> None:
         Combatant.objects.filter(pk=int(pk)).update(**values)
     for pk, values in event.before["characters"].items():
         Character.objects.filter(pk=int(pk)).update(**values, updated_at=timezone.now())
+    pagecache.touch(encounter.campaign_id)

@@ -75,66 +75,92 @@ def sum_counts(dice: int, sides: int = 6) -> tuple[int, ...]:
     return tuple(counts)
 
 
-@lru_cache(maxsize=None)
-def _at_most_counts(dice: int, sides: int) -> tuple[int, ...]:
-    running, out = 0, []
-    for ways in sum_counts(dice, sides):
-        running += ways
-        out.append(running)
-    return tuple(out)
+def at_most_count(target: int, dice: int, sides: int = 6) -> int:
+    """Count the ordered rolls of ``dice`` dice whose sum is at most ``target``, in closed form.
+
+    With every face lowered by one, the question is how many ways ``dice`` numbers from 0 to
+    sides − 1 sum to at most m = target − dice. Without the upper limit that is C(m + dice,
+    dice); inclusion–exclusion takes away the ways where k chosen dice go past it:
+
+        Σₖ (−1)ᵏ · C(dice, k) · C(m − k·sides + dice, dice)
+
+    The sum's symmetry (a total t is as likely as dice·(sides + 1) − t) keeps k at most a
+    quarter of the dice, so a check costs a handful of integer operations and no table.
+    """
+    if target < dice:
+        return 0
+    if target >= dice * sides:
+        return sides**dice
+    mirror = dice * (sides + 1) - target - 1  # P(sum ≤ t) = 1 − P(sum ≤ mirror)
+    if mirror < target:
+        return sides**dice - at_most_count(mirror, dice, sides)
+    m = target - dice
+    total = 0
+    for k in range(m // sides + 1):
+        term = comb(dice, k) * comb(m - k * sides + dice, dice)
+        total += -term if k & 1 else term
+    return total
 
 
 def probability_at_most(target: int, dice: int, sides: int = 6) -> Fraction:
     """Return P(sum of ``dice`` dice ≤ target), exactly ("Stat Checks", "Skill Checks")."""
-    if target < dice:
-        return Fraction(0)
-    if target >= dice * sides:
-        return Fraction(1)
-    if target == dice:
-        # Only all ones reach it; skipping the table keeps deep miracle rolls cheap.
-        return Fraction(1, sides**dice)
-    return Fraction(_at_most_counts(dice, sides)[target], sides**dice)
+    return Fraction(at_most_count(target, dice, sides), sides**dice)
 
 
-@lru_cache(maxsize=None)
-def _keep_lowest_at_most_counts(rolled: int, kept: int, sides: int) -> tuple[int, ...]:
-    """Count the ordered rolls of ``rolled`` dice whose lowest ``kept`` faces sum ≤ t."""
-    # Faces are placed from the lowest up, so the first ``kept`` dice placed are the ones
-    # that count. A state is (dice placed so far, sum of the counted ones); once ``kept``
-    # dice are placed the sum is settled and the rest may show any higher face.
-    per_total = [0] * (kept * sides + 1)
-    states: dict[tuple[int, int], int] = {(0, 0): 1}
-    for face in range(1, sides + 1):
-        following: dict[tuple[int, int], int] = {}
-        for (placed, counted_sum), ways in states.items():
-            free = rolled - placed
-            for showing in range(free + 1):
-                arrangements = ways * comb(free, showing)
-                if placed + showing >= kept:
-                    settled = counted_sum + (kept - placed) * face
-                    per_total[settled] += arrangements * (sides - face) ** (free - showing)
-                else:
-                    key = (placed + showing, counted_sum + showing * face)
-                    following[key] = following.get(key, 0) + arrangements
-        states = following
-    running, out = 0, []
-    for ways in per_total:
-        running += ways
-        out.append(running)
-    return tuple(out)
+def keep_lowest_at_most_count(target: int, rolled: int, kept: int, sides: int = 6) -> int:
+    """Count the ordered rolls of ``rolled`` dice whose lowest ``kept`` faces sum ≤ ``target``.
+
+    Sorted, the counted faces end on some face v (the highest that counts). Split the roll by
+    it: ``below`` dice show less than v (fewer than ``kept`` of them), at least the rest of the
+    counted ones show exactly v, and every other die shows v or more. So the count is
+
+        Σ_v Σ_below  C(rolled, below) · A(below, v − 1, target − (kept − below)·v) · T
+
+    where A is ``at_most_count`` on dice of v − 1 sides (the low dice's own sum), and T counts
+    the ways the other rolled − below dice show v or more with at least kept − below of them on
+    v: (sides − v + 1)^r less the ways with fewer on v. No table and no search: a few dozen
+    integer operations for any number of dice.
+    """
+    if target < kept:
+        return 0
+    if target >= kept * sides:
+        return sides**rolled
+    total = 0
+    choose = [comb(rolled, below) for below in range(kept)]
+    for v in range(1, sides + 1):
+        higher, lower = sides - v, v - 1
+        for below in range(kept if lower else 1):
+            room = target - (kept - below) * v
+            if room < below:  # the low dice show at least 1 each
+                continue
+            if below == 0:
+                low = 1
+            elif room >= below * lower:  # any faces under v will do
+                low = lower**below
+            elif below == 1:
+                low = room
+            else:
+                low = at_most_count(room, below, lower)
+            rest = rolled - below
+            tail = (higher + 1) ** rest
+            if higher:
+                # Less the ways with fewer than kept − below dice on v: C(rest, b)·higher^(rest − b),
+                # each term from the one before.
+                term = higher**rest
+                for on_v in range(kept - below):
+                    tail -= term
+                    term = term * (rest - on_v) // ((on_v + 1) * higher)
+            total += choose[below] * low * tail
+    return total
 
 
 def _probability_keep_lowest(target: int, rolled: int, kept: int) -> Fraction:
-    if target < kept:
-        return Fraction(0)
-    if target >= kept * DIE_SIDES:
-        return Fraction(1)
-    return Fraction(_keep_lowest_at_most_counts(rolled, kept, DIE_SIDES)[target], DIE_SIDES**rolled)
+    return Fraction(keep_lowest_at_most_count(target, rolled, kept, DIE_SIDES), DIE_SIDES**rolled)
 
 
 def clear_caches() -> None:
     """Forget every cached distribution and odds ("Stat Checks"; the benchmark's cold runs)."""
-    for cached in (sum_counts, _at_most_counts, _keep_lowest_at_most_counts, _check_odds):
+    for cached in (sum_counts, _check_odds):
         cached.cache_clear()
 
 

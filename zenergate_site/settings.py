@@ -77,6 +77,7 @@ TEMPLATES = [
 # PostgreSQL only: row locks, constraints and advisory locks are used freely.
 DATABASES = {"default": env.db_url("DATABASE_URL", default="postgres:///zenergate")}
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True  # a reused connection is tested before a request uses it
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -109,6 +110,9 @@ CELERY_TIMEZONE = "UTC"
 # this many seconds. Jobs are safe to run twice (each character is claimed once), so it can be short.
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600)}
+# Rendered pages and API reads are cached per viewer under a version every write moves on
+# (campaign/pagecache.py); entries also expire after this long. 0 turns the cache off.
+PAGE_CACHE_SECONDS = env.int("PAGE_CACHE_SECONDS", default=600)
 # The sweep re-sends jobs the broker lost (queued too long) or whose worker died (no heartbeat).
 JOB_SWEEP_SECONDS = env.float("JOB_SWEEP_SECONDS", default=30)
 JOB_STALE_SECONDS = env.float("JOB_STALE_SECONDS", default=120)

@@ -33,6 +33,10 @@ def per_call(func, repeat: int) -> float:
     return min(timer.repeat(repeat=repeat, number=number)) / number
 
 
+def fresh_d6():
+    return icepool.Die(range(1, 7))
+
+
 def cold(func):
     def run():
         clear_caches()
@@ -52,10 +56,19 @@ def cases() -> list[tuple[str, object]]:
         ("extra_benefit_odds(20, 3, 2), cached", lambda: extra_benefit_odds(20, 3, 2)),
         ("extra_benefit_odds(20, 3, 2), cold", cold(lambda: extra_benefit_odds(20, 3, 2))),
         ("roll_check(10, 3, seeded rng)", lambda: roll_check(10, 3, rng)),
-        ("icepool: (3 @ d6) P(≤ 10)", lambda: (3 @ icepool.d6).probability("<=", 10)),
-        ("icepool: (12 @ d6) P(≤ 40)", lambda: (12 @ icepool.d6).probability("<=", 40)),
-        ("icepool: 5d6 keep lowest 3, P(≤ 16)",
-         lambda: icepool.d6.pool(5).lowest(3).sum().probability("<=", 16)),
+        ("extra_benefit_odds(30, 4, 4), cold (8d6 keep lowest 4)", cold(lambda: extra_benefit_odds(30, 4, 4))),
+        ("extra_benefit_odds(38, 4, 8), cold (12d6 keep lowest 4)", cold(lambda: extra_benefit_odds(38, 4, 8))),
+        # icepool "from scratch": a new die each call, so none of its per-die caches help.
+        ("icepool: 3d6 P(≤ 10), from scratch", lambda: (3 @ fresh_d6()).probability("<=", 10)),
+        ("icepool: 12d6 P(≤ 40), from scratch", lambda: (12 @ fresh_d6()).probability("<=", 40)),
+        ("icepool: 5d6 keep lowest 3 P(≤ 16), from scratch",
+         lambda: fresh_d6().pool(5).lowest(3).sum().probability("<=", 16)),
+        ("icepool: 8d6 keep lowest 4 P(≤ 22), from scratch",
+         lambda: fresh_d6().pool(8).lowest(4).sum().probability("<=", 22)),
+        ("icepool: 12d6 keep lowest 4 P(≤ 22), from scratch",
+         lambda: fresh_d6().pool(12).lowest(4).sum().probability("<=", 22)),
+        ("icepool: (3 @ d6) P(≤ 10), its d6 reused", lambda: (3 @ icepool.d6).probability("<=", 10)),
+        ("icepool: (12 @ d6) P(≤ 40), its d6 reused", lambda: (12 @ icepool.d6).probability("<=", 40)),
         ("d20.roll('3d6'), seeded", lambda: d20.roll("3d6")),
     ]
 
@@ -66,6 +79,8 @@ def check_agreement() -> None:
     assert check_odds(40, 12).probability == (12 @ icepool.d6).probability("<=", 40)
     assert extra_benefit_odds(20, 3, 2).probability == (
         icepool.d6.pool(5).lowest(3).sum().probability("<=", 16))
+    assert extra_benefit_odds(30, 4, 4).probability == icepool.d6.pool(8).lowest(4).sum().probability("<=", 22)
+    assert extra_benefit_odds(38, 4, 8).probability == icepool.d6.pool(12).lowest(4).sum().probability("<=", 22)
 
 
 def main() -> None:

@@ -50,5 +50,5 @@ def dashboard_context(*, campaign) -> dict:
         "adventure_tokens": sum(1 for t in tokens if not t.voided),
         "adventure_voided": sum(1 for t in tokens if t.voided),
         "ledger_recent": list(KarmaEntry.objects.filter(campaign=campaign)
-                              .select_related("character", "by", "macguffin")[:10]),
+                              .select_related("character", "by", "macguffin", "adventure")[:10]),
     }

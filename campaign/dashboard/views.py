@@ -3,7 +3,7 @@
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 
-from .. import selectors
+from .. import pagecache, selectors
 from ..permissions import access_campaign
 from .party import dashboard_context
 
@@ -11,6 +11,11 @@ from .party import dashboard_context
 @login_required
 def dashboard(request, campaign_id: int):
     access = access_campaign(user=request.user, campaign_id=campaign_id)
+    return pagecache.cached_page(request, name="dashboard", object_id=campaign_id, campaign_id=campaign_id,
+                                 render=lambda: _render(request, access))
+
+
+def _render(request, access):
     campaign = access.campaign
     context = {
         "campaign": campaign,

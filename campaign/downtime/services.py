@@ -25,6 +25,7 @@ from rulebook import RulesError
 from zenergate_site.celery import app as celery_app
 from zenergate_site.errors import DomainError, UnavailableError
 
+from .. import pagecache
 from ..errors import CampaignConflict, CampaignError
 from ..events import event_publish
 from ..models import Campaign, Job
@@ -222,6 +223,7 @@ def downtime_run(*, job_id: int) -> Job:
         return job
     Job.objects.filter(pk=job.pk, status=Job.Status.QUEUED).update(status=Job.Status.RUNNING,
                                                                    heartbeat_at=timezone.now())
+    pagecache.touch(job.campaign_id)  # the dashboard shows the last downtime's status
     therapies = {t.pk: t for t in Therapy.objects.filter(campaign_id=job.campaign_id)}
     ids, size = job.params["characters"], max(settings.DOWNTIME_BATCH, 1)
     try:
@@ -234,6 +236,7 @@ def downtime_run(*, job_id: int) -> Job:
         # sends it again once its heartbeat is stale.
         Job.objects.filter(pk=job.pk).update(status=Job.Status.FAILED, error=str(exc)[:2000],
                                              finished_at=timezone.now())
+        pagecache.touch(job.campaign_id)
         log.exception("downtime job %s failed", job.pk)
         with transaction.atomic():
             event_publish(campaign=job.campaign_id, kind="job", data={"job": job.pk, "status": "failed"})
@@ -303,6 +306,7 @@ def restore_wounds(records, *, what: str) -> list[Character]:
         if character is None:
             continue
         Character.objects.filter(pk=character.pk).update(**record.before, updated_at=stamp)
+        pagecache.touch(character.campaign_id)  # an UPDATE sends no signal
     return list(characters.values())
 
 

@@ -27,6 +27,7 @@ from rulebook.recovery import suffer_transition
 from rulebook.stats import STAT_CHECK_DICE
 from rulebook.tables import time_multiplier
 
+from .. import pagecache
 from ..errors import CampaignConflict, CampaignError
 from ..events import event_publish
 from ..models import Campaign, KarmaEntry
@@ -171,6 +172,7 @@ def transition_make(*, campaign: Campaign, by, category: str, character_ids: lis
                 except RulesError as exc:
                     raise CampaignError(f"{character.name}: {exc}", field="dice") from None
                 Character.objects.filter(pk=character.pk).update(**after, updated_at=timezone.now())
+                pagecache.touch(character.campaign_id)  # an UPDATE sends no signal
                 TransitionRecord.objects.create(batch=batch, character=character, number=result["number"],
                                                 before=before, after=after, outcome=result)
                 results.append(result)

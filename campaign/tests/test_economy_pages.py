@@ -582,4 +582,10 @@ def test_dashboard_query_count_does_not_grow_with_characters(personas, client, m
     make_character("player", name="Draft PC", approve=False)
     assert campaign.characters.count() == 9
     assert count() == one
+    # A long campaign's ledger: awards for everyone, twenty times over.
+    for n in range(20):
+        economy.award(campaign=campaign, kind="complication", character_ids=list(
+            campaign.characters.filter(state="active").values_list("pk", flat=True)), by=personas["gm"],
+            reason=f"Trouble {n}")
+    assert count() == one
     assert one <= 25

@@ -6,8 +6,8 @@ from .factories import CharacterFactory, fill_sheet
 
 pytestmark = pytest.mark.django_db
 
-#: Access (the character, the caller's membership) + the sheet (the character, six kinds of line).
-SHEET_QUERIES = 2 + 1 + 6
+#: Access (the character with the caller's role, one query) + the sheet (the character, six kinds of line).
+SHEET_QUERIES = 1 + 1 + 6
 
 
 

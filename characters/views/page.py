@@ -57,7 +57,8 @@ class Line:
     check: object = None  # sheet.CheckLine for skills
     exact: str = ""
     pending: bool = False
-    edit_form: object = None
+    can_edit: bool = False
+    edit_form: object = None  # built only for the line open for editing
     classify_form: object = None
     errors: list[str] = field(default_factory=list)
     open: bool = False
@@ -150,7 +151,11 @@ def _section(kind: str, character: Character, computed, *, is_gm: bool, can_edit
         line = Line(item=item, facts=facts, cost=cost, check=check, exact=exact_odds(check) if check else "",
                     pending=kind != "languages" and not item.classified)
         if can_edit:
-            line.edit_form = line_form(kind, instance=item, prefix_id=item.pk)
+            line.can_edit = True
+            # Edit forms are built only for the line being edited: a sheet of 30 skills would
+            # otherwise render some 200 form fields nobody opened. The rest load on demand.
+            if override.get("open_id") == item.pk:
+                line.edit_form, line.open = line_form(kind, instance=item, prefix_id=item.pk), True
             if is_gm and line.pending:
                 name = CLASSIFY_CHOICES.get(kind, (None,))[0]
                 prefix = f"classify-{kind}-{item.pk}"
@@ -160,7 +165,8 @@ def _section(kind: str, character: Character, computed, *, is_gm: bool, can_edit
                                                   initial={name: chosen or getattr(item, name)} if name else None)
         if override.get("item_id") == item.pk:
             line.errors, line.open = override.get("errors", []), True
-            line.edit_form = override.get("edit_form") or line.edit_form
+            line.edit_form = override.get("edit_form") or line.edit_form or (
+                line_form(kind, instance=item, prefix_id=item.pk) if can_edit else None)
             line.classify_form = override.get("classify_form") or line.classify_form
         lines.append(line)
     title, singular = SECTIONS[kind]
@@ -257,8 +263,18 @@ def review_forms(character: Character, *, errors: dict | None = None, **forms) -
     }
 
 
+def open_line(request) -> dict:
+    """Read ``?edit=skills-12``: the line whose edit form the page opens (the link behind "Edit")."""
+    kind, _, item_id = request.GET.get("edit", "").partition("-")
+    if kind in SECTIONS and item_id.isdigit():
+        return {kind: {"open_id": int(item_id)}}
+    return {}
+
+
 def render_page(request, access: CharacterAccess, *, page: str, overrides: dict | None = None, status: int = 200):
     template = "characters/build.html" if page == "build" else "characters/sheet.html"
+    if overrides is None and request.method == "GET":
+        overrides = open_line(request)
     context = page_context(access, page=page, overrides=overrides)
     if page == "sheet":
         context["wound_panel"] = panel_context(context["character"], is_gm=access.is_gm)

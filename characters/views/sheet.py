@@ -8,6 +8,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from campaign import pagecache
 from campaign.models import Campaign
 from zenergate_site.errors import DomainError
 
@@ -36,7 +37,9 @@ from .page import (
 @require_GET
 def character_sheet(request, character_id: int):
     access = access_character(user=request.user, character_id=character_id)
-    return render_page(request, access, page="sheet")
+    return pagecache.cached_page(request, name="sheet", object_id=character_id,
+                                 campaign_id=access.character.campaign_id,
+                                 render=lambda: render_page(request, access, page="sheet"))
 
 
 @login_required
@@ -47,7 +50,9 @@ def character_build(request, character_id: int):
         messages.info(request, f"{access.character.name} is {access.character.get_state_display().lower()}: "
                                "the sheet changes through Karma spends or the GM now.")
         return redirect("character-sheet", character_id=character_id)
-    return render_page(request, access, page="build")
+    return pagecache.cached_page(request, name="build", object_id=character_id,
+                                 campaign_id=access.character.campaign_id,
+                                 render=lambda: render_page(request, access, page="build"))
 
 
 def _partial(request, access: CharacterAccess, *, page: str, main: str, also=(), status: int = 200,
@@ -144,6 +149,19 @@ def line_add(request, character_id: int, kind: str):
         else:
             return _line_answer(request, access, kind)
     return _line_answer(request, access, kind, override={"add_form": form}, status=status)
+
+
+@login_required
+@require_GET
+def line_edit(request, character_id: int, kind: str, item_id: int):
+    """The edit form of one line, loaded when its "Edit" opens (or the page with it open, without htmx)."""
+    access, item = _line_access(request, character_id, kind, item_id)
+    page = "build" if request.GET.get("next") == "build" else "sheet"
+    if not request.htmx:
+        return redirect(page_url(page, character_id) + f"?edit={kind}-{item.pk}#{kind}-{item.pk}")
+    section = {"kind": kind, "character": access.character, "page": page}
+    form = line_form(kind, instance=item, prefix_id=item.pk)
+    return render(request, "characters/_line_edit.html", {"section": section, "line": {"item": item, "edit_form": form}})
 
 
 @login_required

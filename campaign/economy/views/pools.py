@@ -13,6 +13,7 @@ from characters.models import Character
 from characters.permissions import access_character
 from zenergate_site.errors import DomainError
 
+from ... import pagecache
 from ...models import KarmaEntry, MacGuffin
 from ...permissions import access_campaign
 from .. import services as economy
@@ -94,7 +95,9 @@ def macguffins(request, campaign_id: int):
 def macguffins_live(request, campaign_id: int):
     """The polled fragment: each pool's progress, status and contributors, swapped out of band."""
     access = access_campaign(user=request.user, campaign_id=campaign_id)
-    return render(request, "campaign/_pools_live.html", {"pools": _pools(access.campaign), "oob": True})
+    return pagecache.cached_page(
+        request, name="pools-live", object_id=campaign_id, campaign_id=campaign_id,
+        render=lambda: render(request, "campaign/_pools_live.html", {"pools": _pools(access.campaign), "oob": True}))
 
 
 @login_required

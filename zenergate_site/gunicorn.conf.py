@@ -1,0 +1,27 @@
+"""gunicorn's settings for `make run`, compose's web service and bench/load.
+
+Threaded workers: requests are short (pages come from the cache or render in milliseconds),
+but a phone keeps its connection open between polls. A synchronous worker would sit blocked on
+such an idle connection; a thread pool serves the others meanwhile and keeps connections alive.
+WEB_CONCURRENCY sets the number of workers (2 by default: one per core on a small server),
+WEB_THREADS the threads in each.
+"""
+
+import os
+
+# Workers keep their database connection between requests (checked before reuse), unless the
+# environment says otherwise.
+os.environ.setdefault("CONN_MAX_AGE", "60")
+
+bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+worker_class = "gthread"
+threads = int(os.environ.get("WEB_THREADS", "4"))
+keepalive = 5
+timeout = int(os.environ.get("WEB_TIMEOUT", "60"))
+graceful_timeout = 20
+# The app is imported once, before the workers fork: they start warm and share its memory.
+preload_app = True
+accesslog = "-" if os.environ.get("ACCESS_LOG") == "1" else None
+errorlog = "-"
+loglevel = os.environ.get("LOG_LEVEL", "info").lower()
