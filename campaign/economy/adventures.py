@@ -34,12 +34,34 @@ def _campaign_characters(campaign: Campaign, ids: Iterable) -> list[Character]:
     return [found[i] for i in dict.fromkeys(ids)]
 
 
+def _award_replay(campaign: Campaign, kind: str, character_ids: Iterable, key: str | None) -> list[KarmaEntry] | None:
+    """Return the entries a replayed key posted for every character named, or None."""
+    ids = list(dict.fromkeys(character_ids)) if key else []
+    if not ids or any(isinstance(i, bool) or not isinstance(i, int) for i in ids):
+        return None
+    keys = [client_key(f"award:{key}:{i}") for i in ids]
+    found = {e.character_id: e for e in KarmaEntry.objects.filter(campaign=campaign, idempotency_key__in=keys)}
+    if set(found) != set(ids):
+        return None
+    if any(e.kind != kind for e in found.values()):
+        raise CampaignConflict("That idempotency key was already used for another award; send a new key for a "
+                               "new request.", field="idempotency_key")
+    return [found[i] for i in ids]
+
+
 @transaction.atomic
 def award(*, campaign: Campaign, kind: str, character_ids: Iterable, by, reason: str,
           amount: int | None = None, idempotency_key: str | None = None) -> list[KarmaEntry]:
-    """Pay a GM award at once: complication +2, NPC boost +1, or a manual correction (±)."""
+    """Pay a GM award at once: complication +2, NPC boost +1, or a manual correction (±).
+
+    A replayed idempotency key returns the first entries before anything is checked again
+    (a character retired since, a correction the balance no longer covers).
+    """
     if kind not in AWARD_KINDS:
         raise CampaignError(f"Unknown award {kind!r}: use complication, npc_boost or manual.", field="kind")
+    replay = _award_replay(campaign, kind, character_ids, idempotency_key)
+    if replay is not None:
+        return replay
     reason = (reason or "").strip()
     if not reason:
         raise CampaignError("Say why (it goes in the ledger).", field="reason")

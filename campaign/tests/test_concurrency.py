@@ -163,3 +163,64 @@ def test_awards_naming_the_same_characters_in_any_order_all_succeed(personas, ma
 
     codes = Counter(run_concurrently([award([alice.pk, bob.pk]), award([bob.pk, alice.pk])] * 8))
     assert codes == {201: 16}, codes
+
+
+# --- The unique constraint as the last word -------------------------------------------------
+@pytest.mark.parametrize("write", ["spend", "contribution"])
+def test_two_requests_that_both_pass_the_key_check_post_once(personas, make_character, monkeypatch, write):
+    """The same key, twice at the same moment, both past the check before either inserts: the
+    unique constraint refuses the second insert, and its request answers with the first entry.
+
+    The character's row lock normally orders such requests so that the second one's check
+    sees the first entry; here that lock is lifted for the ledger, so that the check really
+    is raced and the constraint, with the ledger's IntegrityError branch, is what decides.
+    A barrier holds each request right after its check until both have checked.
+    """
+    from django.db import IntegrityError
+
+    from characters import ledger
+
+    hero = make_character("player", karma=10)
+    pool = economy.macguffin_create(campaign=personas["campaign"], name="Meitner lattice", limitation="",
+                                    target=10, upgrade="", by=personas["gm"])
+    if write == "spend":
+        url, body = f"/api/v1/characters/{hero.pk}/karma/", {"kind": "reroll", "idempotency_key": "same-time"}
+    else:
+        url, body = f"/api/v1/macguffins/{pool.pk}/contributions/", {"character": hero.pk, "amount": 1,
+                                                                       "idempotency_key": "same-time"}
+
+    monkeypatch.setattr(ledger.Character.objects, "select_for_update", lambda **_: Character.objects.all())
+    barrier, checked, first_check = threading.Barrier(2, timeout=30), [], threading.local()
+    real_existing = ledger._existing
+
+    def existing(character_id, key, kind):
+        found = real_existing(character_id, key, kind)
+        checked.append(found)
+        if not getattr(first_check, "done", False):
+            first_check.done = True
+            barrier.wait()  # both requests have checked; neither has inserted
+        return found
+
+    monkeypatch.setattr(ledger, "_existing", existing)
+    collisions, real_create = [], KarmaEntry.objects.create
+
+    def create(**fields):
+        try:
+            return real_create(**fields)
+        except IntegrityError:
+            collisions.append(fields["idempotency_key"])
+            raise
+
+    monkeypatch.setattr(KarmaEntry.objects, "create", create)
+
+    results = run_concurrently([post_as(personas["player"], url, body)] * 2)
+
+    assert sorted(code for code, _ in results) == [200, 201], results
+    assert results[0][1] == results[1][1]  # the loser answers with the winner's entry
+    assert collisions == ["client:same-time"]  # the second insert hit the unique constraint…
+    assert checked[:2] == [None, None] and checked[2].pk == results[0][1]["entry"]["id"]  # …and was replayed
+    assert KarmaEntry.objects.filter(character=hero, idempotency_key="client:same-time").count() == 1
+    entries = assert_ledger_chains(hero)
+    assert Character.objects.get(pk=hero.pk).karma == 9 and len(entries) == 2
+    if write == "contribution":
+        assert MacGuffin.objects.get(pk=pool.pk).progress == 1  # the loser's pool update was rolled back

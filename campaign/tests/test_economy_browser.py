@@ -1,7 +1,7 @@
 """In Chromium: the GM closes an adventure, Alice sees her Karma rise and gives 3 to a MacGuffin,
 and Bob's open pool page shows the new total without a reload."""
 
-import time
+import re
 
 import pytest
 from django.urls import reverse
@@ -48,17 +48,21 @@ def test_close_out_pays_and_a_pool_fills_live(personas, make_character, page_for
     live = bob_page.locator(f"#pool-{pool.pk}-live [data-progress]")
     expect(live).to_have_text("0")
     bob_page.evaluate("window.stillTheSamePage = true")
+    poll_url = url + reverse("campaign-macguffins-live", args=[campaign.pk])
+    polls = []
+    bob_page.on("response", lambda response: polls.append(response) if response.url == poll_url else None)
 
     alice_page.goto(url + reverse("campaign-macguffins", args=[campaign.pk]))
     alice_page.fill(f"#id_pool{pool.pk}_amount", "3")
     alice_page.locator(f"form[action$='/macguffins/{pool.pk}/contribute/'] button").click()
     expect(alice_page.locator(".msg-success")).to_contain_text("Alia gave 3 Karma to Crystal radio set")
-    given_at = time.monotonic()
 
-    expect(live).to_have_text("3", timeout=3_000)
-    assert time.monotonic() - given_at < 3
+    # The page's own poll brings the new total: a wait, however long the machine takes.
+    expect(live).to_have_text("3")
     expect(bob_page.locator(f"#pool-{pool.pk}-live")).to_contain_text("Alia 3")
     assert bob_page.evaluate("window.stillTheSamePage") is True  # no reload
+    carried = [re.search(r"data-progress>(\d+)<", poll.text())[1] for poll in polls]
+    assert "3" in carried, carried  # the live fragment delivered it, not a navigation
     alia.refresh_from_db()
     assert alia.karma == 35
 

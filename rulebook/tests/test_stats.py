@@ -188,14 +188,28 @@ def test_starting_karma_never_goes_below_zero():
     assert total_of(result.breakdown) == 0
 
 
-@given(sheets, st.integers(0, 3))
-def test_starting_karma_breakdown_adds_up(stats, swaps):
-    try:
-        result = starting_karma_breakdown(stats, swaps)
-    except RulesError:
-        return
-    assert result.total >= 0
+def karma_from_stats(stats) -> int:
+    """Starting Karma before swaps, counted here on its own: 10, −1 per final stat ≥ 17,
+    +1 per final stat ≤ 8, DEX being ⌈(DEX + NIM) / 2⌉ ("Stats", KARMA and DEX)."""
+    final = {**stats, "DEX": (stats["DEX"] + stats["NIM"] + 1) // 2}
+    return 10 - sum(v >= 17 for v in final.values()) + sum(v <= 8 for v in final.values())
+
+
+@given(sheets, st.data())
+def test_starting_karma_breakdown_adds_up(stats, data):
+    """Only as many swaps as the stats' Karma pays for ("Other Uses For Karma")."""
+    before_swaps = karma_from_stats(stats)
+    swaps = data.draw(st.integers(0, max(before_swaps, 0)), label="swaps")
+    result = starting_karma_breakdown(stats, swaps)
+    assert result.total == max(before_swaps - swaps, 0)
     assert total_of(result.breakdown) == result.total
+
+
+@given(sheets, st.integers(1, 3))
+def test_more_swaps_than_the_stats_pay_for_are_refused(stats, excess):
+    swaps = max(karma_from_stats(stats), 0) + excess
+    with pytest.raises(RulesError, match=f"{swaps} Karma swaps need {swaps} Karma"):
+        starting_karma_breakdown(stats, swaps)
 
 
 # --- Generation trades --------------------------------------------------------------------
