@@ -11,8 +11,10 @@ WORKDIR /app
 COPY requirements.txt .
 RUN pip install --no-cache-dir -r requirements.txt
 COPY . .
+# Hashed, compressed static files, which WhiteNoise serves (DEBUG is off here).
 RUN DATABASE_URL=postgres://build@localhost/build REDIS_URL=redis://localhost:6379/0 \
     SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput
 USER zener
+ENV HOST=0.0.0.0 PORT=8000
 EXPOSE 8000
-CMD ["gunicorn", "zenergate_site.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]
+CMD ["gunicorn", "--config", "zenergate_site/gunicorn.conf.py", "zenergate_site.wsgi"]

@@ -37,6 +37,15 @@ def page_cache_off_unless_asked(request, settings):
         settings.PAGE_CACHE_SECONDS = 0
 
 
+@pytest.fixture(autouse=True)
+def no_login_lockouts(request):
+    """Failed log-ins are counted in Redis, which outlives each test's database: start clean."""
+    if {"db", "transactional_db"} & set(request.fixturenames):
+        from zenergate_site import login_guard
+
+        login_guard.unlock_all()
+
+
 # --- Personas ----------------------------------------------------------------------------
 @pytest.fixture
 def make_user(db, django_user_model):

@@ -1,5 +1,6 @@
 """docker-compose.yml describes the full stack. No Docker engine runs here, so the file is parsed
-and checked (and handed to `docker compose config` where that plugin exists)."""
+and checked (and handed to `docker compose config` where that plugin exists), and the proxy's
+deploy/nginx.conf goes through `nginx -t` where nginx is installed."""
 
 import shutil
 import subprocess
@@ -18,7 +19,7 @@ def compose():
 
 def test_services_and_images(compose):
     services = compose["services"]
-    assert {"postgres", "redis", "web", "worker", "beat"} <= set(services)
+    assert {"postgres", "redis", "web", "proxy", "worker", "beat"} <= set(services)
     assert services["postgres"]["image"] == "postgres:16"
     assert services["redis"]["image"] == "redis:7"
     for name in ("web", "worker", "beat"):
@@ -28,9 +29,41 @@ def test_services_and_images(compose):
     assert services["beat"]["command"][:4] == ["celery", "-A", "zenergate_site", "beat"]
 
 
+def test_the_proxy_owns_the_port_and_web_replicas_publish_none(compose):
+    """`docker compose up --scale web=3` works: only the proxy publishes a host port."""
+    services = compose["services"]
+    assert services["proxy"]["ports"] == ["${PORT:-8000}:8000"]
+    published = [name for name, service in services.items() if service.get("ports") and name != "proxy"]
+    assert published == []
+    assert services["web"]["expose"] == ["8000"]
+    assert "./deploy/nginx.conf:/etc/nginx/nginx.conf:ro" in services["proxy"]["volumes"]
+    assert services["proxy"]["depends_on"]["web"]["condition"] == "service_healthy"
+    # gunicorn with the project's settings, listening where the proxy sends requests
+    assert services["web"]["command"] == ["gunicorn", "--config", "zenergate_site/gunicorn.conf.py",
+                                          "zenergate_site.wsgi"]
+    assert services["web"]["environment"]["HOST"] == "0.0.0.0" and services["web"]["environment"]["PORT"] == "8000"
+
+
+def test_the_proxy_sends_every_request_to_the_web_service():
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    assert "listen 8000;" in conf
+    assert "set $web http://web:8000;" in conf and "proxy_pass $web;" in conf  # resolved per request
+    assert "resolver 127.0.0.11" in conf  # Docker's DNS: every replica
+    assert "proxy_set_header X-Forwarded-Proto $scheme;" in conf  # overwritten, so trustworthy
+
+
+def test_nginx_accepts_the_proxy_config():
+    nginx = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if Path(p).exists()), None)
+    if not nginx:
+        pytest.skip("nginx is not installed; the config was checked by reading it")
+    result = subprocess.run([nginx, "-t", "-c", str(ROOT / "deploy" / "nginx.conf")], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "syntax is ok" in result.stderr
+
+
 def test_health_checks_volumes_and_env(compose):
     services = compose["services"]
-    for name in ("postgres", "redis", "web", "worker", "beat"):
+    for name in ("postgres", "redis", "web", "proxy", "worker", "beat"):
         assert services[name]["healthcheck"]["test"], name
     assert "pgdata:/var/lib/postgresql/data" in services["postgres"]["volumes"]
     assert set(compose["volumes"]) == {"pgdata", "redisdata"}
@@ -38,6 +71,7 @@ def test_health_checks_volumes_and_env(compose):
         env = services[name]["environment"]
         assert env["DATABASE_URL"].startswith("${DATABASE_URL:-postgres://")
         assert env["REDIS_URL"].startswith("${REDIS_URL:-redis://redis:6379")
+        assert env["SECURE_PROXY_SSL_HEADER"] == "${SECURE_PROXY_SSL_HEADER:-X-Forwarded-Proto}"
         assert services[name]["depends_on"]["redis"]["condition"] == "service_healthy"
 
 
@@ -54,5 +88,6 @@ def test_docker_compose_config_when_available(tmp_path):
         pytest.skip("the docker compose plugin is not installed; the file was checked by parsing")
     shutil.copy(ROOT / ".env.example", tmp_path / ".env")
     shutil.copy(ROOT / "docker-compose.yml", tmp_path / "docker-compose.yml")
+    shutil.copytree(ROOT / "deploy", tmp_path / "deploy")
     result = subprocess.run([docker, "compose", "config", "--quiet"], cwd=tmp_path, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr

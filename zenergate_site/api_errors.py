@@ -1,8 +1,14 @@
-"""One exception handler for the whole API: every error is ``{"errors": {field: [messages]}}``."""
+"""One exception handler for the whole API: every error is ``{"errors": {field: [messages]}}``.
 
-from django.core.exceptions import PermissionDenied
+``api_bad_request`` answers the 400s Django raises before or outside DRF (a body over the size
+limit, a Host that is not ours) in the same shape under /api/.
+"""
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404
+from django.http import Http404, JsonResponse
+from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -29,8 +35,23 @@ def _as_list(value) -> list:
     return [str(value)]
 
 
+def _too_large_message() -> str:
+    return f"The request body is too large; this server takes at most {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes."
+
+
+def _request_refusal(exc) -> tuple[int, str] | None:
+    """Return the status and message for Django's refusals of a request body, or None."""
+    if isinstance(exc, RequestDataTooBig):
+        return status.HTTP_413_REQUEST_ENTITY_TOO_LARGE, _too_large_message()
+    if isinstance(exc, TooManyFieldsSent | TooManyFilesSent):
+        return status.HTTP_400_BAD_REQUEST, "The request has too many fields."
+    return None
+
+
 def exception_handler(exc, context):
-    """Map domain, rules and framework errors to 400/401/403/404/409 with field messages."""
+    """Map domain, rules and framework errors to 400/401/403/404/409/413 with field messages."""
+    if (refusal := _request_refusal(exc)) is not None:
+        return Response({"errors": {"detail": [refusal[1]]}}, status=refusal[0])
     if isinstance(exc, DomainError):
         return Response({"errors": exc.as_errors()}, status=exc.status_code)
     if isinstance(exc, RulesError):
@@ -49,3 +70,20 @@ def exception_handler(exc, context):
     if isinstance(exc, exceptions.APIException):
         response.data = {"errors": _as_field_errors(exc.detail)}
     return response
+
+
+def _under_api(request) -> bool:
+    return request.path.startswith("/api/")
+
+
+def _json_error(message: str, code: int) -> JsonResponse:
+    return JsonResponse({"errors": {"detail": [message]}}, status=code)
+
+
+def api_bad_request(request, exception=None):
+    """A 400 Django raises itself (a body over the limit, a Host that is not ours): JSON under /api/."""
+    if not _under_api(request):
+        return defaults.bad_request(request, exception)
+    if (refusal := _request_refusal(exception)) is not None:
+        return _json_error(refusal[1], refusal[0])
+    return _json_error("Bad request.", status.HTTP_400_BAD_REQUEST)

@@ -10,6 +10,8 @@ from collections.abc import Mapping
 
 from rest_framework import serializers
 
+from .text import validate_name
+
 #: Largest id a client may name (PostgreSQL bigint).
 MAX_ID = 2**63 - 1
 
@@ -45,6 +47,14 @@ class TextField(serializers.CharField):
         if not isinstance(data, str):
             self.fail("invalid")
         return super().to_internal_value(data)
+
+
+class NameField(TextField):
+    """A name someone types: text that shows something and carries no text-direction controls."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.validators.append(validate_name)
 
 
 class StrictInput(serializers.Serializer):

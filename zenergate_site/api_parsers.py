@@ -1,9 +1,31 @@
-"""The API reads JSON only, and a body it cannot read is always a 400."""
+"""The API reads JSON only, and a body it cannot read is always a 400 (a body too large, a 413)."""
 
 from typing import NoReturn
 
-from rest_framework import exceptions
+from django.conf import settings
+from rest_framework import exceptions, status
 from rest_framework.parsers import JSONParser
+
+
+class BodyTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = "The request body is too large."
+    default_code = "too_large"
+
+
+def refuse_oversized_body(request) -> None:
+    """Refuse a body larger than Django's limit on request bodies (``DATA_UPLOAD_MAX_MEMORY_SIZE``).
+
+    Django enforces the limit only on the bodies it reads itself (forms); the API reads its
+    JSON from the stream, so the same limit is applied here before a byte is parsed.
+    """
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        length = 0
+    if limit is not None and length > limit:
+        raise BodyTooLarge(f"The request body is {length} bytes; this server takes at most {limit}.")
 
 
 def _lone_surrogate(text: str) -> str | None:
@@ -45,6 +67,9 @@ class SafeJSONParser(JSONParser):
     and so is text that is not text (a lone surrogate such as "\\ud800", in a key or a value)."""
 
     def parse(self, stream, media_type=None, parser_context=None):
+        request = (parser_context or {}).get("request")
+        if request is not None:
+            refuse_oversized_body(request)
         try:
             document = super().parse(stream, media_type, parser_context)
         except RecursionError:

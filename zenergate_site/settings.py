@@ -5,9 +5,13 @@ that `python -m zenergate_site.devstack` wrote to `.devstack/env` while it runs.
 See docs/operations.md for every variable.
 """
 
+import os
+from datetime import timedelta
 from pathlib import Path
 
+import django
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 env = environ.Env()
@@ -18,7 +22,16 @@ if (DEVSTACK_DIR / "env").exists():
     environ.Env.read_env(DEVSTACK_DIR / "env", overwrite=False)
 
 DEBUG = env.bool("DEBUG", default=False)
-SECRET_KEY = env("SECRET_KEY", default="insecure-development-key-set-SECRET_KEY-in-production")
+# pytest sets PYTEST_VERSION for its run and the processes it starts (workers, manage.py).
+TESTING = "PYTEST_VERSION" in os.environ
+SECRET_KEY = env("SECRET_KEY", default="")
+if not SECRET_KEY:
+    if not (DEBUG or TESTING):
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set. With DEBUG off the app needs a long random SECRET_KEY in the "
+            "environment (python -c 'import secrets; print(secrets.token_urlsafe(50))'); `make run` "
+            "makes one for you, and DEBUG=1 uses a development key. See docs/operations.md.")
+    SECRET_KEY = "insecure-development-key-set-SECRET_KEY-in-production"
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -33,15 +46,22 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI's files, served from here rather than a CDN
     "django_htmx",
     "simple_history",
     "campaign",
     "characters",
     "campaign.downtime",
     "combat",
+    "campaign.rolls",
+    "campaign.transfer",
 ]
 
 MIDDLEWARE = [
+    # Django has its own CSP middleware from 6.0 on; ours reads the same SECURE_CSP setting.
+    "django.middleware.csp.ContentSecurityPolicyMiddleware" if django.VERSION >= (6, 0)
+    else "zenergate_site.csp.ContentSecurityPolicyMiddleware",
+    "zenergate_site.health.HealthCheckMiddleware",  # before the Host check and the HTTPS redirect
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -93,8 +113,10 @@ def _broker_url(redis_url: str) -> str:
 
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "zenergate_site.cache.SharedClientRedisCache",
         "LOCATION": REDIS_URL,
+        # A Redis that hangs must not hang a request: pages render uncached, logins go unthrottled.
+        "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
     }
 }
 
@@ -134,6 +156,17 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
+# Log-in lockout (zenergate_site/login_guard.py, docs/operations.md): after this many wrong
+# passwords for one username, or from one client address, within LOGIN_LOCKOUT_SECONDS, log-ins
+# are refused for LOGIN_LOCKOUT_SECONDS. 0 turns a limit off.
+LOGIN_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+LOGIN_ADDRESS_FAILURE_LIMIT = env.int("LOGIN_ADDRESS_FAILURE_LIMIT", default=20)
+LOGIN_LOCKOUT_SECONDS = env.int("LOGIN_LOCKOUT_SECONDS", default=15 * 60)
+# Reverse proxies in front of the app that append the client's address to X-Forwarded-For
+# (0: the client is REMOTE_ADDR).
+LOGIN_TRUSTED_PROXIES = env.int("LOGIN_TRUSTED_PROXIES", default=0)
+# An API token is refused this long after it was issued.
+TOKEN_TTL = timedelta(days=env.float("TOKEN_TTL_DAYS", default=30))
 
 # --- I18N / static -----------------------------------------------------------------------
 LANGUAGE_CODE = "en"
@@ -144,15 +177,17 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = env("STATIC_ROOT", default=str(BASE_DIR / "staticfiles"))
 STATICFILES_DIRS = [BASE_DIR / "static"]
-# Hashed, compressed files once `collectstatic` has run (the Docker image does); before that
-# (development, tests) WhiteNoise serves the source files straight from the finders.
-WHITENOISE_USE_FINDERS = True
+# With DEBUG off, hashed and compressed files from `collectstatic` (the Docker image and
+# `make run` run it), served by WhiteNoise with far-future cache headers. With DEBUG on, and in
+# tests, WhiteNoise serves the source files straight from the finders instead.
+STATIC_MANIFEST = env.bool("STATIC_MANIFEST", default=not (DEBUG or TESTING))
+WHITENOISE_USE_FINDERS = not STATIC_MANIFEST
+WHITENOISE_KEEP_ONLY_HASHED_FILES = True  # half the files to compress; pages name the hashed ones
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": (
-            "whitenoise.storage.CompressedManifestStaticFilesStorage"
-            if env.bool("STATIC_MANIFEST", default=(Path(STATIC_ROOT) / "staticfiles.json").exists())
+            "zenergate_site.storage.StaticFilesStorage" if STATIC_MANIFEST
             else "django.contrib.staticfiles.storage.StaticFilesStorage"
         )
     },
@@ -162,7 +197,7 @@ STORAGES = {
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first: an anonymous request then gets 401 with a WWW-Authenticate header.
-        "rest_framework.authentication.TokenAuthentication",
+        "zenergate_site.authentication.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -171,6 +206,9 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "zenergate_site.api_errors.exception_handler",
     "DEFAULT_PAGINATION_CLASS": None,
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    # JSON only; the browsable API (HTML forms for every endpoint) only while developing.
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
+    + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Zener Gate campaign manager API",
@@ -178,6 +216,12 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # Swagger UI's scripts, styles and icon come from drf-spectacular-sidecar, served by us.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    # No validator badge: it would send the schema's address to validator.swagger.io.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     # One name per choice set, so the schema does not guess (and warn) about enums.
     "ENUM_NAME_OVERRIDES": {
         "StatEnum": "characters.models.STAT_CHOICES",
@@ -190,7 +234,13 @@ SPECTACULAR_SETTINGS = {
 }
 
 # --- Security (production values come from the environment) -------------------------------
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Behind a reverse proxy that states the client's scheme in a header, name it (X-Forwarded-Proto):
+# a request is then HTTPS when the header says "https". Only behind a proxy that overwrites the
+# header clients send; otherwise a client could claim HTTPS over plain HTTP.
+_PROXY_SSL_HEADER = env("SECURE_PROXY_SSL_HEADER", default="")
+SECURE_PROXY_SSL_HEADER = (
+    ("HTTP_" + _PROXY_SSL_HEADER.upper().replace("-", "_"), "https") if _PROXY_SSL_HEADER else None
+)
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=False)
 SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=False)
 CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=False)
@@ -199,6 +249,20 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", defa
 SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy: scripts, styles, fonts and requests only from this site (no inline
+# script, no eval), images also as data: URLs. Inline style *attributes* are allowed: the
+# progress and odds bars set their width with style="width: …%".
+SECURE_CSP = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'"],
+    "style-src-attr": ["'unsafe-inline'"],
+    "img-src": ["'self'", "data:"],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "frame-ancestors": ["'none'"],
+    "form-action": ["'self'"],
+}
 
 # --- Logging: one JSON object per line, ready for any log shipper -------------------------
 LOG_LEVEL = env("LOG_LEVEL", default="INFO")

@@ -2,19 +2,27 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.http import JsonResponse
 from django.urls import include, path
-from django.views.defaults import page_not_found
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from django.views.defaults import page_not_found, server_error
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from .api_auth import ObtainTokenApi
+from . import accounts
+from .api_auth import LogoutEverywhereApi, ObtainTokenApi
+from .api_errors import api_bad_request
 from .health import healthz
+
+# The admin's log-in counts wrong passwords and honours lockouts like the site's.
+admin.site.login_form = accounts.GuardedAdminAuthenticationForm
 
 api_v1 = [
     path("auth/token/", ObtainTokenApi.as_view(), name="api-token"),
+    path("auth/logout-everywhere/", LogoutEverywhereApi.as_view(), name="api-logout-everywhere"),
     path("", include("campaign.urls_api")),
     path("", include("characters.urls_api")),
     path("", include("campaign.economy.urls_api")),
     path("", include("campaign.downtime.urls_api")),
     path("", include("combat.urls_api")),
+    path("", include("campaign.rolls.urls_api")),
+    path("", include("campaign.transfer.urls_api")),
 ]
 
 urlpatterns = [
@@ -24,12 +32,16 @@ urlpatterns = [
     path("", include("campaign.economy.urls")),
     path("", include("campaign.downtime.urls")),
     path("", include("combat.urls")),
-    path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("", include("campaign.rolls.urls")),
+    path("", include("campaign.transfer.urls")),
+    path("accounts/login/", accounts.GuardedLoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/logout-everywhere/", accounts.logout_everywhere, name="logout-everywhere"),
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    # The split view loads its start-up script from ?script rather than inline (CSP: script-src 'self').
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("healthz", healthz, name="healthz"),
 ]
 
@@ -41,4 +53,13 @@ def not_found(request, exception=None):
     return page_not_found(request, exception)
 
 
+def server_failed(request):
+    """A 500 speaks JSON under /api/, HTML elsewhere (templates/500.html, which needs no context)."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"errors": {"detail": ["Server error."]}}, status=500)
+    return server_error(request)
+
+
+handler400 = api_bad_request
 handler404 = not_found
+handler500 = server_failed

@@ -1,6 +1,11 @@
 // The campaign's live stream (DESIGN.md, "Live parts"): ask for every event after the last id
-// seen, then re-dispatch each one on <body> as "zg:<kind>" so htmx parts can refresh on it:
-//   hx-trigger="zg:wounds[detail.characters.includes(12)] from:body"
+// seen, then re-dispatch each one on <body> as "zg:<kind>", and once more for each id in its
+// data as "zg:<kind>:<key>=<id>", so htmx parts can refresh on what concerns them:
+//   hx-trigger="zg:roll from:body"                    any roll
+//   hx-trigger="zg:wounds:characters=12 from:body"    {"characters": [12, 14]}
+//   hx-trigger="zg:combat:encounter=3 from:body"      {"encounter": 3}
+// (Named events rather than htmx's [filter] expressions: those are compiled with eval, which
+// the Content-Security-Policy forbids.)
 // A page that reconnects (sleep, network) resumes from the last id: nothing is missed or repeated.
 (function () {
   "use strict";
@@ -10,6 +15,19 @@
   var after = parseInt(meta.getAttribute("data-after"), 10) || 0;
   var every = parseInt(meta.getAttribute("data-every"), 10) || 1500;
   var busy = false;
+
+  function dispatch(event) {
+    var name = "zg:" + event.kind;
+    var data = event.data || {};
+    document.body.dispatchEvent(new CustomEvent(name, {detail: data}));
+    Object.keys(data).forEach(function (key) {
+      [].concat(data[key]).forEach(function (value) {
+        if (typeof value === "number" && Math.floor(value) === value) {
+          document.body.dispatchEvent(new CustomEvent(name + ":" + key + "=" + value, {detail: data}));
+        }
+      });
+    });
+  }
 
   function poll() {
     if (busy || document.hidden) return;
@@ -21,7 +39,7 @@
         body.events.forEach(function (event) {
           if (event.id <= after) return;  // never twice, even if two answers overlap
           after = event.id;
-          document.body.dispatchEvent(new CustomEvent("zg:" + event.kind, {detail: event.data}));
+          dispatch(event);
         });
         if (body.last > after) after = body.last;
       })
