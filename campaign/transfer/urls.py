@@ -1,0 +1,7 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("campaigns/import/", views.import_page, name="campaign-import"),
+]
