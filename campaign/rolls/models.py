@@ -1,0 +1,39 @@
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Roll(models.Model):
+    """One roll in the campaign's feed, stored with who, when, every die and the odds it had."""
+
+    class Kind(models.TextChoices):
+        CHECK = "check", "Check"
+        NOTATION = "notation", "Dice"
+        COMBAT = "combat", "Combat"
+        DOWNTIME = "downtime", "Downtime"
+
+    campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="rolls")
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                           related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    label = models.CharField(max_length=120, blank=True)
+    system = models.CharField(max_length=20, blank=True)  # the rule set of a check
+    params = models.JSONField(default=dict, blank=True)  # the check's inputs, rulings included
+    notation = models.CharField(max_length=100, blank=True)
+    dice = models.JSONField(default=list)  # [{"sides", "face", "kept", "entered"}]
+    total = models.IntegerField()
+    success = models.BooleanField(null=True)  # None: a roll with no target
+    probability = models.CharField(max_length=80, blank=True)  # "a/b", the chance it had
+    detail = models.JSONField(default=dict, blank=True)  # terms, margin, effect…
+    private = models.BooleanField(default=False)  # seen by the campaign's GMs alone
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [models.Index(fields=["campaign", "-id"], name="roll_feed")]
+        constraints = [
+            models.CheckConstraint(condition=~Q(kind="notation") | ~Q(notation=""), name="roll_notation_given"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.label or self.notation or self.system}: {self.total}"

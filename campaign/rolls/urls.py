@@ -1,0 +1,10 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("campaigns/<int:campaign_id>/roller/", views.roller, name="campaign-roller"),
+    path("campaigns/<int:campaign_id>/roller/roll/", views.roller_roll, name="campaign-roller-roll"),
+    path("campaigns/<int:campaign_id>/rolls/", views.feed, name="campaign-rolls-feed"),
+    path("tables/", views.tables, name="tables"),
+]
