@@ -1,32 +1,63 @@
 from django import forms
 
+from rulebook.systems import SYSTEMS
+from zenergate_site import limits
+from zenergate_site.text import validate_name
+
 from .models import Campaign, Membership
 
 
 class CampaignForm(forms.Form):
-    name = forms.CharField(max_length=120)
-    description = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    name = forms.CharField(max_length=limits.CAMPAIGN_NAME, validators=[validate_name])
+    description = forms.CharField(max_length=limits.CAMPAIGN_DESCRIPTION, required=False,
+                                  widget=forms.Textarea(attrs={"rows": 2}))
     stat_entry = forms.ChoiceField(choices=Campaign.StatEntry.choices, initial=Campaign.StatEntry.ENTER)
 
 
 class CampaignSettingsForm(forms.Form):
-    name = forms.CharField(max_length=120)
-    description = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    name = forms.CharField(max_length=limits.CAMPAIGN_NAME, validators=[validate_name])
+    description = forms.CharField(max_length=limits.CAMPAIGN_DESCRIPTION, required=False,
+                                  widget=forms.Textarea(attrs={"rows": 2}))
     stat_entry = forms.ChoiceField(choices=Campaign.StatEntry.choices, label="Stats")
-    stat_dice = forms.CharField(max_length=30, label="Stat dice (when rolled in the app)",
+    stat_dice = forms.CharField(max_length=limits.STAT_DICE, label="Stat dice (when rolled in the app)",
                                 help_text="d20 notation: 4d6, 3d6+6, 4d6kh3 (keep the highest 3). Every total must "
                                           "fall in 1–40.")
     max_skill_ranks = forms.IntegerField(min_value=1, max_value=10, label="Most ranks in one skill",
                                          help_text="The article's default is 3.")
+    rule_set = forms.ChoiceField(choices=[(key, rule_set.name) for key, rule_set in SYSTEMS.items()],
+                                 label="Rule set for checks and the roller", required=False,
+                                 help_text="The roller and the roll feed's checks follow it. Sheets are Zener Gate's.")
+
+    def __init__(self, *args, campaign: Campaign, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The current rule set's rulings, one field each (a new rule set starts from its defaults).
+        self.rule_set_key = campaign.rule_set
+        for param in SYSTEMS[campaign.rule_set].rulings:
+            initial = (campaign.rulings or {}).get(param.name, param.default)
+            if param.choices:
+                field = forms.TypedChoiceField(choices=[(c, str(c)) for c in param.choices], coerce=int,
+                                               initial=initial)
+            else:
+                field = forms.IntegerField(min_value=param.minimum, max_value=param.maximum, initial=initial)
+            field.label, field.help_text, field.required = f"Ruling: {param.label}", param.help, False
+            self.fields[f"ruling_{param.name}"] = field
+
+    def service_data(self) -> dict:
+        data = {k: v for k, v in self.cleaned_data.items() if not k.startswith("ruling_")}
+        data["rule_set"] = data.get("rule_set") or self.rule_set_key  # a form without the field keeps it
+        if data["rule_set"] == self.rule_set_key:
+            data["rulings"] = {k[len("ruling_"):]: v for k, v in self.cleaned_data.items()
+                               if k.startswith("ruling_") and v not in (None, "")}
+        return data
 
 
 class MemberAddForm(forms.Form):
-    username = forms.CharField(max_length=150)
+    username = forms.CharField(max_length=limits.USERNAME)
     role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.PLAYER)
 
 
 class AccountForm(forms.Form):
     """A new player's account: the app makes a one-time password for the GM to pass on."""
 
-    username = forms.CharField(max_length=150, label="New player's username")
+    username = forms.CharField(max_length=limits.USERNAME, label="New player's username", validators=[validate_name])
     role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.PLAYER)

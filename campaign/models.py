@@ -4,18 +4,24 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
+from zenergate_site import limits
+
 
 class Campaign(models.Model):
     class StatEntry(models.TextChoices):
         ENTER = "enter", "Players enter rolled stats"
         ROLL = "roll", "Roll in the app (logged)"
 
-    name = models.CharField(max_length=120)
-    description = models.TextField(blank=True)
+    name = models.CharField(max_length=limits.CAMPAIGN_NAME)
+    description = models.TextField(blank=True)  # at most limits.CAMPAIGN_DESCRIPTION, checked on input
     stat_entry = models.CharField(max_length=8, choices=StatEntry.choices, default=StatEntry.ENTER)
     # "Roll in the app": the dice each stat is rolled with (d20 notation), every roll logged.
-    stat_dice = models.CharField(max_length=30, default="4d6")
+    stat_dice = models.CharField(max_length=limits.STAT_DICE, default="4d6")
     max_skill_ranks = models.PositiveSmallIntegerField(default=3)
+    # The rule set the roller and the roll feed use for checks (rulebook.systems), and the
+    # campaign's readings of its unclear passages ({ruling: value}, defaults otherwise).
+    rule_set = models.CharField(max_length=20, default="zener")
+    rulings = models.JSONField(default=dict, blank=True)
     # In-game time elapsed, in hours: downtime advances it.
     game_hours = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -150,7 +156,7 @@ class Adventure(models.Model):
         SOLUTION = "solution", "PCs implement the solution (×2)"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="adventures")
-    name = models.CharField(max_length=120)
+    name = models.CharField(max_length=limits.ADVENTURE_NAME)
     base_xp = models.PositiveSmallIntegerField(default=1)
     started_at = models.DateTimeField(auto_now_add=True)
     closed_at = models.DateTimeField(null=True, blank=True)
@@ -173,7 +179,7 @@ class Adventure(models.Model):
 
 class BadNewsToken(models.Model):
     adventure = models.ForeignKey(Adventure, on_delete=models.CASCADE, related_name="tokens")
-    note = models.CharField(max_length=200, blank=True)
+    note = models.CharField(max_length=limits.TOKEN_NOTE, blank=True)
     voided = models.BooleanField(default=False)  # nullified by a stroke of good fortune
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -197,8 +203,8 @@ class MacGuffin(models.Model):
         DETECTION = "transition_threshold_detection", "Zener Transition threshold detection"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="macguffins")
-    name = models.CharField(max_length=120)
-    limitation = models.CharField(max_length=200, blank=True)
+    name = models.CharField(max_length=limits.MACGUFFIN_NAME)
+    limitation = models.CharField(max_length=limits.MACGUFFIN_LIMITATION, blank=True)
     target = models.PositiveIntegerField(default=4)
     progress = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.FUNDING)
@@ -249,7 +255,7 @@ class KarmaEntry(models.Model):
     kind = models.CharField(max_length=24, choices=Kind.choices)
     amount = models.IntegerField()
     balance_after = models.IntegerField()
-    reason = models.CharField(max_length=300, blank=True)
+    reason = models.CharField(max_length=limits.KARMA_REASON, blank=True)
     adventure = models.ForeignKey(Adventure, null=True, blank=True, on_delete=models.PROTECT, related_name="karma_entries")
     macguffin = models.ForeignKey(MacGuffin, null=True, blank=True, on_delete=models.PROTECT, related_name="contributions")
     # Room for a client's 100 characters in its namespace ("client:…", "client:award:…:<id>").
@@ -292,7 +298,7 @@ class Complication(models.Model):
     cause = models.CharField(max_length=10, choices=Cause.choices)
     form = models.CharField(max_length=10, choices=Form.choices)
     ranks = models.PositiveSmallIntegerField()
-    description = models.CharField(max_length=300)
+    description = models.CharField(max_length=limits.COMPLICATION_DESCRIPTION)
     effects = models.JSONField(default=dict, blank=True)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)

@@ -2,7 +2,9 @@
 
 from rest_framework import serializers
 
-from zenergate_site.api_fields import WholeNumberField
+from rulebook.systems import SYSTEMS
+from zenergate_site import limits
+from zenergate_site.api_fields import NameField, StrictInput, TextField, WholeNumberField
 
 from .models import Campaign, Membership
 
@@ -12,26 +14,30 @@ class CampaignOut(serializers.ModelSerializer):
 
     class Meta:
         model = Campaign
-        fields = ["id", "name", "description", "stat_entry", "stat_dice", "max_skill_ranks", "game_hours", "role"]
+        fields = ["id", "name", "description", "stat_entry", "stat_dice", "max_skill_ranks", "rule_set", "rulings",
+                  "game_hours", "role"]
 
     def get_role(self, obj) -> str | None:
         roles = self.context.get("roles", {})
         return roles.get(obj.pk)
 
 
-class CampaignCreateIn(serializers.Serializer):
-    name = serializers.CharField(max_length=120)
-    description = serializers.CharField(required=False, allow_blank=True, default="")
+class CampaignCreateIn(StrictInput):
+    name = NameField(max_length=limits.CAMPAIGN_NAME)
+    description = TextField(max_length=limits.CAMPAIGN_DESCRIPTION, required=False, allow_blank=True, default="")
     stat_entry = serializers.ChoiceField(choices=Campaign.StatEntry.choices, required=False,
                                          default=Campaign.StatEntry.ENTER)
 
 
-class CampaignUpdateIn(serializers.Serializer):
-    name = serializers.CharField(max_length=120, required=False)
-    description = serializers.CharField(required=False, allow_blank=True)
+class CampaignUpdateIn(StrictInput):
+    name = NameField(max_length=limits.CAMPAIGN_NAME, required=False)
+    description = TextField(max_length=limits.CAMPAIGN_DESCRIPTION, required=False, allow_blank=True)
     stat_entry = serializers.ChoiceField(choices=Campaign.StatEntry.choices, required=False)
-    stat_dice = serializers.CharField(max_length=30, required=False)
+    stat_dice = TextField(max_length=limits.STAT_DICE, required=False)
     max_skill_ranks = WholeNumberField(min_value=1, max_value=10, required=False)
+    rule_set = serializers.ChoiceField(choices=list(SYSTEMS), required=False,
+                                       help_text="The rule set of the roller and the roll feed's checks.")
+    rulings = serializers.DictField(required=False, help_text="{ruling: whole number}; see docs/rules.md.")
 
 
 class MemberOut(serializers.ModelSerializer):
@@ -42,8 +48,8 @@ class MemberOut(serializers.ModelSerializer):
         fields = ["id", "username", "role"]
 
 
-class MemberAddIn(serializers.Serializer):
-    username = serializers.CharField(max_length=150)
+class MemberAddIn(StrictInput):
+    username = TextField(max_length=limits.USERNAME)
     role = serializers.ChoiceField(choices=Membership.Role.choices)
 
 

@@ -7,6 +7,8 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from rulebook.systems import SYSTEMS, ParamError
+
 from .errors import CampaignConflict, CampaignError
 from .models import Campaign, LogEntry, Membership
 
@@ -31,10 +33,29 @@ def stat_dice_range(expression: str) -> tuple[int, int]:
 
 
 @transaction.atomic
+def _rule_set_changes(campaign: Campaign, key, rulings) -> dict:
+    """Check a rule set and its rulings ({name: value}); a new rule set starts from its defaults."""
+    if key not in SYSTEMS:
+        raise CampaignError(f"Choose one of the rule sets: {', '.join(SYSTEMS)}.", field="rule_set")
+    if not isinstance(rulings, dict):
+        raise CampaignError("Rulings are an object of {ruling: value}.", field="rulings")
+    known = {param.name: param for param in SYSTEMS[key].rulings}
+    cleaned = {}
+    for name, value in rulings.items():
+        if name not in known:
+            raise CampaignError(f"{SYSTEMS[key].name} has no ruling {name!r}"
+                                f"{'; its rulings: ' + ', '.join(known) if known else ''}.", field=f"rulings.{name}")
+        try:
+            cleaned[name] = known[name].coerce(value)
+        except ParamError as exc:
+            raise CampaignError(str(exc), field=f"rulings.{name}") from None
+    return {"rule_set": key, "rulings": cleaned}
+
+
 def campaign_update(*, campaign: Campaign, by, **changes) -> Campaign:
     """Change a campaign's name, description or character-building settings (GM)."""
-    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
-    allowed = {"name", "description", "stat_entry", "stat_dice", "max_skill_ranks"}
+    campaign = Campaign.objects.select_for_update(no_key=True).get(pk=campaign.pk)
+    allowed = {"name", "description", "stat_entry", "stat_dice", "max_skill_ranks", "rule_set", "rulings"}
     unknown = set(changes) - allowed
     if unknown:
         raise CampaignError(f"Unknown setting(s): {', '.join(sorted(unknown))}.", field=sorted(unknown)[0])
@@ -52,6 +73,9 @@ def campaign_update(*, campaign: Campaign, by, **changes) -> Campaign:
         if isinstance(ranks, bool) or not isinstance(ranks, int) or not 1 <= ranks <= 10:
             raise CampaignError("The rank cap is a whole number from 1 to 10 (the article's default is 3).",
                                 field="max_skill_ranks")
+    if "rule_set" in changes or "rulings" in changes:
+        changes.update(_rule_set_changes(campaign, changes.get("rule_set", campaign.rule_set),
+                                         changes.get("rulings", campaign.rulings if "rule_set" not in changes else {})))
     changed = [k for k, v in changes.items() if getattr(campaign, k) != v]
     for key in changed:
         setattr(campaign, key, changes[key])
@@ -95,7 +119,7 @@ def membership_add(*, campaign: Campaign, username: str, role: str, by) -> Membe
     if user is None:
         raise CampaignError(f"There is no user called {username!r}.", field="username")
     # Lock the campaign so two GMs adding the same person at once get one clear answer.
-    Campaign.objects.select_for_update().get(pk=campaign.pk)
+    Campaign.objects.select_for_update(no_key=True).get(pk=campaign.pk)
     if Membership.objects.filter(campaign=campaign, user=user).exists():
         raise CampaignConflict(f"{username} is already in this campaign.", field="username")
     membership = Membership.objects.create(campaign=campaign, user=user, role=role)

@@ -33,10 +33,10 @@ def settings_page(request, campaign_id: int):
     """The campaign's settings and members; the GM changes them, everyone else reads them."""
     access = access_campaign(user=request.user, campaign_id=campaign_id, write=request.method == "POST")
     campaign = access.campaign
-    fields = ("name", "description", "stat_entry", "stat_dice", "max_skill_ranks")
+    fields = ("name", "description", "stat_entry", "stat_dice", "max_skill_ranks", "rule_set")
     action = request.POST.get("action") if request.method == "POST" else None
     form = CampaignSettingsForm(request.POST if action == "settings" or action is None and request.method == "POST"
-                                else None, initial={f: getattr(campaign, f) for f in fields})
+                                else None, initial={f: getattr(campaign, f) for f in fields}, campaign=campaign)
     member_form = MemberAddForm(request.POST if action == "add_member" else None)
     account_form = AccountForm(request.POST if action == "new_account" else None, prefix="account")
     status = 200
@@ -68,7 +68,7 @@ def settings_page(request, campaign_id: int):
                     done = (f"Account made for {membership.user.username}, one-time password: {password} — "
                             "pass it on now; it is not shown again. They log in and see this campaign.")
                 else:
-                    services.campaign_update(campaign=campaign, by=request.user, **bound.cleaned_data)
+                    services.campaign_update(campaign=campaign, by=request.user, **bound.service_data())
                     done = "Settings saved."
             except DomainError as exc:
                 bound.add_error(exc.field if exc.field in bound.fields else None, exc.message)

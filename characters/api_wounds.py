@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from rulebook.damage import WOUNDABLE_STATS
+from zenergate_site import limits
 from zenergate_site.api_fields import StrictInput, TextField, WholeNumberField
 
 from . import wounds
@@ -39,7 +40,7 @@ class WoundsIn(StrictInput):
     shock = WholeNumberField(min_value=-MAX_POINTS, max_value=MAX_POINTS, required=False, default=0)
     end = WholeNumberField(min_value=-MAX_POINTS, max_value=MAX_POINTS, required=False, default=0)
     stat_damage = StatPointsField(required=False, default=dict)
-    reason = TextField(max_length=200)
+    reason = TextField(max_length=limits.WOUNDS_REASON)
 
 
 class WoundStateOut(serializers.Serializer):

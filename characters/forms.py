@@ -5,6 +5,8 @@ from decimal import Decimal
 from django import forms
 
 from rulebook.stats import PRIMARY_STATS, STAT_MAX, STAT_MIN
+from zenergate_site import limits
+from zenergate_site.text import validate_name
 
 from .models import GENERAL_BREADTHS, Armour, Breadth, Character, Disadvantage, Equipment, Language, Skill, Weapon
 
@@ -30,7 +32,7 @@ def _die_field(label):
 class NewCharacterForm(forms.Form):
     """A new draft: its name, the 13 stats as rolled and the two INT dice."""
 
-    name = forms.CharField(max_length=80)
+    name = forms.CharField(max_length=limits.CHARACTER_NAME, validators=[validate_name])
     roll = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args, rolled_in_app: bool = False, **kwargs):
@@ -41,7 +43,7 @@ class NewCharacterForm(forms.Form):
         self.fields["int_plus"] = _die_field("INT +1d6")
         self.fields["int_minus"] = _die_field("INT −1d6")
         self.fields["override_reason"] = forms.CharField(
-            required=False, max_length=200, label="GM: why a stat outside the stat dice stands",
+            required=False, max_length=limits.OVERRIDE_REASON, label="GM: why a stat outside the stat dice stands",
             help_text="Only the GM's reason lets a stat the campaign's dice cannot roll through; it is logged.")
         if rolled_in_app:
             for name in (*PRIMARY_STATS, "int_plus", "int_minus"):
@@ -55,7 +57,7 @@ class NewCharacterForm(forms.Form):
 class StatsForm(forms.Form):
     """The builder's identity and stats: name, rolled stats, trades, INT dice and Karma swaps."""
 
-    name = forms.CharField(max_length=80)
+    name = forms.CharField(max_length=limits.CHARACTER_NAME, validators=[validate_name])
 
     def __init__(self, *args, character: Character, rolled_locked: bool, **kwargs):
         swaps = list(character.karma_swaps or [])
@@ -212,7 +214,9 @@ CLASSIFY_CHOICES = {
 def line_form(kind: str, *args, prefix_id=None, **kwargs) -> forms.ModelForm:
     """Return the form for a line of ``kind``; ``prefix_id`` keeps edit forms' ids unique on a page."""
     prefix = f"{kind}-{prefix_id}" if prefix_id else f"{kind}-new"
-    return LINE_FORMS[kind](*args, prefix=prefix, **kwargs)
+    form = LINE_FORMS[kind](*args, prefix=prefix, **kwargs)
+    form.fields["name"].validators.append(validate_name)  # the field is this form's own copy
+    return form
 
 
 class ClassifyForm(forms.Form):
@@ -229,7 +233,7 @@ class ClassifyForm(forms.Form):
 
 
 class ReturnForm(forms.Form):
-    comment = forms.CharField(label="What should the player change?", max_length=2000,
+    comment = forms.CharField(label="What should the player change?", max_length=limits.REVIEW_COMMENT,
                               widget=forms.Textarea(attrs={"rows": 2}))
 
 
@@ -239,7 +243,7 @@ class StateForm(forms.Form):
 
 
 class NotesForm(forms.Form):
-    gm_notes = forms.CharField(label="GM notes (players never see these)", required=False,
+    gm_notes = forms.CharField(label="GM notes (players never see these)", required=False, max_length=limits.GM_NOTES,
                                widget=forms.Textarea(attrs={"rows": 4}))
 
 

@@ -199,7 +199,7 @@ def item_update(*, item, kind_name: str, data: Mapping, by, is_gm: bool):
     kind = ITEM_KINDS[kind_name]
     character = _locked(item.character)
     advancing = _require_build_rights(character, is_gm=is_gm, kind_name=kind_name)
-    item = kind.model.objects.select_for_update().get(pk=item.pk)
+    item = kind.model.objects.select_for_update(no_key=True).get(pk=item.pk)
     _refuse_gm_fields(kind_name, data, item, is_gm=is_gm)
     fields = _editable_fields(kind)
     values = {f: data.get(f, getattr(item, f)) for f in fields}

@@ -12,10 +12,10 @@ from collections.abc import Callable
 
 from django.db import IntegrityError, transaction
 
-
 from campaign.errors import CampaignConflict, CampaignError
 from campaign.models import KarmaEntry
 from campaign.services import log_action
+from zenergate_site import limits
 
 from .models import Character
 
@@ -60,7 +60,7 @@ def karma_post(*, character: Character, amount: int, kind: str, by, reason: str 
         raise CampaignError("The idempotency key is a string of 1–100 characters.", field="idempotency_key")
     try:
         with transaction.atomic():
-            locked = Character.objects.select_for_update().select_related("campaign").get(pk=character.pk)
+            locked = Character.objects.select_for_update(no_key=True).select_related("campaign").get(pk=character.pk)
             replay = _existing(locked.pk, idempotency_key, kind)
             if replay is not None:
                 return replay, False
@@ -76,7 +76,8 @@ def karma_post(*, character: Character, amount: int, kind: str, by, reason: str 
             locked.save(update_fields=["karma", "updated_at"])
             entry = KarmaEntry.objects.create(
                 campaign_id=locked.campaign_id, character=locked, kind=kind, amount=amount, balance_after=balance,
-                reason=reason[:300], adventure=adventure, macguffin=macguffin, idempotency_key=idempotency_key,
+                reason=reason[:limits.KARMA_REASON], adventure=adventure, macguffin=macguffin,
+                idempotency_key=idempotency_key,
                 data={**(data or {}), **(extra or {})}, by=by if getattr(by, "is_authenticated", False) else None,
             )
             log_action(campaign=locked.campaign, actor=by, action=f"karma.{kind}",

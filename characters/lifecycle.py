@@ -6,6 +6,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaign.services import log_action
+from zenergate_site import limits
 
 from . import selectors
 from . import sheet as sheet_rules
@@ -36,7 +37,8 @@ def _problems_blocking_play(character: Character) -> dict[str, list[str]]:
 @transaction.atomic
 def character_submit(*, character: Character, by) -> Character:
     """Hand a finished draft to the GM for approval."""
-    character = selectors.character_with_sheet(character_id=Character.objects.select_for_update().get(pk=character.pk).pk)
+    Character.objects.select_for_update(no_key=True).get(pk=character.pk)
+    character = selectors.character_with_sheet(character_id=character.pk)
     if character.state != State.DRAFT:
         raise CharacterConflict(f"Only a draft can be submitted; {character.name} is "
                                 f"{character.get_state_display().lower()}.", field="state")
@@ -54,7 +56,7 @@ def character_submit(*, character: Character, by) -> Character:
 @transaction.atomic
 def character_approve(*, character: Character, by) -> Character:
     """Approve a submitted sheet: freeze its calculated stats and open its Karma ledger."""
-    Character.objects.select_for_update().get(pk=character.pk)
+    Character.objects.select_for_update(no_key=True).get(pk=character.pk)
     character = selectors.character_with_sheet(character_id=character.pk)
     if character.state != State.SUBMITTED:
         raise CharacterConflict(f"Only a submitted sheet can be approved; {character.name} is "
@@ -86,14 +88,14 @@ def character_approve(*, character: Character, by) -> Character:
 @transaction.atomic
 def character_return(*, character: Character, by, comment: str) -> Character:
     """Send a submitted sheet back to its player with the GM's comment."""
-    character = Character.objects.select_for_update().select_related("campaign").get(pk=character.pk)
+    character = Character.objects.select_for_update(no_key=True).select_related("campaign").get(pk=character.pk)
     if character.state != State.SUBMITTED:
         raise CharacterConflict("Only a submitted sheet can be returned.", field="state")
     comment = (comment or "").strip()
     if not comment:
         raise CharacterError("Say what the player should change.", field="comment")
     character.state = State.DRAFT
-    character.review_comment = comment[:2000]
+    character.review_comment = comment[:limits.REVIEW_COMMENT]
     character.save(update_fields=["state", "review_comment", "updated_at"])
     log_action(campaign=character.campaign, actor=by, action="character.return",
                summary=f"{by} returned {character.name}: {comment[:120]}", data={"character": character.pk})
@@ -105,7 +107,7 @@ def character_set_state(*, character: Character, state: str, by) -> Character:
     """Mark an active character dead or retired, or bring one back (GM only)."""
     if state not in (State.ACTIVE, State.DEAD, State.RETIRED):
         raise CharacterError("The GM may set active, dead or retired here.", field="state")
-    character = Character.objects.select_for_update().select_related("campaign").get(pk=character.pk)
+    character = Character.objects.select_for_update(no_key=True).select_related("campaign").get(pk=character.pk)
     if character.state in (State.DRAFT, State.SUBMITTED):
         raise CharacterConflict("Approve the sheet first.", field="state")
     character.state = state
@@ -192,7 +194,7 @@ def character_revert(*, character: Character, by, history_id: int | None = None,
     are removed. Karma raises and Complication setbacks stay on top of the restored stats.
     An approved character cannot go back to before its approval: that would undo a ledger.
     """
-    character = Character.objects.select_for_update().select_related("campaign").get(pk=character.pk)
+    character = Character.objects.select_for_update(no_key=True).select_related("campaign").get(pk=character.pk)
     if history_id is not None:
         record = character.history.filter(history_id=history_id).first()
         if record is None:

@@ -11,6 +11,7 @@ from django.db.models import Q
 from simple_history.models import HistoricalRecords
 
 from rulebook.stats import PRIMARY_STATS
+from zenergate_site import limits
 
 STAT_FIELDS = {code: code.lower() for code in PRIMARY_STATS}  # "STR" → "str"
 STAT_CHOICES = [(code, code) for code in PRIMARY_STATS]
@@ -43,9 +44,10 @@ class Character(models.Model):
 
     campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="characters")
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="characters")
-    name = models.CharField(max_length=80)
+    name = models.CharField(max_length=limits.CHARACTER_NAME)
     state = models.CharField(max_length=10, choices=State.choices, default=State.DRAFT)
-    review_comment = models.TextField(blank=True)  # the GM's note when returning a submission
+    # The GM's note when returning a submission (at most limits.REVIEW_COMMENT, checked on input).
+    review_comment = models.TextField(blank=True)
 
     # --- the 13 rolled stats, as on the sheet -----------------------------------------
     str = _stat_field()
@@ -93,7 +95,7 @@ class Character(models.Model):
     dying_modifier = models.IntegerField(null=True, blank=True)  # None: not dying
     wounds_detail = models.JSONField(default=dict, blank=True)  # what the recovery rules remember
 
-    gm_notes = models.TextField(blank=True)  # never sent to players
+    gm_notes = models.TextField(blank=True)  # never sent to players; at most limits.GM_NOTES
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -140,7 +142,7 @@ class SheetItem(models.Model):
     """What every line on a sheet shares: its order, its name and the GM's classification."""
 
     position = models.PositiveSmallIntegerField(default=0)
-    name = models.CharField(max_length=80)
+    name = models.CharField(max_length=limits.LINE_NAME)
     classified = models.BooleanField(default=False)
 
     class Meta:
@@ -158,7 +160,8 @@ class Skill(SheetItem):
     breadth = models.CharField(max_length=16, choices=Breadth.choices)
     ranks = models.PositiveSmallIntegerField(default=1)
     stat = models.CharField(max_length=4, choices=STAT_CHOICES)  # the stat it usually rests on
-    weapon_category = models.CharField(max_length=60, blank=True)  # e.g. "Firearm" for weapon skills
+    # e.g. "Firearm" for weapon skills
+    weapon_category = models.CharField(max_length=limits.WEAPON_CATEGORY, blank=True)
 
     history = HistoricalRecords()
 
@@ -174,7 +177,7 @@ class Disadvantage(SheetItem):
     character = _on_sheet("disadvantages")
     value = models.PositiveSmallIntegerField()  # breadth value: 1 specific, 2 narrow, 4 broad
     ranks = models.PositiveSmallIntegerField(default=1)
-    affects = models.CharField(max_length=200, blank=True)
+    affects = models.CharField(max_length=limits.DISADVANTAGE_AFFECTS, blank=True)
 
     history = HistoricalRecords()
 
@@ -191,7 +194,7 @@ class Equipment(SheetItem):
     character = _on_sheet("equipment")
     breadth = models.CharField(max_length=16, choices=GENERAL_BREADTH_CHOICES)
     ranks = models.PositiveSmallIntegerField(default=1)
-    notes = models.CharField(max_length=200, blank=True)
+    notes = models.CharField(max_length=limits.EQUIPMENT_NOTES, blank=True)
 
     history = HistoricalRecords()
 
@@ -244,7 +247,7 @@ class Armour(SheetItem):
 
 class Language(SheetItem):
     character = _on_sheet("languages")
-    era = models.CharField(max_length=60, blank=True)
+    era = models.CharField(max_length=limits.LANGUAGE_ERA, blank=True)
     native = models.BooleanField(default=False)
     spoken = models.PositiveSmallIntegerField(default=0)
     heard = models.PositiveSmallIntegerField(default=0)

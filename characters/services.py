@@ -14,7 +14,8 @@ from django.db import transaction
 
 from campaign.services import log_action, stat_dice_range
 from rulebook import RulesError
-from rulebook.stats import STAT_MAX, STAT_MIN, PRIMARY_STATS, apply_karma_swap, validate_stats
+from rulebook.stats import PRIMARY_STATS, STAT_MAX, STAT_MIN, apply_karma_swap, validate_stats
+from zenergate_site import limits
 
 from . import sheet as sheet_rules
 from .errors import CharacterConflict, CharacterError
@@ -93,7 +94,7 @@ def character_create(*, campaign, owner, name: str, stats: Mapping, int_dice, tr
     overridden = _check_entered_stats(campaign, stats, is_gm=is_gm, override_reason=override_reason)
     plus, minus = _check_int_dice(int_dice)
     character = Character(
-        campaign=campaign, owner=owner, name=name[:80], rolled_stats=dict(stats), stat_trades=trades,
+        campaign=campaign, owner=owner, name=name[:limits.CHARACTER_NAME], rolled_stats=dict(stats), stat_trades=trades,
         karma_swaps=karma_swaps, int_plus_d6=plus, int_minus_d6=minus,
         **{STAT_FIELDS[code]: value for code, value in final.items()},
     )
@@ -127,7 +128,8 @@ def rebuild_stats(character: Character) -> dict[str, int]:
 
 
 def _locked(character: Character) -> Character:
-    return Character.objects.select_for_update().select_related("campaign").get(pk=character.pk)
+    """Lock a character to change it: other writes wait, rows that refer to it can still be added."""
+    return Character.objects.select_for_update(no_key=True).select_related("campaign").get(pk=character.pk)
 
 
 @transaction.atomic
@@ -150,7 +152,7 @@ def character_update(*, character: Character, by, is_gm: bool, data: Mapping) ->
         name = (data["name"] or "").strip() if isinstance(data["name"], str) else ""
         if not name:
             raise CharacterError("Give the character a name.", field="name")
-        character.name = name[:80]
+        character.name = name[:limits.CHARACTER_NAME]
         changed.append("name")
     if generation_keys:
         rolled = dict(character.rolled_stats)
@@ -192,7 +194,8 @@ def character_delete(*, character: Character, by, is_gm: bool) -> None:
 
     An approved character has a Karma ledger, which is never thrown away: retire it instead.
     """
-    character = _locked(character)
+    # The full lock a delete needs: nothing may start to refer to the row meanwhile.
+    character = Character.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=character.pk)
     if character.state not in (State.DRAFT, State.SUBMITTED):
         raise CharacterConflict(f"{character.name} has played and keeps its Karma ledger: mark it retired "
                                 "or dead instead of deleting it.")

@@ -100,7 +100,7 @@ def character_create_from_roll(*, campaign: Campaign, owner, name: str, roll_id,
     from .services import character_create
 
     rolled = logged_roll(campaign=campaign, by=by, roll_id=roll_id)
-    entry = LogEntry.objects.select_for_update().get(pk=rolled.log_entry_id)
+    entry = LogEntry.objects.select_for_update(no_key=True).get(pk=rolled.log_entry_id)
     if entry.data.get("character") is not None:  # a second tab raced us to the same roll
         raise CharacterConflict("That roll already made a character; roll again for a new one.", field="stats")
     character = character_create(campaign=campaign, owner=owner, name=name, stats=rolled.stats,

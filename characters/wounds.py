@@ -221,7 +221,7 @@ def apply_damage(state: HealingState, *, trauma: int = 0, shock: int = 0, end: i
 
 def lock_in_play(character_id: int) -> Character:
     """Lock a character row for a wound change; refuse a character not in play."""
-    character = Character.objects.select_for_update().select_related("campaign").get(pk=character_id)
+    character = Character.objects.select_for_update(no_key=True).select_related("campaign").get(pk=character_id)
     if character.state != Character.State.ACTIVE:
         raise CharacterConflict(f"{character.name} is not in play ({character.get_state_display().lower()}): "
                                 "only approved, living characters take wounds.", field="character")

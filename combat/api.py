@@ -154,6 +154,8 @@ class AttackApi(APIView):
     @extend_schema(request=AttackIn, responses={200: dict, 201: dict})
     def post(self, request, encounter_id: int):
         access = access_encounter(user=request.user, encounter_id=encounter_id)
+        if access.campaign_access.role == "viewer":  # refused before the body is read: viewers never act
+            raise exceptions.PermissionDenied("Viewers follow the fight; players and the GM act.")
         data = _valid(AttackIn, request.data)
         attacker = Combatant.objects.select_related("character").filter(encounter=access.encounter,
                                                                          pk=data["attacker"]).first()

@@ -13,12 +13,13 @@ from math import ceil
 
 from django.db import transaction
 
+from campaign.rolls.services import record_roll
 from characters.models import Character
 from characters.selectors import character_with_sheet
 from rulebook import RulesError
 from rulebook.combat import ATTACK_DICE_SLOTS, attack_odds, attack_with_damage
 from rulebook.damage import dying_round, restore_from_dying
-from rulebook.dice import DiceSlots, roll_check
+from rulebook.dice import DiceSlots, check_odds, roll_check
 from rulebook.tables import aiming_bonus
 
 from .errors import CombatConflict, CombatError
@@ -50,7 +51,7 @@ def _fraction(p) -> dict:
 def _pair(encounter: Encounter, request: AttackRequest, *, lock: bool) -> tuple[Fighter, Fighter]:
     query = Combatant.objects.filter(encounter=encounter, pk__in=[request.attacker, request.target])
     if lock:
-        query = query.select_for_update(of=("self",))
+        query = query.select_for_update(of=("self",), no_key=True)
     found = {c.pk: c for c in query}
     for name, pk in (("attacker", request.attacker), ("target", request.target)):
         if pk not in found:
@@ -60,7 +61,7 @@ def _pair(encounter: Encounter, request: AttackRequest, *, lock: bool) -> tuple[
     for combatant in found.values():
         if combatant.character_id:
             if lock:
-                Character.objects.select_for_update().filter(pk=combatant.character_id).first()
+                Character.objects.select_for_update(no_key=True).filter(pk=combatant.character_id).first()
             combatant.character = character_with_sheet(character_id=combatant.character_id)
     return fighter(found[request.attacker]), fighter(found[request.target])
 
@@ -202,10 +203,13 @@ def attack_make(*, encounter: Encounter, by, request: AttackRequest, dice: dict 
     if hidden_target:
         public["band"] = fighter(target.combatant).band() if target.combatant.character is None else None
         summary = summary.split(": ")[0] + f": {attack.outcome}"
+    gm_only = ((target.combatant.is_npc and not target.combatant.revealed)
+               or (attacker.combatant.is_npc and not attacker.combatant.revealed))
+    record_roll(campaign=encounter.campaign_id, by=by, kind="combat", label=summary,
+                faces=result["dice"].get("attack", []), total=attack.check.total, success=attack.check.success,
+                probability=check_odds(attack.target.total, 3).probability, private=gm_only)
     return record(changes=changes, kind="attack", by=by, summary=summary, data=public, gm_data=result,
-                  idempotency_key=idempotency_key, answers=answers,
-                  gm_only=(target.combatant.is_npc and not target.combatant.revealed)
-                  or (attacker.combatant.is_npc and not attacker.combatant.revealed))
+                  idempotency_key=idempotency_key, answers=answers, gm_only=gm_only)
 
 
 @transaction.atomic
@@ -218,14 +222,14 @@ def dying_check(*, encounter: Encounter, by, combatant_id: int, medical_target: 
     """
     encounter = locked(encounter.pk)
     _running(encounter)
-    combatant = (Combatant.objects.select_for_update(of=("self",)).select_related("character")
+    combatant = (Combatant.objects.select_for_update(of=("self",), no_key=True).select_related("character")
                  .filter(encounter=encounter, pk=combatant_id).first())
     if combatant is None:
         raise CombatError(f"Combatant {combatant_id} is not in this encounter.", field="combatant")
     if not combatant.dying:
         raise CombatConflict(f"{combatant.name} is not dying.", field="combatant")
     if combatant.character_id:
-        Character.objects.select_for_update().filter(pk=combatant.character_id).first()
+        Character.objects.select_for_update(no_key=True).filter(pk=combatant.character_id).first()
         combatant.character = character_with_sheet(character_id=combatant.character_id)
     me = fighter(combatant)
     try:
@@ -259,6 +263,9 @@ def dying_check(*, encounter: Encounter, by, combatant_id: int, medical_target: 
         summary = f"{combatant.name} is saved: back to 1 HP"
     else:
         summary = f"{combatant.name} holds on (CON check at {round_.modifier:+d})"
+    record_roll(campaign=encounter.campaign_id, by=by, kind="combat", label=summary,
+                faces=result["dice"].get("save", []), total=round_.check.total, success=round_.survived,
+                probability=check_odds(round_.check.target, 4).probability)
     return record(changes=changes, kind="dying", by=by, summary=summary, data=result,
                   gm_only=combatant.is_npc and not combatant.revealed)
 

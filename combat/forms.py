@@ -7,28 +7,31 @@ import uuid
 from django import forms
 
 from rulebook.hit_locations import AREAS
+from zenergate_site import limits
+from zenergate_site.text import validate_name
 
 AREA_CHOICES = [(a, a.replace("_", " ").replace("head torso", "head & torso").replace("head neck", "head & neck"))
                 for a in AREAS]
 
 
 class EncounterForm(forms.Form):
-    name = forms.CharField(max_length=120)
+    name = forms.CharField(max_length=limits.ENCOUNTER_NAME, validators=[validate_name])
     initiative_stat = forms.ChoiceField(choices=[("MEL", "MEL"), ("ACC", "ACC")], initial="MEL",
                                         label="Initiative ranks by")
-    gm_notes = forms.CharField(required=False, max_length=5000, widget=forms.Textarea(attrs={"rows": 2}),
+    gm_notes = forms.CharField(required=False, max_length=limits.GM_NOTES, widget=forms.Textarea(attrs={"rows": 2}),
                                label="GM notes (never shown to players)")
 
 
 class NpcForm(forms.Form):
-    name = forms.CharField(max_length=80)
+    name = forms.CharField(max_length=limits.NPC_NAME, validators=[validate_name])
     acc = forms.IntegerField(min_value=1, max_value=40, initial=14, label="ACC")
     mel = forms.IntegerField(min_value=1, max_value=40, initial=14, label="MEL")
     awa = forms.IntegerField(min_value=1, max_value=40, initial=14, label="AWA")
     res = forms.IntegerField(min_value=1, max_value=40, initial=14, label="RES")
     con = forms.IntegerField(min_value=1, max_value=40, initial=14, label="CON")
     armour_rating = forms.IntegerField(min_value=0, max_value=10, initial=0, label="Armour")
-    weapon = forms.CharField(max_length=80, initial="Pistol", label="Weapon")
+    weapon = forms.CharField(max_length=limits.NPC_WEAPON_NAME, initial="Pistol", label="Weapon",
+                             validators=[validate_name])
     damage_points = forms.IntegerField(min_value=1, max_value=30, initial=4, label="Damage points")
     ranks = forms.IntegerField(min_value=0, max_value=10, initial=1, label="Weapon ranks")
     melee = forms.BooleanField(required=False)

@@ -84,9 +84,9 @@ def record(*, changes: Changes, kind: str, by, summary: str, data: dict, gm_data
 
 def restore(*, encounter: Encounter, event: CombatEvent) -> None:
     """Put back everything ``event`` changed; refuse if anything changed it since."""
-    combatants = Combatant.objects.select_for_update().filter(
+    combatants = Combatant.objects.select_for_update(no_key=True).filter(
         pk__in=[int(pk) for pk in event.after.get("combatants", {})])
-    characters = Character.objects.select_for_update().filter(
+    characters = Character.objects.select_for_update(no_key=True).filter(
         pk__in=[int(pk) for pk in event.after.get("characters", {})])
     changed = [c.name for c in combatants if _values(c, COMBATANT_FIELDS) != event.after["combatants"][str(c.pk)]]
     changed += [c.name for c in characters if _values(c, WOUND_COLUMNS) != event.after["characters"][str(c.pk)]]

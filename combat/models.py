@@ -11,6 +11,7 @@ from django.db import models
 from django.db.models import Q
 
 from rulebook.hit_locations import AREAS
+from zenergate_site import limits
 
 
 class Encounter(models.Model):
@@ -20,7 +21,7 @@ class Encounter(models.Model):
         ENDED = "ended", "Ended"
 
     campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="encounters")
-    name = models.CharField(max_length=120)
+    name = models.CharField(max_length=limits.ENCOUNTER_NAME)
     state = models.CharField(max_length=8, choices=State.choices, default=State.SETUP)
     round = models.PositiveIntegerField(default=0)
     turn = models.PositiveIntegerField(default=0)  # position in ``order`` of whoever acts now
@@ -28,7 +29,7 @@ class Encounter(models.Model):
     initiative_stat = models.CharField(max_length=3, default="MEL")  # the GM may rank by ACC instead
     round_seconds = models.PositiveSmallIntegerField(default=10)  # how long a combat turn lasts ("Combat time")
     require_approval = models.BooleanField(default=False)  # players' attacks wait for the GM
-    gm_notes = models.TextField(blank=True)  # never sent to players
+    gm_notes = models.TextField(blank=True)  # never sent to players; at most limits.GM_NOTES
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -49,7 +50,7 @@ class Combatant(models.Model):
     encounter = models.ForeignKey(Encounter, on_delete=models.CASCADE, related_name="combatants")
     character = models.ForeignKey("characters.Character", null=True, blank=True, on_delete=models.CASCADE,
                                   related_name="+")
-    name = models.CharField(max_length=80)
+    name = models.CharField(max_length=limits.NPC_NAME)
     revealed = models.BooleanField(default=True)  # NPCs stay hidden from players until the GM reveals them
     # --- an NPC's stat block (a character's comes from its sheet) ---------------------------
     stats = models.JSONField(default=dict, blank=True)

@@ -5,7 +5,8 @@ from rest_framework import serializers
 from rulebook.combat import ATTACK_DICE_SLOTS
 from rulebook.hit_locations import AREAS
 from rulebook.stats import PRIMARY_STATS
-from zenergate_site.api_fields import MAX_ID, FlagField, StrictInput, TextField, WholeNumberField
+from zenergate_site import limits
+from zenergate_site.api_fields import MAX_ID, FlagField, NameField, StrictInput, TextField, WholeNumberField
 
 from .models import Encounter
 
@@ -29,14 +30,14 @@ DyingDiceIn = _slots("DyingDiceIn", ("medical", "save"))
 
 
 class EncounterIn(StrictInput):
-    name = TextField(max_length=120)
-    gm_notes = TextField(max_length=5000, required=False, default="", allow_blank=True)
+    name = NameField(max_length=limits.ENCOUNTER_NAME)
+    gm_notes = TextField(max_length=limits.GM_NOTES, required=False, default="", allow_blank=True)
     initiative_stat = serializers.ChoiceField(choices=COMBAT_STATS, required=False, default="MEL")
     round_seconds = WholeNumberField(min_value=1, max_value=3600, required=False, default=10)
 
 
 class NpcWeaponIn(StrictInput):
-    name = TextField(max_length=80)
+    name = NameField(max_length=limits.NPC_WEAPON_NAME)
     damage_points = WholeNumberField(min_value=1, max_value=30)
     rate_of_fire = WholeNumberField(min_value=1, max_value=3, required=False, default=1)
     extra_damage = WholeNumberField(min_value=0, max_value=30, required=False, default=0)
@@ -46,7 +47,7 @@ class NpcWeaponIn(StrictInput):
 
 class CombatantIn(StrictInput):
     character = WholeNumberField(min_value=1, max_value=MAX_ID, required=False)
-    name = TextField(max_length=80, required=False)
+    name = NameField(max_length=limits.NPC_NAME, required=False)
     stats = serializers.DictField(child=WholeNumberField(min_value=1, max_value=40), required=False, default=dict)
     hit_points = WholeNumberField(min_value=1, max_value=500, required=False)
     shock_threshold = WholeNumberField(min_value=1, max_value=100, required=False)
@@ -142,8 +143,8 @@ class EncounterPatchIn(StrictInput):
     require_approval = FlagField(required=False)
     initiative_stat = serializers.ChoiceField(choices=COMBAT_STATS, required=False)
     round_seconds = WholeNumberField(min_value=1, max_value=3600, required=False)
-    gm_notes = TextField(max_length=5000, required=False, allow_blank=True)
-    name = TextField(max_length=120, required=False)
+    gm_notes = TextField(max_length=limits.GM_NOTES, required=False, allow_blank=True)
+    name = NameField(max_length=limits.ENCOUNTER_NAME, required=False)
 
 
 class LogQueryIn(serializers.Serializer):

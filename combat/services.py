@@ -33,7 +33,7 @@ NPC_FIELDS = ("name", "stats", "hit_points", "shock_threshold", "endurance_max",
 
 
 def locked(encounter_id: int) -> Encounter:
-    return Encounter.objects.select_for_update().select_related("campaign").get(pk=encounter_id)
+    return Encounter.objects.select_for_update(no_key=True).select_related("campaign").get(pk=encounter_id)
 
 
 def _running(encounter: Encounter) -> None:
@@ -220,7 +220,7 @@ def _skip_action(combatant: Combatant, changes: Changes, rng) -> list[str]:
 def _lock_characters(combatants) -> None:
     """Lock the characters behind the combatants and read their wounds afresh."""
     ids = [c.character_id for c in combatants if c.character_id]
-    fresh = {c.pk: c for c in Character.objects.select_for_update().filter(pk__in=ids).order_by("pk")}
+    fresh = {c.pk: c for c in Character.objects.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk")}
     for combatant in combatants:
         if combatant.character_id:
             combatant.character = fresh[combatant.character_id]
@@ -234,8 +234,8 @@ def turn_next(*, encounter: Encounter, by, skip: bool = False, hold: bool = Fals
     second one in a row the quick d6 END ("end" dice). A new round starts after the last one."""
     encounter = locked(encounter.pk)
     _running(encounter)
-    combatants = {c.pk: c for c in Combatant.objects.select_for_update(of=("self",)).select_related("character")
-                  .filter(encounter=encounter)}
+    combatants = {c.pk: c for c in Combatant.objects.select_for_update(of=("self",), no_key=True)
+                  .select_related("character").filter(encounter=encounter)}
     _lock_characters(combatants.values())
     try:
         end_dice = EnteredDice((dice or {}).get("end", []), rng, label="dice end")
@@ -294,7 +294,7 @@ def act_now(*, encounter: Encounter, by, combatant_id: int) -> Encounter:
     """A combatant who held its action comes back before the one acting now (GM)."""
     encounter = locked(encounter.pk)
     _running(encounter)
-    combatant = Combatant.objects.select_for_update(of=("self",)).select_related("character").filter(
+    combatant = Combatant.objects.select_for_update(of=("self",), no_key=True).select_related("character").filter(
         encounter=encounter, pk=combatant_id).first()
     if combatant is None or not combatant.held:
         raise CombatConflict("Only a combatant holding its action this round can come back now.", field="combatant")
@@ -315,7 +315,7 @@ def encounter_end(*, encounter: Encounter, by) -> Encounter:
     encounter = locked(encounter.pk)
     if encounter.state == Encounter.State.ENDED:
         raise CombatConflict("The encounter has already ended.")
-    combatants = list(Combatant.objects.select_for_update(of=("self",)).select_related("character")
+    combatants = list(Combatant.objects.select_for_update(of=("self",), no_key=True).select_related("character")
                       .filter(encounter=encounter))
     _lock_characters(combatants)
     changes, notes = Changes(encounter), []

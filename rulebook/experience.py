@@ -13,7 +13,6 @@ from rulebook import RulesError
 from rulebook._numbers import ceil_div, require_int
 from rulebook.stats import BreakdownLine, Computed
 
-
 # --- Experience ------------------------------------------------------------------------------
 #: Multipliers for how the adventure's problem was dealt with ("Experience").
 OUTCOME_MULTIPLIERS: dict[str, Fraction] = {

@@ -23,6 +23,7 @@ LAYERS = {
     "combat": 4,
     "campaign.dashboard": 5,
     "campaign.management": 5,
+    "campaign.transfer": 5,
     "zenergate_site.urls": 5,
     "zenergate_site.wsgi": 5,
     "zenergate_site.asgi": 5,

@@ -36,6 +36,7 @@ def _setup_django() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "zenergate_site.settings")
     os.environ.setdefault("LOG_FORMAT", "plain")
     os.environ["DEBUG"] = "0"  # no query log growing by 10,000s of entries
+    os.environ.setdefault("SECRET_KEY", "bench-only-" + "x" * 50)  # DEBUG off needs one
     import django
     from django.core.management import call_command
 

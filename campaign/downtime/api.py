@@ -8,6 +8,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from characters.permissions import access_character
+from characters.serializers import NoBodyIn
 
 from ..models import Job
 from ..permissions import access_campaign
@@ -62,6 +63,7 @@ class JobUndoApi(APIView):
     @extend_schema(request=None, responses=JobOut)
     def post(self, request, job_id: int):
         access, job = _job(request, job_id, write=True)
+        NoBodyIn(data=request.data).is_valid(raise_exception=True)
         job = services.downtime_undo(job=job, by=request.user)
         return _job_response(job, is_gm=True)
 
@@ -95,6 +97,7 @@ class TransitionUndoApi(APIView):
     @extend_schema(request=None, responses=dict)
     def post(self, request, transition_id: int):
         batch = _gm_owned(request, TransitionBatch, transition_id, "transition")
+        NoBodyIn(data=request.data).is_valid(raise_exception=True)
         batch = transitions.transition_undo(batch=batch, by=request.user)
         return Response({"id": batch.pk, "undone": True})
 
@@ -133,6 +136,7 @@ class TreatmentUndoApi(APIView):
     @extend_schema(request=None, responses=TreatmentOut)
     def post(self, request, treatment_id: int):
         treatment = _gm_owned(request, Treatment, treatment_id, "treatment")
+        NoBodyIn(data=request.data).is_valid(raise_exception=True)
         treatment = treatments.treatment_undo(treatment=treatment, by=request.user)
         return Response(TreatmentOut(treatment).data)
 

@@ -8,6 +8,8 @@ from django import forms
 
 from rulebook.radiation import CATEGORIES
 from rulebook.recovery import REST_KINDS
+from zenergate_site import limits
+from zenergate_site.text import validate_name
 
 from .services import MAX_DOWNTIME_HOURS
 
@@ -33,7 +35,7 @@ class DowntimeForm(forms.Form):
     hours = forms.IntegerField(min_value=1, max_value=MAX_DOWNTIME_HOURS, initial=24,
                                help_text="In-game hours between sessions.")
     rest = forms.ChoiceField(choices=REST_CHOICES, initial="comfortable", label="Rest for everyone")
-    idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=100)
+    idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=limits.IDEMPOTENCY_KEY)
 
     def __init__(self, *args, characters=(), therapies=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -93,7 +95,7 @@ class DowntimeForm(forms.Form):
 class TransitionForm(forms.Form):
     category = forms.ChoiceField(choices=CATEGORY_CHOICES, initial="2", widget=forms.RadioSelect)
     characters = forms.MultipleChoiceField(widget=forms.CheckboxSelectMultiple)
-    idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=100)
+    idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=limits.IDEMPOTENCY_KEY)
 
     def __init__(self, *args, characters=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -119,12 +121,12 @@ class TransitionForm(forms.Form):
 class TherapyForm(forms.Form):
     """An anti-radiation therapy as the GM writes it: dice like d3, 2d6, or 0 for none."""
 
-    name = forms.CharField(max_length=80)
+    name = forms.CharField(max_length=limits.THERAPY_NAME, validators=[validate_name])
     con_healed = forms.IntegerField(min_value=0, max_value=3, initial=1, label="Long-term CON healed at once")
-    extra_reduction = forms.CharField(max_length=8, initial="d3", label="Repeat extra removed")
-    track_steps_back = forms.CharField(max_length=8, initial="d3", label="Track steps back")
-    shock = forms.CharField(max_length=8, initial="d6", label="Shock suffered")
-    trauma = forms.CharField(max_length=8, initial="d3", label="Trauma suffered")
+    extra_reduction = forms.CharField(max_length=limits.THERAPY_DICE, initial="d3", label="Repeat extra removed")
+    track_steps_back = forms.CharField(max_length=limits.THERAPY_DICE, initial="d3", label="Track steps back")
+    shock = forms.CharField(max_length=limits.THERAPY_DICE, initial="d6", label="Shock suffered")
+    trauma = forms.CharField(max_length=limits.THERAPY_DICE, initial="d3", label="Trauma suffered")
     efficacy_loss = forms.IntegerField(min_value=0, max_value=3, initial=0, label="Efficacy lost per earlier use")
 
 
@@ -135,7 +137,7 @@ class TreatNowForm(forms.Form):
     treatment = forms.ChoiceField()
     as_end = forms.IntegerField(min_value=0, max_value=20, required=False, label="Therapy: points as END")
     dice = forms.CharField(required=False, max_length=200, label="Dice from the table")
-    idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=100)
+    idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=limits.IDEMPOTENCY_KEY)
 
     def __init__(self, *args, characters=(), therapies=(), **kwargs):
         super().__init__(*args, **kwargs)

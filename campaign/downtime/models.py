@@ -8,6 +8,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from zenergate_site import limits
+
 
 class DowntimeClaim(models.Model):
     """One character advanced by one downtime job: taken once, in the same transaction as the wounds.
@@ -32,12 +34,12 @@ class Therapy(models.Model):
     """An anti-radiation therapy the GM defines: its dice stay hidden from the players."""
 
     campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="therapies")
-    name = models.CharField(max_length=80)
+    name = models.CharField(max_length=limits.THERAPY_NAME)
     con_healed = models.PositiveSmallIntegerField(default=1)
-    extra_reduction = models.CharField(max_length=8, default="d3")
-    track_steps_back = models.CharField(max_length=8, default="d3")
-    shock = models.CharField(max_length=8, default="d6")
-    trauma = models.CharField(max_length=8, default="d3")
+    extra_reduction = models.CharField(max_length=limits.THERAPY_DICE, default="d3")
+    track_steps_back = models.CharField(max_length=limits.THERAPY_DICE, default="d3")
+    shock = models.CharField(max_length=limits.THERAPY_DICE, default="d6")
+    trauma = models.CharField(max_length=limits.THERAPY_DICE, default="d3")
     efficacy_loss = models.PositiveSmallIntegerField(default=0)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)

@@ -4,7 +4,8 @@ from rest_framework import serializers
 
 from rulebook.radiation import CATEGORIES
 from rulebook.recovery import REST_KINDS
-from zenergate_site.api_fields import MAX_ID, FlagField, StrictInput, TextField, WholeNumberField
+from zenergate_site import limits
+from zenergate_site.api_fields import MAX_ID, FlagField, NameField, StrictInput, TextField, WholeNumberField
 
 from ..models import Job
 from .models import Therapy, Treatment
@@ -68,7 +69,7 @@ class DowntimeIn(StrictInput):
     medical = ByCharacterField(child=MedicalIn(), required=False, default=dict)
     therapies = serializers.ListField(child=TherapyGivenIn(), required=False, default=list, max_length=1000)
     dice = ByCharacterField(child=FacesField(), required=False, default=dict)
-    idempotency_key = TextField(max_length=100, required=False, default="")
+    idempotency_key = TextField(max_length=limits.IDEMPOTENCY_KEY, required=False, default="")
     preview = FlagField(required=False, default=False)
 
 
@@ -97,17 +98,17 @@ class TransitionIn(StrictInput):
     category = serializers.ChoiceField(choices=CATEGORIES)
     characters = serializers.ListField(child=WholeNumberField(min_value=1, max_value=MAX_ID), max_length=200)
     dice = ByCharacterField(child=FacesField(), required=False, default=dict)
-    idempotency_key = TextField(max_length=100, required=False, default="")
+    idempotency_key = TextField(max_length=limits.IDEMPOTENCY_KEY, required=False, default="")
     preview = FlagField(required=False, default=False)
 
 
 class TherapyIn(StrictInput):
-    name = TextField(max_length=80)
+    name = NameField(max_length=limits.THERAPY_NAME)
     con_healed = WholeNumberField(min_value=0, max_value=3, required=False, default=1)
-    extra_reduction = TextField(max_length=8, required=False, default="d3")
-    track_steps_back = TextField(max_length=8, required=False, default="d3")
-    shock = TextField(max_length=8, required=False, default="d6")
-    trauma = TextField(max_length=8, required=False, default="d3")
+    extra_reduction = TextField(max_length=limits.THERAPY_DICE, required=False, default="d3")
+    track_steps_back = TextField(max_length=limits.THERAPY_DICE, required=False, default="d3")
+    shock = TextField(max_length=limits.THERAPY_DICE, required=False, default="d6")
+    trauma = TextField(max_length=limits.THERAPY_DICE, required=False, default="d3")
     efficacy_loss = WholeNumberField(min_value=0, max_value=3, required=False, default=0)
 
 
@@ -133,7 +134,7 @@ class TreatmentIn(StrictInput):
     therapy = WholeNumberField(min_value=1, max_value=MAX_ID, required=False, allow_null=True, default=None)
     as_end = WholeNumberField(min_value=0, max_value=100, required=False, default=0)
     dice = FacesField(required=False, default=list)
-    idempotency_key = TextField(max_length=100)
+    idempotency_key = TextField(max_length=limits.IDEMPOTENCY_KEY)
 
 
 class TreatmentOut(serializers.ModelSerializer):

@@ -29,6 +29,7 @@ from .. import pagecache
 from ..errors import CampaignConflict, CampaignError
 from ..events import event_publish
 from ..models import Campaign, Job
+from ..rolls.services import record_rolls_many
 from ..services import log_action
 from .models import DowntimeClaim, Therapy, Treatment
 from .plan import Plan, advance_one, build_plans, seeded_rng
@@ -169,7 +170,8 @@ def _plan_for(job: Job, character_id: int) -> Plan:
 def _run_batch(job: Job, ids: list[int], therapies: dict) -> int:
     """Advance one batch of characters in one transaction; return how many this call advanced."""
     with transaction.atomic():
-        characters = list(Character.objects.select_for_update(of=("self",)).filter(pk__in=ids).order_by("pk"))
+        characters = list(Character.objects.select_for_update(of=("self",), no_key=True)
+                          .filter(pk__in=ids).order_by("pk"))
         done = set(DowntimeClaim.objects.filter(job=job, character_id__in=ids).values_list("character_id", flat=True))
         todo = [c for c in characters if c.pk not in done and c.state == Character.State.ACTIVE]
         uses = earlier_uses([c.pk for c in todo])
@@ -188,6 +190,13 @@ def _run_batch(job: Job, ids: list[int], therapies: dict) -> int:
                                      by_id=job.created_by_id) for t in outcome.treatments]
         save_wounds_many(wounds)
         _claim_many(job, claims)
+        record_rolls_many(campaign_id=job.campaign_id, rolls=[
+            {"by_id": job.created_by_id, "kind": "downtime", "label": f"{c.name}: {job.params['hours']} h of downtime",
+             "dice": [{"kept": True, **die} for die in claim["report"].get("dice", [])],
+             "total": sum(die["face"] for die in claim["report"].get("dice", [])),
+             # Therapies keep their dice from the players.
+             "private": any(t.get("kind") == "therapy" for t in claim["report"].get("treatments", []))}
+            for c, claim in zip(todo, claims) if claim["report"].get("dice")])
         Treatment.objects.bulk_create(treatments)
         progress = DowntimeClaim.objects.filter(job=job).count()
         Job.objects.filter(pk=job.pk).update(progress=min(progress, job.total), heartbeat_at=now)
@@ -247,7 +256,7 @@ def downtime_run(*, job_id: int) -> Job:
 def _finish(job_id: int) -> Job:
     """Close the job and move the campaign clock, once."""
     with transaction.atomic():
-        job = Job.objects.select_for_update().get(pk=job_id)
+        job = Job.objects.select_for_update(no_key=True).get(pk=job_id)
         if job.status == Job.Status.DONE:
             return job
         campaign = Campaign.objects.select_for_update(no_key=True).get(pk=job.campaign_id)
@@ -287,7 +296,7 @@ def restore_wounds(records, *, what: str) -> list[Character]:
     character's wounds are no longer what the record left, nothing is restored.
     """
     records = sorted(records, key=lambda r: r.character_id)
-    characters = {c.pk: c for c in Character.objects.select_for_update(of=("self",))
+    characters = {c.pk: c for c in Character.objects.select_for_update(of=("self",), no_key=True)
                   .filter(pk__in=[r.character_id for r in records]).order_by("pk")}
     changed = []
     for record in records:
@@ -313,7 +322,7 @@ def restore_wounds(records, *, what: str) -> list[Character]:
 @transaction.atomic
 def downtime_undo(*, job: Job, by) -> Job:
     """Put every character back as the downtime found them and turn the clock back (GM)."""
-    job = Job.objects.select_for_update().get(pk=job.pk)
+    job = Job.objects.select_for_update(no_key=True).get(pk=job.pk)
     if job.kind != Job.Kind.DOWNTIME:
         raise CampaignConflict("Only a downtime can be undone here.", field="job")
     if job.undone_at is not None:

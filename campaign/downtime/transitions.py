@@ -201,7 +201,7 @@ def _replay(done: TransitionBatch, *, category: str, character_ids: list[int]) -
 @transaction.atomic
 def transition_undo(*, batch: TransitionBatch, by) -> TransitionBatch:
     """Put the characters back as the transition found them; a consumed delay is restored too."""
-    batch = TransitionBatch.objects.select_for_update().get(pk=batch.pk)
+    batch = TransitionBatch.objects.select_for_update(no_key=True).get(pk=batch.pk)
     if batch.undone_at is not None:
         raise CampaignConflict("This transition was already undone.", field="detail")
     records = list(batch.records.all())

@@ -128,7 +128,7 @@ def _same_request(done: Treatment, *, character: Character, kind: str, therapy_i
 @transaction.atomic
 def treatment_undo(*, treatment: Treatment, by) -> Treatment:
     """Take back a treatment given at once (GM), while nothing else changed the character."""
-    treatment = Treatment.objects.select_for_update().get(pk=treatment.pk)
+    treatment = Treatment.objects.select_for_update(no_key=True).get(pk=treatment.pk)
     if treatment.job_id is not None:
         raise CampaignConflict("This treatment was part of a downtime: undo the downtime.", field="detail")
     if treatment.undone_at is not None:

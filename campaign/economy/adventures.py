@@ -10,6 +10,7 @@ from django.utils import timezone
 from characters.ledger import client_key, karma_post
 from characters.models import Character
 from rulebook.experience import COMPLICATION_AWARD, NPC_BOOST_AWARD, adventure_payout
+from zenergate_site import limits
 
 from ..errors import CampaignConflict, CampaignError
 from ..models import Adventure, BadNewsToken, Campaign, KarmaEntry, MacGuffin
@@ -88,10 +89,10 @@ def adventure_start(*, campaign: Campaign, name: str, base_xp: int, by) -> Adven
         raise CampaignError("Name the adventure.", field="name")
     if isinstance(base_xp, bool) or not isinstance(base_xp, int) or not 0 <= base_xp <= 100:
         raise CampaignError("Base XP is a whole number from 0 to 100 (typically 1–3 per session).", field="base_xp")
-    Campaign.objects.select_for_update().get(pk=campaign.pk)
+    Campaign.objects.select_for_update(no_key=True).get(pk=campaign.pk)
     if current_adventure(campaign) is not None:
         raise CampaignConflict("Close the current adventure first.", field="name")
-    adventure = Adventure.objects.create(campaign=campaign, name=name[:120], base_xp=base_xp)
+    adventure = Adventure.objects.create(campaign=campaign, name=name[:limits.ADVENTURE_NAME], base_xp=base_xp)
     # MacGuffins funded during earlier adventures take effect now ("from the next adventure").
     for macguffin in campaign.macguffins.filter(status=MacGuffin.Status.FUNDED):
         macguffin.status = MacGuffin.Status.IN_EFFECT
@@ -106,10 +107,10 @@ def adventure_start(*, campaign: Campaign, name: str, base_xp: int, by) -> Adven
 
 @transaction.atomic
 def token_add(*, adventure: Adventure, note: str, by) -> BadNewsToken:
-    adventure = Adventure.objects.select_for_update().get(pk=adventure.pk)
+    adventure = Adventure.objects.select_for_update(no_key=True).get(pk=adventure.pk)
     if not adventure.is_open:
         raise CampaignConflict("That adventure is closed.", field="note")
-    token = BadNewsToken.objects.create(adventure=adventure, note=(note or "")[:200])
+    token = BadNewsToken.objects.create(adventure=adventure, note=(note or "")[:limits.TOKEN_NOTE])
     log_action(campaign=adventure.campaign, actor=by, action="adventure.token",
                summary=f"Bad news: {token.note or 'a token'} (+1 XP)", data={"adventure": adventure.pk})
     return token
@@ -117,10 +118,10 @@ def token_add(*, adventure: Adventure, note: str, by) -> BadNewsToken:
 
 @transaction.atomic
 def token_void(*, token: BadNewsToken, by) -> BadNewsToken:
-    adventure = Adventure.objects.select_for_update().get(pk=token.adventure_id)
+    adventure = Adventure.objects.select_for_update(no_key=True).get(pk=token.adventure_id)
     if not adventure.is_open:
         raise CampaignConflict("That adventure is closed.", field="token")
-    token = BadNewsToken.objects.select_for_update().get(pk=token.pk)
+    token = BadNewsToken.objects.select_for_update(no_key=True).get(pk=token.pk)
     if token.voided:
         raise CampaignConflict("That token is already voided.", field="token")
     token.voided = True
@@ -151,7 +152,7 @@ def payout_preview(*, adventure: Adventure, outcome: str, permanent: bool, selfi
 @transaction.atomic
 def adventure_close(*, adventure: Adventure, outcome: str, permanent: bool, selfish: Iterable[int], by) -> list[dict]:
     """Close the adventure and post each active character's payout, once."""
-    adventure = Adventure.objects.select_for_update().get(pk=adventure.pk)
+    adventure = Adventure.objects.select_for_update(no_key=True).get(pk=adventure.pk)
     if not adventure.is_open:
         raise CampaignConflict("That adventure is already closed; its payout was posted.", field="outcome")
     rows = payout_preview(adventure=adventure, outcome=outcome, permanent=permanent, selfish=selfish)

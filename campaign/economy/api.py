@@ -18,6 +18,7 @@ from characters.ledger import karma_ledger
 from characters.models import Character
 from characters.permissions import access_character
 from characters.selectors import character_with_sheet
+from characters.serializers import NoBodyIn
 
 from ..errors import CampaignConflict, CampaignError
 from ..models import Adventure, BadNewsToken, MacGuffin
@@ -188,6 +189,7 @@ class TokenVoidApi(APIView):
         token = BadNewsToken.objects.filter(pk=token_id, adventure_id=adventure_id).first()
         if token is None:
             raise Http404("No such token in this adventure.")
+        NoBodyIn(data=request.data).is_valid(raise_exception=True)
         token = economy.token_void(token=token, by=request.user)
         return Response(BadNewsTokenOut(token).data)
 
@@ -236,6 +238,8 @@ class ContributionApi(APIView):
                    summary="Pay Karma into the pool (the character's player or the GM; 200: replayed key)")
     def post(self, request, macguffin_id: int):
         access = _access_via(MacGuffin, macguffin_id, user=request.user)
+        if access.role == "viewer":  # refused before the body is read: a viewer never pays in
+            raise PermissionDenied("Viewers watch the pools; players and GMs contribute.")
         data = _valid(ContributionIn, request)
         character = _spending_character(access, data["character"], user=request.user)
         macguffin = access.campaign.macguffins.get(pk=macguffin_id)

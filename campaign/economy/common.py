@@ -33,7 +33,8 @@ def rules_refusal(call, *args, field="detail", **kwargs):
 
 def lock_in_order(character_ids: Iterable[int]) -> None:
     """Lock characters in id order, so two writes naming the same characters never deadlock."""
-    list(Character.objects.select_for_update().filter(pk__in=list(character_ids)).order_by("pk").values_list("pk"))
+    list(Character.objects.select_for_update(no_key=True).filter(pk__in=list(character_ids)).order_by("pk")
+         .values_list("pk"))
 
 
 def removals_this_adventure(character: Character, disadvantage, adventure: Adventure | None) -> int:

@@ -13,6 +13,7 @@ from rulebook.karma import (
     max_disadvantage_ranks,
 )
 from rulebook.stats import PRIMARY_STATS
+from zenergate_site import limits
 
 from ..errors import CampaignConflict, CampaignError
 from ..models import Complication
@@ -37,7 +38,7 @@ def karma_flags(character: Character) -> list[str]:
 def complication_record(*, character: Character, cause: str, form: str, ranks: int, description: str, by,
                         nullify: int | None = None, worsen: Iterable[int] = (), stat: str | None = None) -> Complication:
     """Record a Complication and apply its effect on the sheet (GM, in play)."""
-    locked = Character.objects.select_for_update().select_related("campaign").get(pk=character.pk)
+    locked = Character.objects.select_for_update(no_key=True).select_related("campaign").get(pk=character.pk)
     if locked.state != Character.State.ACTIVE:
         raise CampaignConflict("Complications happen in play: approve the character first.", field="character")
     if cause not in Complication.Cause.values:
@@ -60,7 +61,7 @@ def complication_record(*, character: Character, cause: str, form: str, ranks: i
         target.delete()
     if form == Complication.Form.WORSEN:
         worsen = list(worsen)
-        items = list(Disadvantage.objects.select_for_update().filter(pk__in=worsen, character=locked))
+        items = list(Disadvantage.objects.select_for_update(no_key=True).filter(pk__in=worsen, character=locked))
         if not items or len(items) != len(set(worsen)):
             raise CampaignError("Name the disadvantages to worsen.", field="worsen")
         limit = max_disadvantage_ranks(locked.starting_karma or 0)
@@ -94,7 +95,7 @@ def complication_record(*, character: Character, cause: str, form: str, ranks: i
         effects["skill_points_relieved"] = 2 * ranks
     complication = Complication.objects.create(
         campaign=locked.campaign, character=locked, cause=cause, form=form, ranks=ranks,
-        description=description[:300], effects=effects, by=by)
+        description=description[:limits.COMPLICATION_DESCRIPTION], effects=effects, by=by)
     log_action(campaign=locked.campaign, actor=by, action="complication.record",
                summary=f"Complication for {locked.name}: {description[:120]}",
                data={"character": locked.pk, "complication": complication.pk})

@@ -11,10 +11,12 @@ import uuid
 from django import forms
 
 from characters.models import STAT_FIELDS
-from rulebook.tables import time_multiplier
 from rulebook import RulesError
 from rulebook.karma import stat_raise_cost
 from rulebook.stats import PRIMARY_STATS, STAT_MAX
+from rulebook.tables import time_multiplier
+from zenergate_site import limits
+from zenergate_site.text import validate_name
 
 from ..models import Adventure, Complication, MacGuffin
 
@@ -41,7 +43,7 @@ def new_key() -> str:
 class KeyedForm(forms.Form):
     """A form that carries an idempotency key so a double-click posts once."""
 
-    idempotency_key = forms.CharField(max_length=100, widget=forms.HiddenInput)
+    idempotency_key = forms.CharField(max_length=limits.IDEMPOTENCY_KEY, widget=forms.HiddenInput)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -72,7 +74,7 @@ class SpendForm(KeyedForm):
     override = forms.BooleanField(required=False, label="GM: allow another rank this adventure")
     cost = forms.IntegerField(min_value=1, max_value=1000, required=False, label="Cost (successful rolls replaced)")
     time_index = forms.IntegerField(min_value=1, max_value=40, required=False, label="Delay (time-chart index)")
-    reason = forms.CharField(max_length=300, required=False, label="Why (optional)")
+    reason = forms.CharField(max_length=limits.KARMA_REASON, required=False, label="Why (optional)")
 
     #: What each kind needs, with the message shown when it is missing.
     NEEDS = {
@@ -124,7 +126,7 @@ class AwardForm(KeyedForm):
                                                 label="Characters")
     amount = forms.IntegerField(min_value=-1000, max_value=1000, required=False,
                                 label="Amount (manual only; negative to correct)")
-    reason = forms.CharField(max_length=300, label="Why")
+    reason = forms.CharField(max_length=limits.KARMA_REASON, label="Why")
 
     def __init__(self, *args, characters, **kwargs):
         super().__init__(*args, **kwargs)
@@ -138,13 +140,13 @@ class AwardForm(KeyedForm):
 
 
 class AdventureStartForm(forms.Form):
-    name = forms.CharField(max_length=120, label="Adventure")
+    name = forms.CharField(max_length=limits.ADVENTURE_NAME, label="Adventure", validators=[validate_name])
     base_xp = forms.IntegerField(min_value=0, max_value=100, initial=2, label="Base XP",
                                  help_text="Typically 1–3 per session.")
 
 
 class TokenForm(forms.Form):
-    note = forms.CharField(max_length=200, required=False, label="Bad news",
+    note = forms.CharField(max_length=limits.TOKEN_NOTE, required=False, label="Bad news",
                            widget=forms.TextInput(attrs={"placeholder": "What went wrong (+1 XP)"}))
 
 
@@ -160,8 +162,9 @@ class CloseForm(forms.Form):
 
 
 class MacGuffinForm(forms.Form):
-    name = forms.CharField(max_length=120, widget=forms.TextInput(attrs={"placeholder": "Crystal radio set"}))
-    limitation = forms.CharField(max_length=200, required=False, label="Limitation it lifts")
+    name = forms.CharField(max_length=limits.MACGUFFIN_NAME, validators=[validate_name],
+                           widget=forms.TextInput(attrs={"placeholder": "Crystal radio set"}))
+    limitation = forms.CharField(max_length=limits.MACGUFFIN_LIMITATION, required=False, label="Limitation it lifts")
     target_preset = forms.ChoiceField(choices=MACGUFFIN_PRESETS, widget=forms.RadioSelect, initial="4",
                                       label="Target")
     target = forms.IntegerField(min_value=1, max_value=1000, required=False, label="Target in Karma")
@@ -191,7 +194,7 @@ class ComplicationForm(forms.Form):
     cause = forms.ChoiceField(choices=Complication.Cause.choices)
     form = forms.ChoiceField(choices=Complication.Form.choices, widget=forms.RadioSelect, label="Form")
     ranks = forms.IntegerField(min_value=1, max_value=20)
-    description = forms.CharField(max_length=300, label="What happens",
+    description = forms.CharField(max_length=limits.COMPLICATION_DESCRIPTION, label="What happens",
                                   widget=forms.TextInput(attrs={"placeholder": "The radio gives them away"}))
     nullify = forms.TypedChoiceField(coerce=int, required=False, empty_value=None,
                                      label="Debt: the disadvantage it nullifies (optional)")

@@ -11,6 +11,7 @@ from characters.models import Character
 from rulebook.karma import (
     spend_cost,
 )
+from zenergate_site import limits
 
 from ..errors import CampaignConflict, CampaignError
 from ..models import Campaign, KarmaEntry, MacGuffin
@@ -29,10 +30,12 @@ def macguffin_create(*, campaign: Campaign, name: str, limitation: str, target: 
                             "20 limitation removed).", field="target")
     if upgrade and upgrade not in MacGuffin.Upgrade.values:
         raise CampaignError("Unknown upgrade.", field="upgrade")
-    Campaign.objects.select_for_update().get(pk=campaign.pk)  # one pool per upgrade, even when two GMs race
+    # One pool per upgrade, even when two GMs race.
+    Campaign.objects.select_for_update(no_key=True).get(pk=campaign.pk)
     if upgrade and campaign.macguffins.filter(upgrade=upgrade).exists():
         raise CampaignConflict("That upgrade already has a MacGuffin.", field="upgrade")
-    macguffin = MacGuffin.objects.create(campaign=campaign, name=name[:120], limitation=(limitation or "")[:200],
+    macguffin = MacGuffin.objects.create(campaign=campaign, name=name[:limits.MACGUFFIN_NAME],
+                                         limitation=(limitation or "")[:limits.MACGUFFIN_LIMITATION],
                                          target=target, upgrade=upgrade or "")
     log_action(campaign=campaign, actor=by, action="macguffin.create",
                summary=f"{by} opened the MacGuffin pool {macguffin.name} (target {target})",
@@ -51,7 +54,7 @@ def macguffin_contribute(*, macguffin: MacGuffin, character: Character, amount: 
     idempotency_key = client_key(idempotency_key)
 
     def effect(locked: Character):
-        pool = MacGuffin.objects.select_for_update().get(pk=macguffin.pk)
+        pool = MacGuffin.objects.select_for_update(no_key=True).get(pk=macguffin.pk)
         if pool.status != MacGuffin.Status.FUNDING:
             raise CampaignConflict(f"{pool.name} is already funded.", field="amount")
         if pool.progress + price.cost > pool.target:

@@ -8,7 +8,8 @@ from rest_framework import serializers
 
 from rulebook.karma import SPEND_KINDS
 from rulebook.stats import PRIMARY_STATS
-from zenergate_site.api_fields import MAX_ID, WholeNumberField
+from zenergate_site import limits
+from zenergate_site.api_fields import MAX_ID, FlagField, NameField, StrictInput, TextField, WholeNumberField
 
 from ..models import Adventure, BadNewsToken, Complication, KarmaEntry, MacGuffin
 from .services import AWARD_KINDS
@@ -19,8 +20,6 @@ MAX_KARMA = 100_000
 SPEND_KIND_CHOICES = [kind for kind in SPEND_KINDS if kind != "macguffin"]
 
 
-
-
 def _id_field(**kwargs) -> WholeNumberField:
     return WholeNumberField(min_value=1, max_value=MAX_ID, **kwargs)
 
@@ -29,9 +28,9 @@ def _karma_field(**kwargs) -> WholeNumberField:
     return WholeNumberField(min_value=-MAX_KARMA, max_value=MAX_KARMA, **kwargs)
 
 
-def _key_field(max_length: int = 100, **kwargs) -> serializers.CharField:
+def _key_field(max_length: int = limits.IDEMPOTENCY_KEY, **kwargs) -> TextField:
     # Keys are compared exactly: no trimming, so " a" and "a" are two different requests.
-    return serializers.CharField(min_length=1, max_length=max_length, trim_whitespace=False, **kwargs)
+    return TextField(min_length=1, max_length=max_length, trim_whitespace=False, **kwargs)
 
 
 # --- Ledger and spends --------------------------------------------------------------------
@@ -49,18 +48,18 @@ class KarmaLedgerOut(serializers.Serializer):
     results = KarmaEntryOut(many=True)
 
 
-class KarmaSpendIn(serializers.Serializer):
+class KarmaSpendIn(StrictInput):
     """A spend: its kind, an idempotency key, and the parameters that kind takes."""
 
     kind = serializers.ChoiceField(choices=SPEND_KIND_CHOICES)
     idempotency_key = _key_field()
-    reason = serializers.CharField(max_length=300, required=False, allow_blank=True)
+    reason = TextField(max_length=limits.KARMA_REASON, required=False, allow_blank=True)
     character = _id_field(required=False, help_text="assist: the character helped")
     amount = _karma_field(required=False, help_text="skill_points: Karma converted (2 skill points each)")
     stat = serializers.ChoiceField(choices=list(PRIMARY_STATS), required=False,
                                    help_text="stat_raise; setback_payoff (the stat a Complication lowered)")
     disadvantage = _id_field(required=False, help_text="disadvantage_removal: the disadvantage")
-    override = serializers.BooleanField(required=False,
+    override = FlagField(required=False,
                                         help_text="disadvantage_removal, GM only: allow a second rank this adventure")
     cost = _karma_field(required=False, help_text="good_fortune, GM only: rolls it replaces")
     time_index = WholeNumberField(min_value=-100, max_value=100, required=False,
@@ -77,11 +76,11 @@ class KarmaFlagsOut(serializers.Serializer):
 
 
 # --- GM awards ----------------------------------------------------------------------------
-class AwardIn(serializers.Serializer):
+class AwardIn(StrictInput):
     kind = serializers.ChoiceField(choices=sorted(AWARD_KINDS))
     characters = serializers.ListField(child=_id_field(), allow_empty=False, max_length=100)
     amount = _karma_field(required=False, allow_null=True, help_text="manual only; negative for a correction")
-    reason = serializers.CharField(max_length=300)
+    reason = TextField(max_length=limits.KARMA_REASON)
     # Each character's entry gets "<key>:<character id>", which must fit the ledger's 100 characters.
     idempotency_key = _key_field(max_length=80, required=False, allow_null=True)
 
@@ -97,8 +96,8 @@ class BadNewsTokenOut(serializers.ModelSerializer):
         fields = ["id", "note", "voided", "created_at"]
 
 
-class BadNewsTokenIn(serializers.Serializer):
-    note = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+class BadNewsTokenIn(StrictInput):
+    note = TextField(max_length=limits.TOKEN_NOTE, required=False, allow_blank=True, default="")
 
 
 class AdventureOut(serializers.ModelSerializer):
@@ -110,16 +109,16 @@ class AdventureOut(serializers.ModelSerializer):
         fields = ["id", "name", "base_xp", "started_at", "closed_at", "is_open", "outcome", "permanent", "tokens"]
 
 
-class AdventureIn(serializers.Serializer):
-    name = serializers.CharField(max_length=120)
+class AdventureIn(StrictInput):
+    name = NameField(max_length=limits.ADVENTURE_NAME)
     base_xp = WholeNumberField(min_value=0, max_value=100)
 
 
-class CloseIn(serializers.Serializer):
+class CloseIn(StrictInput):
     outcome = serializers.ChoiceField(choices=Adventure.Outcome.choices)
-    permanent = serializers.BooleanField(required=False, default=False)
+    permanent = FlagField(required=False, default=False)
     selfish = serializers.ListField(child=_id_field(), required=False, default=list, max_length=100)
-    preview = serializers.BooleanField(required=False, default=False)
+    preview = FlagField(required=False, default=False)
 
 
 class PayoutOut(serializers.Serializer):
@@ -144,15 +143,15 @@ class MacGuffinOut(serializers.ModelSerializer):
         fields = ["id", "name", "limitation", "progress", "target", "status", "percent", "upgrade"]
 
 
-class MacGuffinIn(serializers.Serializer):
-    name = serializers.CharField(max_length=120)
-    limitation = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+class MacGuffinIn(StrictInput):
+    name = NameField(max_length=limits.MACGUFFIN_NAME)
+    limitation = TextField(max_length=limits.MACGUFFIN_LIMITATION, required=False, allow_blank=True, default="")
     target = WholeNumberField(min_value=1, max_value=1000, help_text="4 minor, 10 new capability, 20 removed")
     upgrade = serializers.ChoiceField(choices=MacGuffin.Upgrade.choices, required=False, allow_blank=True,
                                       default="")
 
 
-class ContributionIn(serializers.Serializer):
+class ContributionIn(StrictInput):
     character = _id_field()
     amount = _karma_field()
     idempotency_key = _key_field()
@@ -174,11 +173,11 @@ class ComplicationOut(serializers.ModelSerializer):
         fields = ["id", "character", "cause", "form", "ranks", "description", "effects", "created_at", "by"]
 
 
-class ComplicationIn(serializers.Serializer):
+class ComplicationIn(StrictInput):
     cause = serializers.ChoiceField(choices=Complication.Cause.choices)
     form = serializers.ChoiceField(choices=Complication.Form.choices)
     ranks = WholeNumberField(min_value=1, max_value=20)
-    description = serializers.CharField(max_length=300)
+    description = TextField(max_length=limits.COMPLICATION_DESCRIPTION)
     nullify = _id_field(required=False, allow_null=True,
                         help_text="debt: the disadvantage that earns nothing, removed by the Complication")
     worsen = serializers.ListField(child=_id_field(), required=False, default=list, max_length=50,

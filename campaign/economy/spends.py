@@ -11,6 +11,7 @@ from rulebook.karma import (
     spend_cost,
 )
 from rulebook.stats import PRIMARY_STATS
+from zenergate_site import limits
 
 from ..errors import CampaignConflict, CampaignError
 from ..models import KarmaEntry
@@ -108,7 +109,7 @@ def karma_spend(*, character: Character, kind: str, idempotency_key: str, by, is
                             field="kind")
     campaign = character.campaign
     adventure = current_adventure(campaign)
-    reason = str(params.get("reason", ""))[:300]
+    reason = str(params.get("reason", ""))[:limits.KARMA_REASON]
     data: dict = {}
 
     if kind == "assist":

@@ -5,6 +5,7 @@ import re
 
 import pytest
 from django.urls import reverse
+from playwright.sync_api import expect
 
 from campaign.economy import services as economy
 
@@ -89,7 +90,7 @@ def test_alice_buys_skill_points_adds_a_skill_and_the_gm_approves_it(personas, m
     page.select_option("#id_skills-new-breadth", "narrow")
     page.select_option("#id_skills-new-stat", "DEX")
     page.click("#sec-skills button:has-text('Add skill')")
-    page.wait_for_function(f"document.querySelector('#budget [data-budget=remaining]').textContent === '{before - 2}'")
+    expect(page.locator("#budget [data-budget=remaining]")).to_have_text(str(before - 2), timeout=15_000)
     assert "awaiting GM" in page.locator("#budget").inner_text()
 
     gm = page_for(personas["gm"], width=390, height=844)

@@ -7,8 +7,8 @@ from django.db import IntegrityError, transaction
 
 from campaign.economy import services as economy
 from campaign.errors import CampaignConflict, CampaignError
-from characters.ledger import KarmaShort, karma_ledger, karma_post
 from campaign.models import KarmaEntry, LogEntry, MacGuffin
+from characters.ledger import KarmaShort, karma_ledger, karma_post
 from characters.models import Character
 
 pytestmark = pytest.mark.django_db

@@ -5,7 +5,8 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from zenergate_site.api_fields import MAX_ID, StrictInput, TextField, WholeNumberField
+from zenergate_site import limits
+from zenergate_site.api_fields import MAX_ID, NameField, StrictInput, TextField, WholeNumberField
 
 from .common import (
     BreakdownLineOut,
@@ -30,24 +31,24 @@ class CharacterListQueryIn(serializers.Serializer):
 
 class CharacterCreateIn(StrictInput):
     campaign = WholeNumberField(min_value=1, max_value=MAX_ID)
-    name = TextField(max_length=80)
+    name = NameField(max_length=limits.CHARACTER_NAME)
     stats = StatsIn()
     int_dice = int_dice_field()
     trades = TradesField(required=False)
     karma_swaps = KarmaSwapIn(many=True, required=False, max_length=40)
-    override_reason = TextField(max_length=200, required=False, default="",
+    override_reason = TextField(max_length=limits.OVERRIDE_REASON, required=False, default="",
                                 help_text="GM only: why a stat outside the campaign's stat dice stands.")
 
 
 class CharacterPatchIn(StrictInput):
-    name = TextField(max_length=80, required=False)
+    name = NameField(max_length=limits.CHARACTER_NAME, required=False)
     stats = StatsPatchIn(required=False)
     trades = TradesField(required=False)
     karma_swaps = KarmaSwapIn(many=True, required=False, max_length=40)
     int_dice = int_dice_field(required=False)
-    override_reason = TextField(max_length=200, required=False, default="",
+    override_reason = TextField(max_length=limits.OVERRIDE_REASON, required=False, default="",
                                 help_text="GM only: why a stat outside the campaign's stat dice stands.")
-    gm_notes = TextField(max_length=20000, required=False, allow_blank=True, trim_whitespace=False,
+    gm_notes = TextField(max_length=limits.GM_NOTES, required=False, allow_blank=True, trim_whitespace=False,
                          help_text="GM only.")
     state = serializers.ChoiceField(choices=["active", "dead", "retired"], required=False,
                                     help_text="GM only: mark an approved character dead or retired, or active again.")
@@ -58,7 +59,7 @@ class NoBodyIn(StrictInput):
 
 
 class ReturnIn(StrictInput):
-    comment = TextField(max_length=2000)
+    comment = TextField(max_length=limits.REVIEW_COMMENT)
 
 
 class RevertIn(StrictInput):

@@ -7,7 +7,8 @@ from decimal import Decimal
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from zenergate_site.api_fields import FlagField, StrictInput, TextField, WholeNumberField
+from zenergate_site import limits
+from zenergate_site.api_fields import FlagField, NameField, StrictInput, TextField, WholeNumberField
 
 from ..models import GENERAL_BREADTH_CHOICES, Armour, Breadth, Disadvantage, Equipment, Language, Skill, Weapon
 from .common import STAT_CODES, BreakdownLineOut, breakdown_lines
@@ -19,19 +20,19 @@ def _classified():
 
 
 class SkillIn(StrictInput):
-    name = TextField(max_length=80)
+    name = NameField(max_length=limits.LINE_NAME)
     breadth = serializers.ChoiceField(choices=Breadth.choices)
     ranks = WholeNumberField(min_value=1, max_value=10)
     stat = serializers.ChoiceField(choices=STAT_CODES)
-    weapon_category = TextField(max_length=60, required=False, allow_blank=True)
+    weapon_category = TextField(max_length=limits.WEAPON_CATEGORY, required=False, allow_blank=True)
     classified = _classified()
 
 
 class DisadvantageIn(StrictInput):
-    name = TextField(max_length=80)
+    name = NameField(max_length=limits.LINE_NAME)
     value = WholeNumberField(help_text="Breadth value: 1 specific, 2 narrow, 4 broad.")
     ranks = WholeNumberField(min_value=1, max_value=20)
-    affects = TextField(max_length=200, required=False, allow_blank=True)
+    affects = TextField(max_length=limits.DISADVANTAGE_AFFECTS, required=False, allow_blank=True)
     classified = _classified()
 
     def validate_value(self, value):
@@ -41,15 +42,15 @@ class DisadvantageIn(StrictInput):
 
 
 class EquipmentIn(StrictInput):
-    name = TextField(max_length=80)
+    name = NameField(max_length=limits.LINE_NAME)
     breadth = serializers.ChoiceField(choices=GENERAL_BREADTH_CHOICES)
     ranks = WholeNumberField(min_value=1, max_value=10, required=False)
-    notes = TextField(max_length=200, required=False, allow_blank=True)
+    notes = TextField(max_length=limits.EQUIPMENT_NOTES, required=False, allow_blank=True)
     classified = _classified()
 
 
 class WeaponIn(StrictInput):
-    name = TextField(max_length=80)
+    name = NameField(max_length=limits.LINE_NAME)
     damage_points = WholeNumberField(min_value=1, max_value=30)
     rate_of_fire = WholeNumberField(min_value=1, max_value=3, required=False)
     extra_damage = WholeNumberField(min_value=0, max_value=100, required=False)
@@ -61,7 +62,7 @@ class WeaponIn(StrictInput):
 
 
 class ArmourIn(StrictInput):
-    name = TextField(max_length=80)
+    name = NameField(max_length=limits.LINE_NAME)
     hardness = WholeNumberField(min_value=1, max_value=10)
     coverage = WholeNumberField(min_value=1, max_value=4)
     nim_penalty = WholeNumberField(min_value=0, max_value=40, required=False)
@@ -72,8 +73,8 @@ class ArmourIn(StrictInput):
 
 
 class LanguageIn(StrictInput):
-    name = TextField(max_length=80)
-    era = TextField(max_length=60, required=False, allow_blank=True)
+    name = NameField(max_length=limits.LINE_NAME)
+    era = TextField(max_length=limits.LANGUAGE_ERA, required=False, allow_blank=True)
     native = FlagField(required=False)
     spoken = WholeNumberField(min_value=0, max_value=3)
     heard = WholeNumberField(min_value=0, max_value=3)

@@ -13,7 +13,6 @@ from django.db import transaction
 from rest_framework import serializers
 
 from campaign.models import LogEntry
-
 from characters import serializers as s
 from characters.serializers.common import TradesField
 from zenergate_site.api_fields import FlagField, TextField, WholeNumberField

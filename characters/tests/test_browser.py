@@ -5,6 +5,7 @@ import os
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from campaign import services as campaign_services
 from characters import lifecycle
@@ -42,7 +43,7 @@ def test_alice_builds_submits_and_the_gm_approves(personas, make_user, page_for,
     page.select_option("#id_skills-new-stat", "ACC")
     url_before = page.url
     page.click("#sec-skills button:has-text('Add skill')")
-    page.wait_for_function("document.querySelector('#budget [data-budget=remaining]').textContent === '24'")
+    expect(page.locator("#budget [data-budget=remaining]")).to_have_text("24", timeout=15_000)
     assert page.url == url_before  # updated in place, no reload
     assert "1 awaiting GM" in page.locator("#budget").inner_text()
     assert page.locator("#sec-skills .line").count() == 1
@@ -116,7 +117,7 @@ def test_stats_rolled_in_the_app_fill_the_form(personas, page_for, live_server):
     page.goto(f"{live_server.url}/campaigns/{campaign.pk}/characters/new/")
     page.fill("#id_name", "Ilse Marr")
     page.click("text=🎲 Roll stats")
-    page.wait_for_function("document.querySelector('#id_STR').value !== ''")
+    expect(page.locator("#id_STR")).not_to_have_value("", timeout=15_000)
     entry = LogEntry.objects.get(action="character.roll")
     assert page.input_value("#id_STR") == str(entry.data["stats"]["STR"])
     assert page.input_value("#id_name") == "Ilse Marr"  # the roll did not touch what was typed
@@ -135,7 +136,7 @@ def test_a_stat_trade_moves_the_budget_and_the_skill_odds_in_place(personas, pag
     page.click("#sec-stats button[aria-label='ACC +1']")
     assert page.input_value("#id_trade_ACC") == "2"
     page.click("text=Save stats")
-    page.wait_for_function("document.querySelector('#budget [data-budget=remaining]').textContent === '21'")
+    expect(page.locator("#budget [data-budget=remaining]")).to_have_text("21", timeout=15_000)
     assert page.locator("#sec-skills [data-odds]").inner_text() == "74.1%"  # ACC 17: 1 + 9 + 2 = 12
     assert page.locator("#budget [data-budget=karma]").inner_text() == "9"  # a stat of 17 costs 1 Karma
 

@@ -503,7 +503,7 @@ def test_history_lists_changes_and_the_gm_reverts(personas, character, client):
     assert "Revert to here" not in page
     client.force_login(personas["gm"])
     page = client.get(reverse("character-history", args=[character.pk])).content.decode()
-    assert f'name="history_id" value="{first.history_id}"' in page and "confirm(" in page
+    assert f'name="history_id" value="{first.history_id}"' in page and "data-confirm=" in page
     assert page.count(">Revert to here</button>") == page.count("<time ")  # every change, lines included
     response = client.post(reverse("character-revert", args=[character.pk]), {"history_id": first.history_id})
     assert response.status_code == 302

@@ -18,7 +18,7 @@ from ..forms import (
     StatsForm,
     line_form,
 )
-from ..permissions import CharacterAccess, access_character
+from ..permissions import CharacterAccess, access_character, character_standing
 from .page import (
     SECTIONS,
     State,
@@ -36,23 +36,27 @@ from .page import (
 @login_required
 @require_GET
 def character_sheet(request, character_id: int):
-    access = access_character(user=request.user, character_id=character_id)
-    return pagecache.cached_page(request, name="sheet", object_id=character_id,
-                                 campaign_id=access.character.campaign_id,
-                                 render=lambda: render_page(request, access, page="sheet"))
+    # The narrow check first: a cached page needs no sheet loaded.
+    standing = character_standing(user=request.user, character_id=character_id)
+    return pagecache.cached_page(
+        request, name="sheet", object_id=standing.character_id, campaign_id=standing.campaign_id,
+        version=standing.page_version, render=lambda: render_page(request, access_character(user=request.user, character_id=character_id),
+                                   page="sheet"))
 
 
 @login_required
 @require_GET
 def character_build(request, character_id: int):
-    access = access_character(user=request.user, character_id=character_id, write=True)
-    if access.character.state != State.DRAFT and not access.is_gm:
+    standing = character_standing(user=request.user, character_id=character_id, write=True)
+    if standing.state != State.DRAFT and not standing.is_gm:
+        access = access_character(user=request.user, character_id=character_id, write=True)
         messages.info(request, f"{access.character.name} is {access.character.get_state_display().lower()}: "
                                "the sheet changes through Karma spends or the GM now.")
         return redirect("character-sheet", character_id=character_id)
-    return pagecache.cached_page(request, name="build", object_id=character_id,
-                                 campaign_id=access.character.campaign_id,
-                                 render=lambda: render_page(request, access, page="build"))
+    return pagecache.cached_page(
+        request, name="build", object_id=standing.character_id, campaign_id=standing.campaign_id,
+        version=standing.page_version, render=lambda: render_page(request, access_character(user=request.user, character_id=character_id,
+                                                             write=True), page="build"))
 
 
 def _partial(request, access: CharacterAccess, *, page: str, main: str, also=(), status: int = 200,

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from campaign.events import last_event_id
 from rulebook.damage import WOUNDABLE_STATS
+from zenergate_site import limits
 from zenergate_site.errors import DomainError
 
 from .. import sheet as sheet_rules
@@ -31,7 +32,8 @@ class WoundForm(forms.Form):
     stat = forms.ChoiceField(choices=[("", "—")] + [(s, s) for s in WOUNDABLE_STATS], required=False,
                              label="Stat damage to")
     stat_points = forms.IntegerField(required=False, label="points", **POINTS)
-    reason = forms.CharField(max_length=200, help_text="Negative numbers heal. The reason goes in the log.")
+    reason = forms.CharField(max_length=limits.WOUNDS_REASON,
+                             help_text="Negative numbers heal. The reason goes in the log.")
 
     def stat_damage(self) -> dict:
         stat, points = self.cleaned_data.get("stat"), self.cleaned_data.get("stat_points") or 0

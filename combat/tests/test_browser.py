@@ -4,6 +4,7 @@ shows the hit and her new wounds without a reload; bob cannot attack with alice'
 import json
 
 import pytest
+from playwright.sync_api import expect
 
 from combat import services
 from combat.models import Combatant
@@ -39,8 +40,8 @@ def test_gm_attacks_and_alice_sees_it_live(personas, make_character, page_for, l
     assert "hit" in console.locator(".messages").inner_text()
 
     # alice's page was open all along: the live stream brings the hit and the wounds.
-    player.wait_for_function(
-        f"document.querySelector(\"[data-combatant='{pc.pk}'] [data-trauma]\").innerText !== '0'", timeout=5_000)
+    expect(player.locator(f"[data-combatant='{pc.pk}'] [data-trauma]")).not_to_have_text(
+        "0", use_inner_text=True, timeout=5_000)
     trauma = int(alice_card.locator("[data-trauma]").inner_text())
     assert trauma >= 18 - 5  # 18 + the chest's trauma, less any armour she wears
     assert "Rifleman attacks Alice Varga" in player.locator("#combat-log").inner_text()

@@ -8,8 +8,14 @@ from hypothesis import strategies as st
 
 from rulebook import RulesError
 from rulebook.combat import (
-    AIMED_AREA_MODIFIERS, attack_odds, attack_target, defense, hit_for_damage, near_miss,
-    pay_attack_endurance, resolve_attack,
+    AIMED_AREA_MODIFIERS,
+    attack_odds,
+    attack_target,
+    defense,
+    hit_for_damage,
+    near_miss,
+    pay_attack_endurance,
+    resolve_attack,
 )
 from rulebook.damage import WoundState, apply_hit
 from rulebook.hit_locations import AREAS

@@ -8,12 +8,21 @@ from hypothesis import strategies as st
 
 from rulebook import RulesError
 from rulebook.damage import (
-    Hit, WoundState, activity_endurance_cost, apply_hit, attack_endurance_cost, dying_round,
-    restore_from_dying, shock_after_save, shock_from_hit, shock_threshold_save, trauma,
-    unconscious_minutes, unconscious_seconds,
+    Hit,
+    WoundState,
+    activity_endurance_cost,
+    apply_hit,
+    attack_endurance_cost,
+    dying_round,
+    restore_from_dying,
+    shock_after_save,
+    shock_from_hit,
+    shock_threshold_save,
+    trauma,
+    unconscious_minutes,
+    unconscious_seconds,
 )
 from rulebook.tests.scripted import ScriptedRng
-
 
 FAIL_4D6 = (6, 6, 6, 6)
 PASS_4D6 = (1, 2, 2, 2)

@@ -9,11 +9,18 @@ from hypothesis import strategies as st
 from rulebook import RulesError
 from rulebook.damage import WOUNDABLE_STATS
 from rulebook.hit_locations import (
-    AREAS, BODY_PARTS, LOCATIONS, attackers_choices, column, hit_location, require_area,
-    resolve_location, stat_risk_tally, upper_leg_only,
+    AREAS,
+    BODY_PARTS,
+    LOCATIONS,
+    attackers_choices,
+    column,
+    hit_location,
+    require_area,
+    resolve_location,
+    stat_risk_tally,
+    upper_leg_only,
 )
 from rulebook.tests.scripted import ScriptedRng
-
 
 # The article's rows as printed, ranges left to right, with the column each was rebuilt into.
 ARTICLE_ROWS = {

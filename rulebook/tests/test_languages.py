@@ -24,7 +24,6 @@ from rulebook.languages import (
 )
 from rulebook.tests.scripted import ScriptedRng
 
-
 PASS = (1, 1, 1, 1)
 FAIL = (6, 6, 6, 6)
 SPANISH_1920S = {"spoken": 3, "heard": 2, "written": 1, "read": 1}

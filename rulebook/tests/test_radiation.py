@@ -21,7 +21,6 @@ from rulebook.radiation import (
 )
 from rulebook.tests.scripted import ScriptedRng
 
-
 FAIL_4D6 = (6, 6, 6, 6)
 PASS_4D6 = (1, 1, 1, 1)
 

@@ -17,7 +17,6 @@ from rulebook.recovery_clock import DAY_MINUTES, NIGHT_MINUTES, day_segments, st
 from rulebook.tests.scripted import ScriptedRng
 from rulebook.tests.test_recovery import healed_at
 
-
 # --- The day model -----------------------------------------------------------------------
 
 

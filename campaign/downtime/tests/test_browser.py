@@ -2,6 +2,7 @@
 player's open sheet shows the healed wounds without a reload."""
 
 import pytest
+from playwright.sync_api import expect
 
 from characters.models import Character
 
@@ -45,6 +46,6 @@ def test_gm_runs_downtime_and_alices_sheet_heals_live(personas, wounded, page_fo
     assert gm.locator(f".job [data-character='{alice.pk}'] [data-after=trauma]").inner_text() == "2"
 
     # Alice's sheet was open all along: the wound panel heals without a reload.
-    sheet.wait_for_function("document.querySelector('#wounds').innerText.includes('trauma 2')", timeout=5_000)
+    expect(sheet.locator("#wounds")).to_contain_text("trauma 2", use_inner_text=True, timeout=5_000)
     assert "RES damage" not in sheet.locator("#wounds").inner_text()
     assert sheet.evaluate("performance.getEntriesByType('navigation').length") == 1

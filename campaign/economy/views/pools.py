@@ -15,7 +15,7 @@ from zenergate_site.errors import DomainError
 
 from ... import pagecache
 from ...models import KarmaEntry, MacGuffin
-from ...permissions import access_campaign
+from ...permissions import access_campaign, campaign_standing
 from .. import services as economy
 from ..forms import (
     ContributionForm,
@@ -94,10 +94,14 @@ def macguffins(request, campaign_id: int):
 @require_GET
 def macguffins_live(request, campaign_id: int):
     """The polled fragment: each pool's progress, status and contributors, swapped out of band."""
-    access = access_campaign(user=request.user, campaign_id=campaign_id)
-    return pagecache.cached_page(
-        request, name="pools-live", object_id=campaign_id, campaign_id=campaign_id,
-        render=lambda: render(request, "campaign/_pools_live.html", {"pools": _pools(access.campaign), "oob": True}))
+    standing = campaign_standing(user=request.user, campaign_id=campaign_id)  # narrow: it may be cached
+
+    def fresh():
+        access = access_campaign(user=request.user, campaign_id=campaign_id)
+        return render(request, "campaign/_pools_live.html", {"pools": _pools(access.campaign), "oob": True})
+
+    return pagecache.cached_page(request, name="pools-live", object_id=int(campaign_id),
+                                 campaign_id=int(campaign_id), version=standing.page_version, render=fresh)
 
 
 @login_required
