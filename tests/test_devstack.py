@@ -2,6 +2,7 @@
 files), `make dev` like a developer's server; a Celery worker that dies is started again and its
 job finishes; Redis keeps what it was given across a restart; Ctrl-C stops everything."""
 
+import http.cookiejar
 import json
 import os
 import signal
@@ -11,6 +12,7 @@ import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -135,6 +137,21 @@ def test_run_serves_like_production_and_ctrl_c_stops_everything(tmp_path, static
         status, _, body = stack.get("/no-such-page/")
         assert status == 404
         assert b"There is nothing here" in body and b"URLconf" not in body
+        # Logged in, a campaign that does not exist is the same friendly 404.
+        jar = http.cookiejar.CookieJar()
+        browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+        form = browser.open(f"{stack.url}/accounts/login/", timeout=10).read().decode()
+        token = form.split('name="csrfmiddlewaretoken" value="', 1)[1].split('"', 1)[0]
+        browser.open(urllib.request.Request(
+            f"{stack.url}/accounts/login/", headers={"Referer": f"{stack.url}/accounts/login/"},
+            data=urllib.parse.urlencode({"username": "gm", "password": DEMO_PASSWORD,
+                                         "csrfmiddlewaretoken": token}).encode()), timeout=10)
+        try:
+            browser.open(f"{stack.url}/campaigns/999999/", timeout=10)
+            raise AssertionError("/campaigns/999999/ should be 404")
+        except urllib.error.HTTPError as missing:
+            page = missing.read()
+            assert missing.code == 404 and b"There is nothing here" in page and b'class="topbar"' in page
 
         # The key is made once, kept private, and published to a second shell's manage.py.
         key_file = stack.dir / "secret_key"
