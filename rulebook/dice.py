@@ -4,8 +4,8 @@ Article: "Stat Checks", "Skill Checks", "Additional Rules / Impossible Chances",
 "Combat" discussion of 1d6 to 4d6. RULINGS.md section 1.
 
 Every check is "roll N d6, succeed on a total at or below the target". Exact chances are
-``Fraction`` values computed from cached distributions, so asking the same odds twice costs
-a dictionary look-up.
+``Fraction`` values counted in closed form (no tables to build), and cached, so asking the
+same odds twice costs a dictionary look-up.
 """
 
 from __future__ import annotations
@@ -110,6 +110,24 @@ def probability_at_most(target: int, dice: int, sides: int = 6) -> Fraction:
 def keep_lowest_at_most_count(target: int, rolled: int, kept: int, sides: int = 6) -> int:
     """Count the ordered rolls of ``rolled`` dice whose lowest ``kept`` faces sum ≤ ``target``.
 
+    Two ways to the same count, the one with fewer terms taken. Extra-benefit checks (the only
+    keep-lowest rolls) have targets near the top, where counting what fails is shortest.
+    """
+    if target < kept:
+        return 0
+    if target >= kept * sides:
+        return sides**rolled
+    # What fails: the lowest faces sum past the target, i.e. measured as each face's distance
+    # from the top (sides − face), the ``kept`` largest distances sum to at most this.
+    short = sides * kept - target - 1
+    if short <= target - kept:
+        return sides**rolled - _largest_at_most_count(short, rolled, kept, sides - 1)
+    return _lowest_at_most_count(target, rolled, kept, sides)
+
+
+def _lowest_at_most_count(target: int, rolled: int, kept: int, sides: int) -> int:
+    """Rolls whose lowest ``kept`` faces (1…sides) sum ≤ ``target``, counted directly.
+
     Sorted, the counted faces end on some face v (the highest that counts). Split the roll by
     it: ``below`` dice show less than v (fewer than ``kept`` of them), at least the rest of the
     counted ones show exactly v, and every other die shows v or more. So the count is
@@ -118,13 +136,8 @@ def keep_lowest_at_most_count(target: int, rolled: int, kept: int, sides: int = 
 
     where A is ``at_most_count`` on dice of v − 1 sides (the low dice's own sum), and T counts
     the ways the other rolled − below dice show v or more with at least kept − below of them on
-    v: (sides − v + 1)^r less the ways with fewer on v. No table and no search: a few dozen
-    integer operations for any number of dice.
+    v: (sides − v + 1)^r less the ways with fewer on v.
     """
-    if target < kept:
-        return 0
-    if target >= kept * sides:
-        return sides**rolled
     total = 0
     choose = [comb(rolled, below) for below in range(kept)]
     for v in range(1, sides + 1):
@@ -151,6 +164,38 @@ def keep_lowest_at_most_count(target: int, rolled: int, kept: int, sides: int = 
                     tail -= term
                     term = term * (rest - on_v) // ((on_v + 1) * higher)
             total += choose[below] * low * tail
+    return total
+
+
+def _largest_at_most_count(limit: int, rolled: int, kept: int, top: int) -> int:
+    """Ordered rolls of values 0…top whose ``kept`` largest sum to at most ``limit``.
+
+    The mirror of ``_lowest_at_most_count``: u is the smallest value that counts; ``above``
+    dice (fewer than ``kept``) show more than u, and their excess over u is an
+    ``at_most_count``; the other dice show u or less, at least kept − above of them u. As
+    kept · u ≤ limit, a small limit leaves only a few u to try.
+    """
+    total = 0
+    for u in range(min(top, limit // kept) + 1):
+        slack = limit - kept * u
+        for above in range(kept):
+            if slack < above:  # each die above u is at least one more
+                break
+            if above:
+                if u == top:
+                    break
+                high = at_most_count(slack, above, top - u)
+            else:
+                high = 1
+            rest = rolled - above
+            if u:
+                tail, term = (u + 1) ** rest, u**rest
+                for on_u in range(kept - above):
+                    tail -= term
+                    term = term * (rest - on_u) // ((on_u + 1) * u)
+            else:  # every other die shows 0
+                tail = 1
+            total += comb(rolled, above) * high * tail
     return total
 
 

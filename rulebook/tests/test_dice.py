@@ -358,3 +358,17 @@ def test_probability_at_most_edges():
     assert probability_at_most(2, 3) == 0
     assert probability_at_most(3, 3) == Fraction(1, 216)
     assert probability_at_most(18, 3) == 1
+
+
+@pytest.mark.parametrize("rolled", range(1, 7))
+def test_keep_lowest_counts_equal_every_roll_counted(rolled):
+    """Both ways of counting (directly, and what fails from the top) against every ordered roll."""
+    from itertools import product
+
+    from rulebook.dice import keep_lowest_at_most_count
+
+    rolls = [sorted(r) for r in product(range(1, 7), repeat=rolled)]
+    for kept in range(1, rolled + 1):
+        for target in range(0, 6 * kept + 2):
+            assert keep_lowest_at_most_count(target, rolled, kept) == sum(
+                1 for r in rolls if sum(r[:kept]) <= target), (target, rolled, kept)
