@@ -17,9 +17,9 @@ from campaign.models import Membership, PageVersion
 from .models import Character
 
 
-@dataclass(frozen=True)
-class CharacterAccess:
-    character: Character
+class _Rights:
+    """What a role and ownership allow: shared by the full access and the narrow standing."""
+
     role: str
     is_owner: bool
 
@@ -33,7 +33,14 @@ class CharacterAccess:
 
 
 @dataclass(frozen=True)
-class CharacterStanding:
+class CharacterAccess(_Rights):
+    character: Character
+    role: str
+    is_owner: bool
+
+
+@dataclass(frozen=True)
+class CharacterStanding(_Rights):
     """Who the viewer is to a character, without loading it: what a cached page needs to know."""
 
     character_id: int
@@ -42,14 +49,6 @@ class CharacterStanding:
     role: str
     is_owner: bool
     page_version: int  # the campaign's page-cache version, read in the same query
-
-    @property
-    def is_gm(self) -> bool:
-        return self.role == Membership.Role.GM
-
-    @property
-    def can_write(self) -> bool:
-        return self.is_gm or self.is_owner
 
 
 def _viewer_role(user):

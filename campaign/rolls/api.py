@@ -19,12 +19,12 @@ def odds_answer(system_key: str, odds) -> dict:
     """The odds of a check as JSON: exact fractions as "a/b"."""
     return {
         "system": system_key,
-        "probability": services._fraction(odds.probability),
+        "probability": services.fraction_text(odds.probability),
         "percent": round(float(odds.probability) * 100, 4),
         "outcome": odds.outcome,
-        "distribution": [[outcome, services._fraction(p)] for outcome, p in odds.distribution],
+        "distribution": [[outcome, services.fraction_text(p)] for outcome, p in odds.distribution],
         "success": sorted(odds.success),
-        "breakdown": [[str(label), services._plain(value)] for label, value in odds.breakdown],
+        "breakdown": [[str(label), services.plain(value)] for label, value in odds.breakdown],
     }
 
 

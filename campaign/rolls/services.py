@@ -36,7 +36,7 @@ def check_inputs(campaign: Campaign, raw: dict, *, field: str = "check") -> tupl
         raise CampaignError(str(exc), field=f"{field}.{exc.field}") from None
 
 
-def _fraction(value: Fraction | None) -> str:
+def fraction_text(value: Fraction | None) -> str:
     return "" if value is None else f"{value.numerator}/{value.denominator}"
 
 
@@ -69,8 +69,8 @@ def roll_check(*, campaign: Campaign, by, check: dict, label: str = "", private:
         faces.append(die)
     return _publish(Roll.objects.create(
         campaign=campaign, by=by, kind=Roll.Kind.CHECK, label=label, system=rule_set.key, params=params,
-        dice=faces, total=rolled.total, success=rolled.success, probability=_fraction(rolled.probability),
-        detail={"breakdown": [[str(k), _plain(v)] for k, v in rolled.breakdown]}, private=private))
+        dice=faces, total=rolled.total, success=rolled.success, probability=fraction_text(rolled.probability),
+        detail={"breakdown": [[str(k), plain(v)] for k, v in rolled.breakdown]}, private=private))
 
 
 @transaction.atomic
@@ -99,7 +99,7 @@ def record_roll(*, campaign: Campaign | int, by, kind: str, label: str, faces, t
     campaign_id = campaign if isinstance(campaign, int) else campaign.pk
     return _publish(Roll.objects.create(
         campaign_id=campaign_id, by=by, kind=kind, label=label[:120], dice=dice, total=total, success=success,
-        probability=_fraction(probability), detail=detail or {}, private=private))
+        probability=fraction_text(probability), detail=detail or {}, private=private))
 
 
 def record_rolls_many(*, campaign_id: int, rolls: list[dict]) -> None:
@@ -112,12 +112,12 @@ def record_rolls_many(*, campaign_id: int, rolls: list[dict]) -> None:
                   data={"rolls": len(rolls)})
 
 
-def _plain(value: object) -> object:
+def plain(value: object) -> object:
     """A breakdown value as JSON: Fractions as "a/b", tuples as lists."""
     if isinstance(value, Fraction):
-        return _fraction(value)
+        return fraction_text(value)
     if isinstance(value, (tuple, list)):
-        return [_plain(v) for v in value]
+        return [plain(v) for v in value]
     if isinstance(value, (int, float, str, bool)) or value is None:
         return value
     return str(value)

@@ -42,7 +42,7 @@ def _odds(campaign, source) -> dict:
     except RulesError as exc:
         return {"error": str(exc)}
     return {"odds": odds, "percent": f"{float(odds.probability) * 100:.2f}",
-            "exact": services._fraction(odds.probability), "chart": distribution_chart(odds.distribution, odds.success)}
+            "exact": services.fraction_text(odds.probability), "chart": distribution_chart(odds.distribution, odds.success)}
 
 
 def _feed_context(access) -> dict:
