@@ -32,7 +32,6 @@ def stat_dice_range(expression: str) -> tuple[int, int]:
     return low, high
 
 
-@transaction.atomic
 def _rule_set_changes(campaign: Campaign, key, rulings) -> dict:
     """Check a rule set and its rulings ({name: value}); a new rule set starts from its defaults."""
     if key not in SYSTEMS:
@@ -52,6 +51,7 @@ def _rule_set_changes(campaign: Campaign, key, rulings) -> dict:
     return {"rule_set": key, "rulings": cleaned}
 
 
+@transaction.atomic
 def campaign_update(*, campaign: Campaign, by, **changes) -> Campaign:
     """Change a campaign's name, description or character-building settings (GM)."""
     campaign = Campaign.objects.select_for_update(no_key=True).get(pk=campaign.pk)

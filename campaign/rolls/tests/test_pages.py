@@ -178,3 +178,18 @@ def test_the_tables_calculator_explains_bad_input(client, personas):
     assert 'role="alert"' in html and "whole number" in html
     html = client.get(reverse("tables"), {"table": "distance", "by": "value", "q": "-3"}).content.decode()
     assert 'role="alert"' in html
+
+
+@pytest.mark.django_db(transaction=True)
+def test_saving_settings_commits_for_real(client, api_as, personas):
+    """Outside a test's own transaction, as in production: the settings write runs atomically."""
+    campaign = personas["campaign"]
+    client.force_login(personas["gm"])
+    response = client.post(reverse("campaign-settings", args=[campaign.pk]), {
+        "action": "settings", "name": "Renamed", "description": "", "stat_entry": "enter", "stat_dice": "4d6",
+        "max_skill_ranks": 3, "rule_set": "rocket_house"})
+    assert response.status_code == 302
+    patched = api_as("gm").patch(f"/api/v1/campaigns/{campaign.pk}/", {"rulings": {"stalemate": 1}}, format="json")
+    assert patched.status_code == 200, patched.content
+    campaign.refresh_from_db()
+    assert (campaign.name, campaign.rule_set, campaign.rulings) == ("Renamed", "rocket_house", {"stalemate": 1})
