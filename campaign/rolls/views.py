@@ -60,7 +60,7 @@ def roller(request, campaign_id: int):
     if request.htmx and request.GET.get("part") == "odds":
         return render(request, "rolls/_odds.html", context)
     context.update(_feed_context(access))
-    context.update({"can_roll": access.role != "viewer", "live_campaign": campaign.pk, "hide_roller_link": True,
+    context.update({"can_roll": access.role != "viewer", "live_campaign": campaign.pk,
                     "live_after": last_event_id(campaign=campaign), "notation": request.GET.get("notation", "")})
     return render(request, "rolls/roller.html", context)
 
