@@ -25,7 +25,7 @@ from rulebook.tables import aiming_bonus
 from .errors import CombatConflict, CombatError
 from .fighters import Fighter, fighter
 from .log import Changes, record
-from .models import Combatant, CombatEvent, Encounter
+from .models import OUT_COLD_TURNS_MAX, Combatant, CombatEvent, Encounter
 from .services import _running, locked, pay_and_wound
 
 
@@ -176,7 +176,8 @@ def attack_make(*, encounter: Encounter, by, request: AttackRequest, dice: dict 
         out = hit.unconscious_seconds if hit.unconscious_seconds is not None else (
             hit.unconscious_minutes * 60 if hit.unconscious_minutes is not None else None)
         if out:
-            victim.out_cold_turns = max(victim.out_cold_turns, ceil(out / encounter.round_seconds))
+            victim.out_cold_turns = min(max(victim.out_cold_turns, ceil(out / encounter.round_seconds)),
+                                        OUT_COLD_TURNS_MAX)
         if hit.dying and not victim.dying:
             victim.dying, victim.dying_modifier = True, None
         if location.next_attack_bonus:

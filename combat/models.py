@@ -100,6 +100,12 @@ class Combatant(models.Model):
         return self.character_id is None
 
 
+#: The most actions a knocked-out combatant can be marked to miss: the column's range (a small
+#: integer), 91 hours of 10-second turns, far past the end of any fight. A knock-out past the
+#: time chart's end is capped here rather than refused: the hit happened.
+OUT_COLD_TURNS_MAX = 32767
+
+
 #: The aimed areas an attack may name, largest first (RULINGS section 6).
 AIMED_AREAS = AREAS
 
