@@ -1,4 +1,5 @@
-# Two commands: `make run` serves the app on an embedded stack, `make test` runs every test.
+# Two commands: `make run` serves the app on an embedded stack, `make test` runs every test
+# (`make test-fast` all but the browser, fuzz and stack tests).
 # `make dev` is `make run` for developers: runserver, reloading on changes, DEBUG on.
 PYTHON ?= python3
 VENV   := .venv
@@ -7,7 +8,7 @@ PORT   ?= 8000
 REQ_HASH := $(shell cksum requirements.txt | cut -d' ' -f1)
 STAMP  := $(VENV)/.installed-$(REQ_HASH)
 
-.PHONY: run dev test manage shell env backup restore clean-devstack
+.PHONY: run dev test test-fast manage shell env backup restore clean-devstack
 
 $(STAMP): requirements.txt
 	@$(PYTHON) -c 'import sys; sys.exit("Python 3.11 or newer is needed (found %s)" % sys.version.split()[0]) if sys.version_info < (3, 11) else None'
@@ -23,6 +24,9 @@ dev: $(STAMP)  ## the same stack, served by runserver with autoreload and DEBUG 
 
 test: $(STAMP)  ## the whole suite on a throw-away PostgreSQL and Redis (ARGS="-k foo" to narrow)
 	$(PY) -m zenergate_site.devstack test -- $(ARGS)
+
+test-fast: $(STAMP)  ## the same without browser, fuzz and stack tests (markers in pytest.ini): a few minutes
+	$(PY) -m zenergate_site.devstack test -- -m "not browser and not fuzz and not stack" $(ARGS)
 
 manage: $(STAMP)  ## manage.py against the running `make run` stack: make manage ARGS="createsuperuser"
 	$(PY) manage.py $(ARGS)

@@ -22,6 +22,29 @@ CHROMIUM_FLAGS = [
 PASSWORD = "correct-horse-battery"
 
 
+# --- Markers (pytest.ini; `make test-fast` runs -m "not browser and not fuzz and not stack") ---
+#: A test that uses any of these fixtures is marked so, without anyone remembering to.
+MARKED_BY_FIXTURE = {
+    "browser": {"browser", "page_for", "live_server"},  # Chromium, or a live server for one
+    "worker": {"start_worker", "celery_worker_process"},  # a real Celery worker process
+    "fuzz": {"api_schema"},  # schemathesis over the whole API (tests/test_api_fuzz.py)
+}
+#: Every test with the first marker also gets the second.
+IMPLIED_MARKERS = {"worker": "stack"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects anything
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        for marker, fixtures in MARKED_BY_FIXTURE.items():
+            if used & fixtures and item.get_closest_marker(marker) is None:
+                item.add_marker(marker)
+        for marker, implied in IMPLIED_MARKERS.items():
+            if item.get_closest_marker(marker) is not None and item.get_closest_marker(implied) is None:
+                item.add_marker(implied)
+
+
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     """PBKDF2 is slow on purpose; tests log in many users and do not test the hasher."""
@@ -44,6 +67,16 @@ def no_login_lockouts(request):
         from zenergate_site import login_guard
 
         login_guard.unlock_all()
+
+
+@pytest.fixture
+def arranging(db):
+    """Let a test write rows directly, around no service: one change set open for its whole body
+    (campaign.testing). Only for tests of the database's own rules and of states no service makes."""
+    from campaign.testing import arranged
+
+    with arranged():
+        yield
 
 
 # --- Personas ----------------------------------------------------------------------------

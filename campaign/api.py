@@ -74,5 +74,5 @@ class EventsApi(APIView):
         query = EventsQueryIn(data=request.query_params)
         query.is_valid(raise_exception=True)
         after = query.validated_data["after"]
-        rows = events.events_after(campaign=access.campaign, after=after, is_gm=access.is_gm)
+        rows = events.events_after(campaign=access.campaign, after=after, user=request.user, is_gm=access.is_gm)
         return Response(EventsOut({"events": rows, "last": rows[-1].id if rows else after}).data)

@@ -6,6 +6,6 @@ class CampaignConfig(AppConfig):
     verbose_name = "Campaigns"
 
     def ready(self):
-        from . import pagecache
+        from . import changes
 
-        pagecache.connect_signals()
+        changes.connect_guard()

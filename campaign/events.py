@@ -1,42 +1,84 @@
-"""The campaign's live stream: publish an event, read what came after an id.
+"""The campaign's live stream: typed events, and reading what came after an id.
 
-DESIGN.md, "Live parts": MacGuffin pools, combat, the roll feed and job progress share one
-append-only stream per campaign. A client remembers the last id it saw and asks for what came
-after it, so a reconnect neither misses nor repeats an event.
+DESIGN.md, "Live parts": MacGuffin pools, combat, the roll feed, wounds and job progress share
+one append-only stream per campaign. A client remembers the last id it saw and asks for what
+came after it, so a reconnect neither misses nor repeats an event.
+
+Every event kind is a class (Zulip's ``event_types``): its fields are declared, unknown ones
+are refused by the constructor, and it carries its audience. Events are published only by a
+change set (``campaign.changes``), which writes them when the write's transaction closes.
+Each app declares the kinds it publishes next to its services; a page's live part names the
+class it follows (``LiveEvent.trigger``), not a string.
 """
 
-from django.db import connection, transaction
+from __future__ import annotations
 
+from dataclasses import dataclass, field, fields
+from typing import ClassVar
+
+from .audience import EVERYONE, Seen, visible
 from .models import Campaign, Event
 
 #: One page of events; a client that is further behind asks again from the last id it got.
 PAGE = 200
-# Keeps the advisory-lock key space of the event stream apart from any other use of such locks.
-_LOCK_SPACE = 0x5A47
+
+#: Every kind of event by its name on the stream, filled as the classes are defined.
+KINDS: dict[str, type[LiveEvent]] = {}
 
 
-def event_publish(*, campaign: Campaign | int, kind: str, data: dict | None = None, gm_only: bool = False) -> Event:
-    """Append an event to the campaign's stream, inside the caller's transaction.
+@dataclass(frozen=True, kw_only=True)
+class LiveEvent:
+    """One kind of event. Subclasses are frozen keyword-only dataclasses with a ``kind``."""
 
-    Ids come from a sequence when the row is inserted, but transactions commit in their own
-    order: a reader could see id 12 before a slower transaction commits id 11 and then never
-    ask for 11 again. The transaction-scoped advisory lock makes publishers in one campaign
-    queue up until the earlier one commits, so ids become visible in order.
-    """
-    campaign_id = campaign if isinstance(campaign, int) else campaign.pk
-    if not transaction.get_connection().in_atomic_block:
-        raise RuntimeError("event_publish must run inside the write's transaction")
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_LOCK_SPACE, campaign_id])
-    return Event.objects.create(campaign_id=campaign_id, kind=kind, data=data or {}, gm_only=gm_only)
+    kind: ClassVar[str]
+    seen: Seen = field(default=EVERYONE, compare=True)
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "kind" in cls.__dict__:
+            if cls.kind in KINDS and KINDS[cls.kind].__qualname__ != cls.__qualname__:
+                raise TypeError(f"Two event classes publish {cls.kind!r}.")
+            KINDS[cls.kind] = cls
+
+    def data(self) -> dict:
+        """What a client receives: every field but the audience."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "seen"}
+
+    @classmethod
+    def trigger(cls, **ids: int) -> str:
+        """The name ``static/js/live.js`` dispatches for this kind (and one id in its data)."""
+        name = f"zg:{cls.kind}"
+        for key, value in ids.items():
+            name += f":{key}={int(value)}"
+        return name
 
 
-def events_after(*, campaign: Campaign, after: int, is_gm: bool, limit: int = PAGE) -> list[Event]:
+# --- Kinds of the table itself --------------------------------------------------------------
+@dataclass(frozen=True, kw_only=True)
+class CampaignChanged(LiveEvent):
+    """The campaign's settings changed (its rule set among them): open rollers re-read their form."""
+
+    kind: ClassVar[str] = "campaign"
+    fields: list[str]
+
+
+@dataclass(frozen=True, kw_only=True)
+class JobProgressed(LiveEvent):
+    """A background job moved: queued, a batch done, finished, failed or undone."""
+
+    kind: ClassVar[str] = "job"
+    job: int
+    status: str
+    done: int | None = None
+    total: int | None = None
+    game_hours: int | None = None
+
+
+# --- Reading -------------------------------------------------------------------------------------
+def events_after(*, campaign: Campaign, after: int, user, is_gm: bool, limit: int = PAGE) -> list[Event]:
     """Return the events after ``after`` that the viewer may see, oldest first."""
-    events = Event.objects.filter(campaign=campaign, id__gt=after)
-    if not is_gm:
-        events = events.filter(gm_only=False)
-    return list(events.order_by("id")[:limit])
+    rows = visible(Event.objects.filter(campaign=campaign, id__gt=after), user=user, is_gm=is_gm)
+    return list(rows.order_by("id")[:limit])
 
 
 def last_event_id(*, campaign: Campaign) -> int:

@@ -6,6 +6,8 @@ from django.db.models import F, Q
 
 from zenergate_site import limits
 
+from .audience import Audienced, audience_constraint
+
 
 class Campaign(models.Model):
     class StatEntry(models.TextChoices):
@@ -61,8 +63,8 @@ class Membership(models.Model):
         return f"{self.user} ({self.role}) in {self.campaign}"
 
 
-class LogEntry(models.Model):
-    """The campaign's audit trail: who did what, and why, for every write."""
+class LogEntry(Audienced):
+    """The campaign's audit trail: who did what, and why, for every write (written by change sets)."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="log_entries")
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
@@ -75,29 +77,31 @@ class LogEntry(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["campaign", "-created_at"], name="logentry_campaign_recent")]
+        constraints = [audience_constraint("logentry_audience_valid")]
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.action}: {self.summary}"
 
 
-class Event(models.Model):
+class Event(Audienced):
     """One entry of the campaign's live stream: append-only, ids increase in commit order.
 
     Pages and clients ask for everything after the last id they saw (DESIGN.md, "Live parts"),
     so a reconnect neither misses nor repeats an event. Publishers take a per-campaign advisory
-    lock (campaign.events), so a later id never becomes visible before an earlier one.
+    lock (campaign.changes), so a later id never becomes visible before an earlier one. Its
+audience says who receives it (campaign.audience).
     """
 
     id = models.BigAutoField(primary_key=True)
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=32)
     data = models.JSONField(default=dict, blank=True)
-    gm_only = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["id"]
         indexes = [models.Index(fields=["campaign", "id"], name="event_campaign_after")]
+        constraints = [audience_constraint("event_audience_valid")]
 
 
 class Job(models.Model):

@@ -6,21 +6,16 @@ the data an API read serialises) is cached under a key made of
 
     the page · the object · the viewer (user and, for pages, their CSRF secret) · the campaign's version
 
-and every committed write to anything in the campaign moves the version on (``touch``), so no
-cached copy outlives the data it shows. Access is always checked before the cache is asked:
-the key includes the viewer, so what a GM sees (their notes) is never served to a player.
+and every committed write to anything in the campaign moves the version on, so no cached copy
+outlives the data it shows. Access is always checked before the cache is asked: the key
+includes the viewer, so what a GM sees (their notes) is never served to a player.
 
-Writes are noticed in two ways:
-
-- ``post_save`` / ``post_delete`` on every model of the campaign's apps (``connect_signals``),
-  which covers ``save()``, ``create()``, ``delete()`` and queryset deletes;
-- an explicit ``touch(campaign_id)`` wherever code writes past the ORM's signals
-  (``QuerySet.update``, ``bulk_create``, raw SQL).
-
-The number moves after the commit (``on_commit``): a reader that renders between the commit
-and the move caches fresh data under the old number, which nobody asks for again. Entries
-also expire after ``PAGE_CACHE_SECONDS``, a bound on staleness should a process die between a
-commit and its move. With the cache server down, reads render as if nothing were cached.
+Writes are noticed in one place: every write goes through a change set (``campaign.changes``),
+which moves the version of each campaign it touched once its transaction commits. A reader
+that renders between the commit and the move caches fresh data under the old number, which
+nobody asks for again. Entries also expire after ``PAGE_CACHE_SECONDS``, a bound on staleness
+should a process die between a commit and its move. With the cache server down, reads render
+as if nothing were cached.
 """
 
 from __future__ import annotations
@@ -30,23 +25,15 @@ import logging
 import secrets
 import zlib
 from collections.abc import Callable
-from functools import partial
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import IntegrityError, connection, transaction
-from django.db.models.signals import post_delete, post_save
+from django.db import IntegrityError, connection
 from django.http import HttpResponse
 
-from .models import Campaign, Event, PageVersion
+from .models import PageVersion
 
 log = logging.getLogger(__name__)
-
-#: Models whose writes change no cached page: the live stream (read through its own endpoint)
-#: and the version itself.
-IGNORED = {PageVersion, Event}
-#: Apps whose models live inside a campaign.
-APPS = ("campaign", "characters", "combat", "downtime", "transfer")
 
 
 # --- The version ---------------------------------------------------------------------------
@@ -59,22 +46,8 @@ def version(campaign_id: int) -> int:
     return row[0] if row else 0
 
 
-def touch(campaign_id: int | None) -> None:
-    """Move the campaign's version on once the current transaction commits (at once outside one)."""
-    if campaign_id is None:
-        return
-    if connection.in_atomic_block:
-        # Once per campaign per transaction: an adventure's payout saves dozens of rows. A move
-        # registered inside a savepoint that rolls back is dropped with it, so the next write
-        # registers again.
-        if any(getattr(func, "campaign_id", None) == campaign_id for _, func, *_ in connection.run_on_commit):
-            return
-    move = partial(_move, campaign_id)
-    move.campaign_id = campaign_id
-    transaction.on_commit(move)
-
-
-def _move(campaign_id: int) -> None:
+def move_version(campaign_id: int) -> None:
+    """Replace the campaign's version (called by the change set once a write commits)."""
     # A fresh random number rather than a count: numbers never repeat, so neither a database
     # restored from a backup (its counters back where they were) nor a new database reusing
     # campaign ids can meet cached copies made for other data.
@@ -86,65 +59,6 @@ def _move(campaign_id: int) -> None:
                 [campaign_id, secrets.randbits(62)])
     except IntegrityError:  # the campaign was deleted meanwhile: nothing of it is served again
         pass
-
-
-# --- Which campaign a row belongs to ---------------------------------------------------------
-_PATHS: dict[type, tuple[str, ...] | None] = {}
-
-
-def _path_to_campaign(model: type) -> tuple[str, ...] | None:
-    """The foreign keys from ``model`` to Campaign (e.g. ("character", "campaign")), found once."""
-    if model in _PATHS:
-        return _PATHS[model]
-    found = None
-    queue = [(model, ())]
-    seen = {model}
-    while queue and found is None:
-        current, path = queue.pop(0)
-        for field in current._meta.concrete_fields:
-            target = getattr(field, "related_model", None)
-            if not field.many_to_one and not field.one_to_one or target is None or target in seen:
-                continue
-            if target is Campaign:
-                found = path + (field.name,)
-                break
-            if target._meta.app_label in APPS and len(path) < 3:
-                seen.add(target)
-                queue.append((target, path + (field.name,)))
-    _PATHS[model] = found
-    return found
-
-
-def campaign_of(instance) -> int | None:
-    """The id of the campaign a saved or deleted row belongs to, or None."""
-    if isinstance(instance, Campaign):
-        return instance.pk
-    path = _path_to_campaign(type(instance))
-    if not path:
-        return None
-    first = type(instance)._meta.get_field(path[0])
-    value = getattr(instance, first.attname, None)
-    if value is None or len(path) == 1:
-        return value
-    related = first.related_model
-    return related.objects.filter(pk=value).values_list("__".join(path[1:]), flat=True).first()
-
-
-def _on_write(sender, instance, **kwargs) -> None:
-    if sender in IGNORED or kwargs.get("raw"):
-        return
-    touch(campaign_of(instance))
-
-
-def connect_signals() -> None:
-    """Watch every model of the campaign's apps (called from CampaignConfig.ready)."""
-    from django.apps import apps
-
-    for model in apps.get_models(include_auto_created=False):
-        if model._meta.app_label in APPS and model not in IGNORED:
-            uid = f"pagecache:{model._meta.label}"
-            post_save.connect(_on_write, sender=model, dispatch_uid=uid + ":save", weak=False)
-            post_delete.connect(_on_write, sender=model, dispatch_uid=uid + ":delete", weak=False)
 
 
 # --- Reading through the cache ---------------------------------------------------------------

@@ -37,6 +37,18 @@ def access_campaign(*, user, campaign_id, write: bool = False) -> CampaignAccess
     return CampaignAccess(campaign=membership.campaign, role=membership.role)
 
 
+def access_to(*, campaign: Campaign, user, write: bool = False) -> CampaignAccess:
+    """The same decision as ``access_campaign`` for a campaign already loaded (one narrow query)."""
+    if user is None or not user.is_authenticated:
+        raise Http404("No such campaign.")
+    role = Membership.objects.filter(campaign_id=campaign.pk, user=user).values_list("role", flat=True).first()
+    if role is None:
+        raise Http404("No such campaign.")
+    if write and role != Membership.Role.GM:
+        raise PermissionDenied("Only the campaign's GM may do that.")
+    return CampaignAccess(campaign=campaign, role=role)
+
+
 @dataclass(frozen=True)
 class CampaignStanding:
     """The viewer's role and the campaign's page-cache version: what a cached page needs."""

@@ -2,6 +2,7 @@
 
 from django.db.models import QuerySet
 
+from .audience import visible
 from .models import Campaign, Job, LogEntry, Membership
 
 
@@ -20,8 +21,9 @@ def role_of(*, viewer, campaign: Campaign) -> str | None:
     return campaign.memberships.filter(user=viewer).values_list("role", flat=True).first()
 
 
-def log_recent(*, campaign: Campaign, limit: int = 20) -> QuerySet[LogEntry]:
-    return campaign.log_entries.select_related("actor")[:limit]
+def log_recent(*, campaign: Campaign, user, is_gm: bool, limit: int = 20) -> QuerySet[LogEntry]:
+    """The audit lines this member may read, newest first."""
+    return visible(campaign.log_entries.select_related("actor"), user=user, is_gm=is_gm)[:limit]
 
 
 def job_get(*, campaign: Campaign, job_id: int) -> Job:

@@ -4,7 +4,12 @@ from rest_framework import serializers
 
 from rulebook.systems import SYSTEMS
 from zenergate_site import limits
-from zenergate_site.api_fields import NameField, StrictInput, TextField, WholeNumberField
+from zenergate_site.api_fields import (
+    NameField,
+    StrictInput,
+    TextField,
+    WholeNumberField,
+)
 
 from .models import Campaign, Membership
 

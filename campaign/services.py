@@ -9,8 +9,10 @@ from django.db import transaction
 
 from rulebook.systems import SYSTEMS, ParamError
 
+from .changes import change_set
 from .errors import CampaignConflict, CampaignError
-from .models import Campaign, LogEntry, Membership
+from .events import CampaignChanged
+from .models import Campaign, Membership
 
 #: Stat dice the app can roll and bound: NdM, optionally keeping the highest/lowest K, ± a constant.
 STAT_DICE = re.compile(r"^(?P<n>\d{1,2})d(?P<sides>\d{1,2})(?:k(?P<hl>[hl])(?P<keep>\d{1,2}))?(?P<add>[+-]\d{1,2})?$")
@@ -54,7 +56,8 @@ def _rule_set_changes(campaign: Campaign, key, rulings) -> dict:
 @transaction.atomic
 def campaign_update(*, campaign: Campaign, by, **changes) -> Campaign:
     """Change a campaign's name, description or character-building settings (GM)."""
-    campaign = Campaign.objects.select_for_update(no_key=True).get(pk=campaign.pk)
+    write = change_set(campaign=campaign, by=by)
+    campaign = write.lock(Campaign.objects.filter(pk=campaign.pk))[0]
     allowed = {"name", "description", "stat_entry", "stat_dice", "max_skill_ranks", "rule_set", "rulings"}
     unknown = set(changes) - allowed
     if unknown:
@@ -81,21 +84,11 @@ def campaign_update(*, campaign: Campaign, by, **changes) -> Campaign:
         setattr(campaign, key, changes[key])
     if changed:
         campaign.save(update_fields=changed)
-        log_action(campaign=campaign, actor=by, action="campaign.update",
-                   summary=f"{by} changed the campaign's {', '.join(k.replace('_', ' ') for k in changed)}",
-                   data={"fields": changed})
+        write.audit("campaign.update",
+                          f"{by} changed the campaign's {', '.join(k.replace('_', ' ') for k in changed)}",
+                          data={"fields": changed})
+        write.publish(CampaignChanged(fields=changed))
     return campaign
-
-
-def log_action(*, campaign: Campaign, actor, action: str, summary: str, data: dict | None = None) -> LogEntry:
-    """Record who did what in the campaign's audit trail (call inside the write's transaction)."""
-    return LogEntry.objects.create(
-        campaign=campaign,
-        actor=actor if actor is not None and actor.is_authenticated else None,
-        action=action,
-        summary=summary[:300],
-        data=data or {},
-    )
 
 
 @transaction.atomic
@@ -104,9 +97,11 @@ def campaign_create(*, name: str, by, description: str = "", stat_entry: str = C
     name = (name or "").strip()
     if not name:
         raise CampaignError("Give the campaign a name.", field="name")
+    changes = change_set(campaign=None, by=by)
     campaign = Campaign.objects.create(name=name, description=description, stat_entry=stat_entry)
+    changes.bind(campaign)
     Membership.objects.create(campaign=campaign, user=by, role=Membership.Role.GM)
-    log_action(campaign=campaign, actor=by, action="campaign.create", summary=f"{by} created the campaign")
+    changes.audit("campaign.create", f"{by} created the campaign")
     return campaign
 
 
@@ -118,16 +113,14 @@ def membership_add(*, campaign: Campaign, username: str, role: str, by) -> Membe
     user = get_user_model().objects.filter(username=username).first()
     if user is None:
         raise CampaignError(f"There is no user called {username!r}.", field="username")
+    changes = change_set(campaign=campaign, by=by)
     # Lock the campaign so two GMs adding the same person at once get one clear answer.
-    Campaign.objects.select_for_update(no_key=True).get(pk=campaign.pk)
+    changes.lock(Campaign.objects.filter(pk=campaign.pk))
     if Membership.objects.filter(campaign=campaign, user=user).exists():
         raise CampaignConflict(f"{username} is already in this campaign.", field="username")
     membership = Membership.objects.create(campaign=campaign, user=user, role=role)
-    log_action(
-        campaign=campaign, actor=by, action="membership.add",
-        summary=f"{by} added {username} as {membership.get_role_display()}",
-        data={"user": user.pk, "role": role},
-    )
+    changes.audit("membership.add", f"{by} added {username} as {membership.get_role_display()}",
+                  data={"user": user.pk, "role": role})
     return membership
 
 
@@ -138,7 +131,8 @@ def _gm_count(campaign: Campaign) -> int:
 @transaction.atomic
 def membership_change(*, membership: Membership, role: str | None = None, remove: bool = False, by) -> Membership | None:
     """Change a member's role or remove them (GM). A campaign always keeps at least one GM."""
-    Campaign.objects.select_for_update(no_key=True).get(pk=membership.campaign_id)
+    changes = change_set(campaign=membership.campaign_id, by=by)
+    changes.lock(Campaign.objects.filter(pk=membership.campaign_id))
     membership = Membership.objects.select_related("user", "campaign").get(pk=membership.pk)
     campaign = membership.campaign
     if role is not None and role not in Membership.Role.values:
@@ -149,14 +143,13 @@ def membership_change(*, membership: Membership, role: str | None = None, remove
     name = membership.user.username
     if remove:
         membership.delete()
-        log_action(campaign=campaign, actor=by, action="membership.remove", summary=f"{by} removed {name}",
-                   data={"user": membership.user_id})
+        changes.audit("membership.remove", f"{by} removed {name}", data={"user": membership.user_id})
         return None
     if role != membership.role:
         membership.role = role
         membership.save(update_fields=["role"])
-        log_action(campaign=campaign, actor=by, action="membership.role",
-                   summary=f"{by} made {name} {membership.get_role_display()}", data={"user": membership.user_id})
+        changes.audit("membership.role", f"{by} made {name} {membership.get_role_display()}",
+                      data={"user": membership.user_id})
     return membership
 
 
@@ -181,6 +174,6 @@ def account_create(*, campaign: Campaign, username: str, role: str, by) -> tuple
     password = "".join(secrets.choice(_PASSWORD_LETTERS) for _ in range(14))
     user = User.objects.create_user(username=username, password=password)
     membership = membership_add(campaign=campaign, username=username, role=role, by=by)
-    log_action(campaign=campaign, actor=by, action="account.create", summary=f"{by} made an account for {username}",
-               data={"user": user.pk})
+    change_set(campaign=campaign, by=by).audit("account.create", f"{by} made an account for {username}",
+                                               data={"user": user.pk})
     return membership, password

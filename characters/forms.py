@@ -8,7 +8,17 @@ from rulebook.stats import PRIMARY_STATS, STAT_MAX, STAT_MIN
 from zenergate_site import limits
 from zenergate_site.text import validate_name
 
-from .models import GENERAL_BREADTHS, Armour, Breadth, Character, Disadvantage, Equipment, Language, Skill, Weapon
+from .models import (
+    GENERAL_BREADTHS,
+    Armour,
+    Breadth,
+    Character,
+    Disadvantage,
+    Equipment,
+    Language,
+    Skill,
+    Weapon,
+)
 
 STAT_CHOICE_FIELD = [(code, code) for code in PRIMARY_STATS]
 DISADVANTAGE_VALUES = [(1, "Specific (1)"), (2, "Narrow (2)"), (4, "Broad (4)")]

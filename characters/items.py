@@ -13,7 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Max
 
-from campaign.services import log_action
+from campaign.changes import change_set
 from rulebook.equipment import armour_cost, weapon_cost
 from rulebook.karma import max_disadvantage_ranks
 from rulebook.languages import ASPECTS, aspect_distance
@@ -168,6 +168,7 @@ def _classified_after(kind: ItemKind, *, instance, values: Mapping, is_gm: bool,
 @transaction.atomic
 def item_create(*, character: Character, kind_name: str, data: Mapping, by, is_gm: bool):
     """Add a line to a sheet after the rules accept it."""
+    change_set(campaign=character.campaign_id, by=by)
     kind = ITEM_KINDS[kind_name]
     character = _locked(character)
     advancing = _require_build_rights(character, is_gm=is_gm, kind_name=kind_name)
@@ -187,15 +188,14 @@ def item_create(*, character: Character, kind_name: str, data: Mapping, by, is_g
     instance.save()
     if advancing:
         _within_earned_points(character, field="name")
-    log_action(campaign=character.campaign, actor=by, action=f"{kind.label}.create",
-               summary=f"{by} added the {kind.label} {instance.name} to {character.name}",
-               data={"character": character.pk, "id": instance.pk})
+    change_set(campaign=character.campaign, by=by).audit(f"{kind.label}.create", f"{by} added the {kind.label} {instance.name} to {character.name}", data={"character": character.pk, "id": instance.pk})
     return instance
 
 
 @transaction.atomic
 def item_update(*, item, kind_name: str, data: Mapping, by, is_gm: bool):
     """Change a line of a sheet; a GM's change to its classification fields classifies it."""
+    change_set(campaign=item.character.campaign_id, by=by)
     kind = ITEM_KINDS[kind_name]
     character = _locked(item.character)
     advancing = _require_build_rights(character, is_gm=is_gm, kind_name=kind_name)
@@ -229,18 +229,15 @@ def item_update(*, item, kind_name: str, data: Mapping, by, is_gm: bool):
         if advancing:
             _within_earned_points(character, field=changed[0])
         verb = "classified" if is_gm and set(changed) & {*kind.classification, "classified"} else "edited"
-        log_action(campaign=character.campaign, actor=by, action=f"{kind.label}.update",
-                   summary=f"{by} {verb} the {kind.label} {item.name} on {character.name}",
-                   data={"character": character.pk, "id": item.pk, "fields": changed})
+        change_set(campaign=character.campaign, by=by).audit(f"{kind.label}.update", f"{by} {verb} the {kind.label} {item.name} on {character.name}", data={"character": character.pk, "id": item.pk, "fields": changed})
     return item
 
 
 @transaction.atomic
 def item_delete(*, item, kind_name: str, by, is_gm: bool) -> None:
+    change_set(campaign=item.character.campaign_id, by=by)
     kind = ITEM_KINDS[kind_name]
     character = _locked(item.character)
     _require_build_rights(character, is_gm=is_gm)
-    log_action(campaign=character.campaign, actor=by, action=f"{kind.label}.delete",
-               summary=f"{by} removed the {kind.label} {item.name} from {character.name}",
-               data={"character": character.pk, "id": item.pk})
+    change_set(campaign=character.campaign, by=by).audit(f"{kind.label}.delete", f"{by} removed the {kind.label} {item.name} from {character.name}", data={"character": character.pk, "id": item.pk})
     item.delete()

@@ -12,9 +12,9 @@ from collections.abc import Callable
 
 from django.db import IntegrityError, transaction
 
+from campaign.changes import change_set
 from campaign.errors import CampaignConflict, CampaignError
 from campaign.models import KarmaEntry
-from campaign.services import log_action
 from zenergate_site import limits
 
 from .models import Character
@@ -61,6 +61,7 @@ def karma_post(*, character: Character, amount: int, kind: str, by, reason: str 
     try:
         with transaction.atomic():
             locked = Character.objects.select_for_update(no_key=True).select_related("campaign").get(pk=character.pk)
+            write = change_set(campaign=locked.campaign_id, by=by)
             replay = _existing(locked.pk, idempotency_key, kind)
             if replay is not None:
                 return replay, False
@@ -80,10 +81,8 @@ def karma_post(*, character: Character, amount: int, kind: str, by, reason: str 
                 idempotency_key=idempotency_key,
                 data={**(data or {}), **(extra or {})}, by=by if getattr(by, "is_authenticated", False) else None,
             )
-            log_action(campaign=locked.campaign, actor=by, action=f"karma.{kind}",
-                       summary=f"{locked.name}: {amount:+d} Karma ({KarmaEntry.Kind(kind).label.lower()})"
-                               + (f": {reason}" if reason else ""),
-                       data={"character": locked.pk, "entry": entry.pk})
+            write.audit(f"karma.{kind}", f"{locked.name}: {amount:+d} Karma ({KarmaEntry.Kind(kind).label.lower()})"
+                        + (f": {reason}" if reason else ""), data={"character": locked.pk, "entry": entry.pk})
             character.karma = balance
             return entry, True
     except IntegrityError:

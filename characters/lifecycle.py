@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from campaign.services import log_action
+from campaign.changes import change_set
 from zenergate_site import limits
 
 from . import selectors
@@ -37,6 +37,7 @@ def _problems_blocking_play(character: Character) -> dict[str, list[str]]:
 @transaction.atomic
 def character_submit(*, character: Character, by) -> Character:
     """Hand a finished draft to the GM for approval."""
+    change_set(campaign=character.campaign_id, by=by)
     Character.objects.select_for_update(no_key=True).get(pk=character.pk)
     character = selectors.character_with_sheet(character_id=character.pk)
     if character.state != State.DRAFT:
@@ -48,14 +49,14 @@ def character_submit(*, character: Character, by) -> Character:
         raise CharacterError(" ".join(messages), field=field)
     character.state = State.SUBMITTED
     character.save(update_fields=["state", "updated_at"])
-    log_action(campaign=character.campaign, actor=by, action="character.submit",
-               summary=f"{by} submitted {character.name} for approval", data={"character": character.pk})
+    change_set(campaign=character.campaign, by=by).audit("character.submit", f"{by} submitted {character.name} for approval", data={"character": character.pk})
     return character
 
 
 @transaction.atomic
 def character_approve(*, character: Character, by) -> Character:
     """Approve a submitted sheet: freeze its calculated stats and open its Karma ledger."""
+    change_set(campaign=character.campaign_id, by=by)
     Character.objects.select_for_update(no_key=True).get(pk=character.pk)
     character = selectors.character_with_sheet(character_id=character.pk)
     if character.state != State.SUBMITTED:
@@ -79,8 +80,7 @@ def character_approve(*, character: Character, by) -> Character:
     character.review_comment = ""
     character.save(update_fields=["intelligence", "hit_points", "shock_threshold", "endurance_max",
                                   "starting_karma", "state", "review_comment", "updated_at"])
-    log_action(campaign=character.campaign, actor=by, action="character.approve",
-               summary=f"{by} approved {character.name}", data={"character": character.pk})
+    change_set(campaign=character.campaign, by=by).audit("character.approve", f"{by} approved {character.name}", data={"character": character.pk})
     karma_open(character=character, by=by)
     return character
 
@@ -88,6 +88,7 @@ def character_approve(*, character: Character, by) -> Character:
 @transaction.atomic
 def character_return(*, character: Character, by, comment: str) -> Character:
     """Send a submitted sheet back to its player with the GM's comment."""
+    change_set(campaign=character.campaign_id, by=by)
     character = Character.objects.select_for_update(no_key=True).select_related("campaign").get(pk=character.pk)
     if character.state != State.SUBMITTED:
         raise CharacterConflict("Only a submitted sheet can be returned.", field="state")
@@ -97,14 +98,14 @@ def character_return(*, character: Character, by, comment: str) -> Character:
     character.state = State.DRAFT
     character.review_comment = comment[:limits.REVIEW_COMMENT]
     character.save(update_fields=["state", "review_comment", "updated_at"])
-    log_action(campaign=character.campaign, actor=by, action="character.return",
-               summary=f"{by} returned {character.name}: {comment[:120]}", data={"character": character.pk})
+    change_set(campaign=character.campaign, by=by).audit("character.return", f"{by} returned {character.name}: {comment[:120]}", data={"character": character.pk})
     return character
 
 
 @transaction.atomic
 def character_set_state(*, character: Character, state: str, by) -> Character:
     """Mark an active character dead or retired, or bring one back (GM only)."""
+    change_set(campaign=character.campaign_id, by=by)
     if state not in (State.ACTIVE, State.DEAD, State.RETIRED):
         raise CharacterError("The GM may set active, dead or retired here.", field="state")
     character = Character.objects.select_for_update(no_key=True).select_related("campaign").get(pk=character.pk)
@@ -112,9 +113,7 @@ def character_set_state(*, character: Character, state: str, by) -> Character:
         raise CharacterConflict("Approve the sheet first.", field="state")
     character.state = state
     character.save(update_fields=["state", "updated_at"])
-    log_action(campaign=character.campaign, actor=by, action="character.state",
-               summary=f"{by} marked {character.name} {character.get_state_display().lower()}",
-               data={"character": character.pk})
+    change_set(campaign=character.campaign, by=by).audit("character.state", f"{by} marked {character.name} {character.get_state_display().lower()}", data={"character": character.pk})
     return character
 
 
@@ -123,17 +122,22 @@ _UNLISTED = {"updated_at", "created_at", "history_id", "history_date", "history_
              "history_change_reason", "id", "character", "position"}
 
 
+#: Fields a history row lists to the GM alone: the GM's notes, and the wound clocks, which hold
+#: what the GM keeps behind the screen (how long Stimutabs last before they wear off).
+_GM_ONLY_FIELDS = {"gm_notes", "wounds_detail"}
+
+
 def _changes(record, previous, *, is_gm: bool) -> list[tuple[str, object, object]]:
     """Return (field, old, new) for every field a record changed from the one before.
 
-    GM notes are listed to the GM only: players never see them, not even in the history.
+    GM-only fields are listed to the GM only: players never see them, not even in the history.
     """
     if previous is None:
         return []
     out = []
     for field in record.instance._meta.concrete_fields:
         name = field.attname
-        if field.name in _UNLISTED or name in _UNLISTED or (name == "gm_notes" and not is_gm):
+        if field.name in _UNLISTED or name in _UNLISTED or (name in _GM_ONLY_FIELDS and not is_gm):
             continue
         old, new = getattr(previous, name), getattr(record, name)
         if old != new:
@@ -194,6 +198,7 @@ def character_revert(*, character: Character, by, history_id: int | None = None,
     are removed. Karma raises and Complication setbacks stay on top of the restored stats.
     An approved character cannot go back to before its approval: that would undo a ledger.
     """
+    change_set(campaign=character.campaign_id, by=by)
     character = Character.objects.select_for_update(no_key=True).select_related("campaign").get(pk=character.pk)
     if history_id is not None:
         record = character.history.filter(history_id=history_id).first()
@@ -225,7 +230,5 @@ def character_revert(*, character: Character, by, history_id: int | None = None,
         for obj in then.values():
             obj.character_id = character.pk
             obj.save()
-    log_action(campaign=character.campaign, actor=by, action="character.revert",
-               summary=f"{by} reverted {character.name} to {timezone.localtime(moment):%Y-%m-%d %H:%M:%S}",
-               data={"character": character.pk, "history_id": record.history_id})
+    change_set(campaign=character.campaign, by=by).audit("character.revert", f"{by} reverted {character.name} to {timezone.localtime(moment):%Y-%m-%d %H:%M:%S}", data={"character": character.pk, "history_id": record.history_id})
     return character

@@ -63,7 +63,9 @@ def pdf_available() -> bool:
 def sheet_pdf(data: dict, **options) -> bytes:
     """Render the printable sheet as PDF bytes; ``options`` go to WeasyPrint's ``write_pdf``."""
     try:
-        from weasyprint import HTML  # imported here: it loads Pango, which only this page needs
+        from weasyprint import (
+            HTML,  # imported here: it loads Pango, which only this page needs
+        )
     except OSError as exc:  # the wheel installs, but Pango is a system library
         raise PdfUnavailable("Printable sheets need Pango on the server (Debian: libpango-1.0-0 "
                              "libpangoft2-1.0-0); the sheet page itself prints well from the browser.") from exc

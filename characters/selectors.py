@@ -16,6 +16,19 @@ SHEET_PREFETCH = (
 )
 
 
+#: What a character in a fight needs: stats in play read worn armour, the attack reads weapons
+#: and weapon skills. Nothing else of the sheet is loaded for an attack.
+COMBAT_PREFETCH = tuple(p for p in SHEET_PREFETCH if p.prefetch_through in ("skills", "weapons", "armour"))
+
+
+def character_for_combat(*, character_id: int, lock: bool = False) -> Character:
+    """Load a character with what a fight reads (``COMBAT_PREFETCH``), locking its row if asked."""
+    rows = Character.objects.select_related("campaign", "owner").prefetch_related(*COMBAT_PREFETCH)
+    if lock:
+        rows = rows.select_for_update(of=("self",), no_key=True)
+    return rows.get(pk=character_id)
+
+
 def character_with_sheet(*, character_id: int) -> Character:
     """Load a character with every sheet line in a fixed number of queries."""
     return (Character.objects.select_related("campaign", "owner").prefetch_related(*SHEET_PREFETCH)

@@ -12,9 +12,16 @@ from collections.abc import Mapping
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
-from campaign.services import log_action, stat_dice_range
+from campaign.changes import change_set
+from campaign.services import stat_dice_range
 from rulebook import RulesError
-from rulebook.stats import PRIMARY_STATS, STAT_MAX, STAT_MIN, apply_karma_swap, validate_stats
+from rulebook.stats import (
+    PRIMARY_STATS,
+    STAT_MAX,
+    STAT_MIN,
+    apply_karma_swap,
+    validate_stats,
+)
 from zenergate_site import limits
 
 from . import sheet as sheet_rules
@@ -86,6 +93,7 @@ def character_create(*, campaign, owner, name: str, stats: Mapping, int_dice, tr
 
     Entered stats must be what the campaign's stat dice can roll, unless the GM gives a reason.
     """
+    change_set(campaign=campaign.pk, by=by)
     name = (name or "").strip()
     if not name:
         raise CharacterError("Give the character a name.", field="name")
@@ -100,13 +108,10 @@ def character_create(*, campaign, owner, name: str, stats: Mapping, int_dice, tr
     )
     _rules(sheet_rules.starting_karma, character, field="karma_swaps")
     character.save()
-    log_action(campaign=campaign, actor=by, action="character.create", summary=f"{by} created {character.name}",
-               data={"character": character.pk})
+    change_set(campaign=campaign, by=by).audit("character.create", f"{by} created {character.name}", data={"character": character.pk})
     if overridden:
-        log_action(campaign=campaign, actor=by, action="character.stats_override",
-                   summary=f"{by} entered {', '.join(f'{c} {stats[c]}' for c in overridden)} for {character.name} "
-                           f"outside {campaign.stat_dice}: {override_reason.strip()}"[:300],
-                   data={"character": character.pk, "stats": overridden, "reason": override_reason.strip()})
+        change_set(campaign=campaign, by=by).audit("character.stats_override", f"{by} entered {', '.join(f'{c} {stats[c]}' for c in overridden)} for {character.name} "
+            f"outside {campaign.stat_dice}: {override_reason.strip()}"[:300], data={"character": character.pk, "stats": overridden, "reason": override_reason.strip()})
     return character
 
 
@@ -139,6 +144,7 @@ def character_update(*, character: Character, by, is_gm: bool, data: Mapping) ->
     A draft's owner changes anything but GM notes; once submitted or active, stats change
     only through Karma spends or a GM edit (409 for anyone else).
     """
+    change_set(campaign=character.campaign_id, by=by)
     character = _locked(character)
     changed: list[str] = []
     generation_keys = {"stats", "trades", "karma_swaps", "int_dice"} & set(data)
@@ -163,10 +169,8 @@ def character_update(*, character: Character, by, is_gm: bool, data: Mapping) ->
             overridden = _check_entered_stats(character.campaign, data["stats"], changed=changed_stats, is_gm=is_gm,
                                               override_reason=str(data.get("override_reason") or ""))
             if overridden:
-                log_action(campaign=character.campaign, actor=by, action="character.stats_override",
-                           summary=f"{by} entered {', '.join(overridden)} for {character.name} outside "
-                                   f"{character.campaign.stat_dice}: {data.get('override_reason')}"[:300],
-                           data={"character": character.pk, "stats": overridden})
+                change_set(campaign=character.campaign, by=by).audit("character.stats_override", f"{by} entered {', '.join(overridden)} for {character.name} outside "
+                    f"{character.campaign.stat_dice}: {data.get('override_reason')}"[:300], data={"character": character.pk, "stats": overridden})
             rolled.update(data["stats"])
         trades = dict(data.get("trades", character.stat_trades) or {})
         swaps = list(data.get("karma_swaps", character.karma_swaps) or [])
@@ -183,8 +187,7 @@ def character_update(*, character: Character, by, is_gm: bool, data: Mapping) ->
         changed.append("gm_notes")
     if changed:
         character.save(update_fields=[*changed, "updated_at"])
-        log_action(campaign=character.campaign, actor=by, action="character.update",
-                   summary=f"{by} edited {character.name}", data={"character": character.pk, "fields": changed})
+        change_set(campaign=character.campaign, by=by).audit("character.update", f"{by} edited {character.name}", data={"character": character.pk, "fields": changed})
     return character
 
 
@@ -194,6 +197,7 @@ def character_delete(*, character: Character, by, is_gm: bool) -> None:
 
     An approved character has a Karma ledger, which is never thrown away: retire it instead.
     """
+    change_set(campaign=character.campaign_id, by=by)
     # The full lock a delete needs: nothing may start to refer to the row meanwhile.
     character = Character.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=character.pk)
     if character.state not in (State.DRAFT, State.SUBMITTED):
@@ -201,6 +205,5 @@ def character_delete(*, character: Character, by, is_gm: bool) -> None:
                                 "or dead instead of deleting it.")
     if character.state != State.DRAFT and not is_gm:
         raise CharacterConflict("Only drafts can be deleted by their player; ask the GM.")
-    log_action(campaign=character.campaign, actor=by, action="character.delete",
-               summary=f"{by} deleted {character.name}", data={"character": character.pk})
+    change_set(campaign=character.campaign, by=by).audit("character.delete", f"{by} deleted {character.name}", data={"character": character.pk})
     character.delete()

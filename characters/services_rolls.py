@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+from campaign.changes import change_set
 from campaign.models import Campaign, LogEntry
-from campaign.services import log_action
 from rulebook.dice import roll_die
 from rulebook.stats import PRIMARY_STATS, STAT_MAX, STAT_MIN
 
@@ -57,6 +57,7 @@ def stats_roll(*, campaign: Campaign, by, character: Character | None = None, is
     Without a character the roll waits in the log for ``character_create`` (see ``logged_roll``);
     with a draft it replaces the draft's rolled stats and INT dice at once.
     """
+    change_set(campaign=campaign.pk, by=by)
     if campaign.stat_entry != Campaign.StatEntry.ROLL:
         raise CharacterConflict("In this campaign players enter the stats they rolled at the table.",
                                 field="stats")
@@ -68,13 +69,9 @@ def stats_roll(*, campaign: Campaign, by, character: Character | None = None, is
         stats[stat], details[stat] = _roll_stat(campaign.stat_dice, stat)
     int_dice = (roll_die(6, rng), roll_die(6, rng))
     who = character.name if character is not None else "a new character"
-    entry = log_action(
-        campaign=campaign, actor=by, action=ROLL_ACTION,
-        summary=f"{by} rolled stats for {who} ({campaign.stat_dice}): "
-                + ", ".join(f"{k} {v}" for k, v in stats.items()) + f"; INT dice +{int_dice[0]} −{int_dice[1]}",
-        data={"dice": campaign.stat_dice, "stats": stats, "rolls": details, "int_dice": list(int_dice),
-              "character": character.pk if character is not None else None},
-    )
+    entry = change_set(campaign=campaign, by=by).audit(ROLL_ACTION, f"{by} rolled stats for {who} ({campaign.stat_dice}): "
+        + ", ".join(f"{k} {v}" for k, v in stats.items()) + f"; INT dice +{int_dice[0]} −{int_dice[1]}", data={"dice": campaign.stat_dice, "stats": stats, "rolls": details, "int_dice": list(int_dice),
+        "character": character.pk if character is not None else None})
     if character is not None:
         from .services import character_update
 
@@ -97,6 +94,7 @@ def logged_roll(*, campaign: Campaign, by, roll_id) -> StatRoll:
 @transaction.atomic
 def character_create_from_roll(*, campaign: Campaign, owner, name: str, roll_id, by) -> Character:
     """Create a draft from a roll ``by`` made in the app; each roll makes one character only."""
+    change_set(campaign=campaign.pk, by=by)
     from .services import character_create
 
     rolled = logged_roll(campaign=campaign, by=by, roll_id=roll_id)

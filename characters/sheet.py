@@ -17,7 +17,12 @@ from rulebook.drugs import DrugEffect
 from rulebook.equipment import armour_cost, armour_effects, armour_rating, weapon_cost
 from rulebook.karma import Disadvantage as RulesDisadvantage
 from rulebook.karma import max_disadvantage_ranks
-from rulebook.languages import ASPECTS, aspects_from_purchase, purchase_cost, starting_language_budget
+from rulebook.languages import (
+    ASPECTS,
+    aspects_from_purchase,
+    purchase_cost,
+    starting_language_budget,
+)
 from rulebook.languages import MAX_RANK as MAX_LANGUAGE_RANK
 from rulebook.skills import skill_check_target
 from rulebook.stats import (

@@ -19,15 +19,14 @@ from fractions import Fraction
 from django.db import connection, transaction
 from django.utils import timezone
 
-from campaign import pagecache
-from campaign.events import event_publish
-from campaign.services import log_action
+from campaign.changes import change_set
 from rulebook import RulesError
 from rulebook.damage import WOUNDABLE_STATS
 from rulebook.radiation import RadiationTrack, track_step
 from rulebook.recovery import HealingState, advance, spend_end, take_damage
 
 from .errors import CharacterConflict, CharacterError
+from .events import WoundsChanged
 from .models import Character
 
 #: HealingState fields kept in columns of their own; every other field lives in wounds_detail.
@@ -231,8 +230,8 @@ def lock_in_play(character_id: int) -> Character:
 def save_wounds(character: Character, state: HealingState) -> None:
     """Store a new healing state on a locked character row and save it."""
     columns = store(character, state)
+    change_set(campaign=character.campaign_id)  # joins the caller's: an UPDATE is a write too
     Character.objects.filter(pk=character.pk).update(**{c: getattr(character, c) for c in columns})
-    pagecache.touch(character.campaign_id)  # an UPDATE sends no signal
 
 
 #: SQL types of the wound columns, for writing many rows in one statement.
@@ -263,7 +262,7 @@ def save_wounds_many(rows: dict[int, dict]) -> None:
             [payload],
         )
         for campaign_id in {row[0] for row in cursor.fetchall()}:
-            pagecache.touch(campaign_id)
+            change_set(campaign=campaign_id)  # joins the caller's
 
 
 @transaction.atomic
@@ -284,6 +283,7 @@ def wounds_record(*, character: Character, by, reason: str, trauma: int = 0, sho
                              field="stat_damage")
     if not (trauma or shock or end or any(stat_damage.values())):
         raise CharacterError("Nothing to record: give trauma, shock, END or stat damage.", field="trauma")
+    write = change_set(campaign=character.campaign_id, by=by)
     character = lock_in_play(character.pk)
     before = wounds_summary(character)
     try:
@@ -297,9 +297,8 @@ def wounds_record(*, character: Character, by, reason: str, trauma: int = 0, sho
     changes = {k: v for k, v in {"trauma": trauma, "shock": shock, "end": end}.items() if v}
     if any(stat_damage.values()):
         changes["stat_damage"] = {s: p for s, p in stat_damage.items() if p}
-    log_action(campaign=character.campaign, actor=by, action="wounds.record",
-               summary=f"{by} recorded wounds on {character.name}: {reason}"[:300],
-               data={"character": character.pk, "changes": changes, "reason": reason,
-                     "before": {k: before[k] for k in ("trauma", "shock", "end_spent", "stat_damage")}})
-    event_publish(campaign=character.campaign, kind="wounds", data={"characters": [character.pk]})
+    write.audit("wounds.record", f"{by} recorded wounds on {character.name}: {reason}",
+                data={"character": character.pk, "changes": changes, "reason": reason,
+                      "before": {k: before[k] for k in ("trauma", "shock", "end_spent", "stat_damage")}})
+    write.publish(WoundsChanged(characters=[character.pk]))
     return character

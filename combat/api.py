@@ -166,7 +166,7 @@ class AttackApi(APIView):
         preview, dice, key = data.pop("preview"), data.pop("dice"), data.pop("idempotency_key")
         request_ = attacks.AttackRequest(**data)
         if preview:
-            return Response(attacks.attack_preview(encounter=access.encounter, request=request_))
+            return Response(attacks.attack_preview(encounter=access.encounter, request=request_, is_gm=access.is_gm))
         if access.encounter.require_approval and not access.is_gm:
             event = attacks.attack_request(encounter=access.encounter, by=request.user, request=request_, dice=dice)
             return Response(selectors.event_view(event, is_gm=False), status=status.HTTP_202_ACCEPTED)

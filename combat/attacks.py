@@ -13,9 +13,9 @@ from math import ceil
 
 from django.db import transaction
 
+from campaign.changes import change_set
 from campaign.rolls.services import record_roll
-from characters.models import Character
-from characters.selectors import character_with_sheet
+from characters.selectors import character_for_combat
 from rulebook import RulesError
 from rulebook.combat import ATTACK_DICE_SLOTS, attack_odds, attack_with_damage
 from rulebook.damage import dying_round, restore_from_dying
@@ -26,7 +26,7 @@ from .errors import CombatConflict, CombatError
 from .fighters import Fighter, fighter
 from .log import Changes, record
 from .models import OUT_COLD_TURNS_MAX, Combatant, CombatEvent, Encounter
-from .services import _running, locked, pay_and_wound
+from .services import _running, hidden, locked, pay_and_wound, seen_by
 
 
 @dataclass(frozen=True)
@@ -48,11 +48,12 @@ def _fraction(p) -> dict:
     return {"probability": f"{p.numerator}/{p.denominator}", "percent": round(float(p) * 100, 2)}
 
 
-def _pair(encounter: Encounter, request: AttackRequest, *, lock: bool) -> tuple[Fighter, Fighter]:
+def _pair(encounter: Encounter, request: AttackRequest, *, lock: bool, is_gm: bool) -> tuple[Fighter, Fighter]:
     query = Combatant.objects.filter(encounter=encounter, pk__in=[request.attacker, request.target])
     if lock:
         query = query.select_for_update(of=("self",), no_key=True)
-    found = {c.pk: c for c in query}
+    # For players an unrevealed NPC does not exist: same answer as an id never used.
+    found = {c.pk: c for c in query if is_gm or not hidden(c)}
     for name, pk in (("attacker", request.attacker), ("target", request.target)):
         if pk not in found:
             raise CombatError(f"Combatant {pk} is not in this encounter.", field=name)
@@ -60,9 +61,7 @@ def _pair(encounter: Encounter, request: AttackRequest, *, lock: bool) -> tuple[
         raise CombatError("A combatant does not attack itself.", field="target")
     for combatant in found.values():
         if combatant.character_id:
-            if lock:
-                Character.objects.select_for_update(no_key=True).filter(pk=combatant.character_id).first()
-            combatant.character = character_with_sheet(character_id=combatant.character_id)
+            combatant.character = character_for_combat(character_id=combatant.character_id, lock=lock)
     return fighter(found[request.attacker]), fighter(found[request.target])
 
 
@@ -90,9 +89,9 @@ def _terms(encounter: Encounter, attacker: Fighter, target: Fighter, request: At
             "aiming_bonus": aim, "gm_modifier": request.modifier + bonus, "aimed_area": request.aimed_area}
 
 
-def attack_preview(*, encounter: Encounter, request: AttackRequest) -> dict:
+def attack_preview(*, encounter: Encounter, request: AttackRequest, is_gm: bool = True) -> dict:
     """Return the target number, its terms and the exact odds, changing nothing."""
-    attacker, target = _pair(encounter, request, lock=False)
+    attacker, target = _pair(encounter, request, lock=False, is_gm=is_gm)
     weapon = _weapon(attacker, request.weapon)
     terms = _terms(encounter, attacker, target, request, weapon)
     try:
@@ -123,6 +122,7 @@ def attack_make(*, encounter: Encounter, by, request: AttackRequest, dice: dict 
 
     With an ``idempotency_key`` seen before, return that attack's event and roll nothing.
     """
+    change_set(campaign=encounter.campaign_id, by=by)
     encounter = locked(encounter.pk)
     if idempotency_key:
         done = CombatEvent.objects.filter(encounter=encounter, idempotency_key=idempotency_key).first()
@@ -132,7 +132,7 @@ def attack_make(*, encounter: Encounter, by, request: AttackRequest, dice: dict 
                                      field="idempotency_key")
             return done
     _running(encounter)
-    attacker, target = _pair(encounter, request, lock=True)
+    attacker, target = _pair(encounter, request, lock=True, is_gm=is_gm)
     _check_turn(encounter, attacker, is_gm=is_gm)
     weapon = _weapon(attacker, request.weapon)
     terms = _terms(encounter, attacker, target, request, weapon)
@@ -204,13 +204,12 @@ def attack_make(*, encounter: Encounter, by, request: AttackRequest, dice: dict 
     if hidden_target:
         public["band"] = fighter(target.combatant).band() if target.combatant.character is None else None
         summary = summary.split(": ")[0] + f": {attack.outcome}"
-    gm_only = ((target.combatant.is_npc and not target.combatant.revealed)
-               or (attacker.combatant.is_npc and not attacker.combatant.revealed))
+    seen = seen_by(attacker.combatant, target.combatant)
     record_roll(campaign=encounter.campaign_id, by=by, kind="combat", label=summary,
                 faces=result["dice"].get("attack", []), total=attack.check.total, success=attack.check.success,
-                probability=check_odds(attack.target.total, 3).probability, private=gm_only)
+                probability=check_odds(attack.target.total, 3).probability, seen=seen)
     return record(changes=changes, kind="attack", by=by, summary=summary, data=public, gm_data=result,
-                  idempotency_key=idempotency_key, answers=answers, gm_only=gm_only)
+                  idempotency_key=idempotency_key, answers=answers, seen=seen)
 
 
 @transaction.atomic
@@ -221,6 +220,7 @@ def dying_check(*, encounter: Encounter, by, combatant_id: int, medical_target: 
     A medic's check that round (``medical_target`` on 3d6, the "medical" dice) or the GM's word
     (``medical_help``) turns the round's −1 into +1. Dice: "medical" (3d6), then "save" (4d6).
     """
+    change_set(campaign=encounter.campaign_id, by=by)
     encounter = locked(encounter.pk)
     _running(encounter)
     combatant = (Combatant.objects.select_for_update(of=("self",), no_key=True).select_related("character")
@@ -230,8 +230,7 @@ def dying_check(*, encounter: Encounter, by, combatant_id: int, medical_target: 
     if not combatant.dying:
         raise CombatConflict(f"{combatant.name} is not dying.", field="combatant")
     if combatant.character_id:
-        Character.objects.select_for_update(no_key=True).filter(pk=combatant.character_id).first()
-        combatant.character = character_with_sheet(character_id=combatant.character_id)
+        combatant.character = character_for_combat(character_id=combatant.character_id, lock=True)
     me = fighter(combatant)
     try:
         slots = DiceSlots(dice, ("medical", "save"), rng)
@@ -266,17 +265,17 @@ def dying_check(*, encounter: Encounter, by, combatant_id: int, medical_target: 
         summary = f"{combatant.name} holds on (CON check at {round_.modifier:+d})"
     record_roll(campaign=encounter.campaign_id, by=by, kind="combat", label=summary,
                 faces=result["dice"].get("save", []), total=round_.check.total, success=round_.survived,
-                probability=check_odds(round_.check.target, 4).probability)
-    return record(changes=changes, kind="dying", by=by, summary=summary, data=result,
-                  gm_only=combatant.is_npc and not combatant.revealed)
+                probability=check_odds(round_.check.target, 4).probability, seen=seen_by(combatant))
+    return record(changes=changes, kind="dying", by=by, summary=summary, data=result, seen=seen_by(combatant))
 
 
 @transaction.atomic
 def attack_request(*, encounter: Encounter, by, request: AttackRequest, dice: dict | None = None) -> CombatEvent:
     """A player's attack when the GM approves attacks first: checked now, rolled on approval."""
+    change_set(campaign=encounter.campaign_id, by=by)
     encounter = locked(encounter.pk)
     _running(encounter)
-    attacker, target = _pair(encounter, request, lock=False)
+    attacker, target = _pair(encounter, request, lock=False, is_gm=False)
     _check_turn(encounter, attacker, is_gm=False)
     _weapon(attacker, request.weapon)
     data = {"request": {**request.__dict__}, "dice": dice or {}, "status": "waiting for the GM"}
@@ -287,6 +286,7 @@ def attack_request(*, encounter: Encounter, by, request: AttackRequest, dice: di
 @transaction.atomic
 def request_answer(*, encounter: Encounter, by, request_id: int, approve: bool) -> CombatEvent:
     """The GM approves a player's attack (it is rolled now) or refuses it."""
+    change_set(campaign=encounter.campaign_id, by=by)
     encounter = locked(encounter.pk)
     pending = CombatEvent.objects.filter(encounter=encounter, pk=request_id, kind="request").first()
     if pending is None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from django.db.models import Prefetch
 
 from characters.models import Breadth, Character
-from characters.selectors import SHEET_PREFETCH
+from characters.selectors import COMBAT_PREFETCH
 from characters.sheet import current_stats, worn_armour_rating
 from rulebook.combat import defense
 from rulebook.damage import WoundState
@@ -64,7 +64,7 @@ class Fighter:
 
 def combatants_loaded(encounter_id: int) -> list[Combatant]:
     """Return an encounter's combatants with every character's sheet, in a fixed number of queries."""
-    sheets = Character.objects.prefetch_related(*SHEET_PREFETCH)
+    sheets = Character.objects.prefetch_related(*COMBAT_PREFETCH)
     return list(Combatant.objects.filter(encounter_id=encounter_id)
                 .prefetch_related(Prefetch("character", queryset=sheets)).order_by("position", "id"))
 

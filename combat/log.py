@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from django.utils import timezone
-
-from campaign import pagecache
-from campaign.events import event_publish
-from campaign.services import log_action
+from campaign.audience import EVERYONE, Seen
+from campaign.changes import Recorded, change_set, undo
+from characters.events import WoundsChanged
 from characters.models import Character
 from characters.wounds import WOUND_COLUMNS
 
 from .errors import CombatConflict
+from .events import CombatChanged
 from .models import Combatant, CombatEvent, Encounter
 
 ENCOUNTER_FIELDS = ("state", "round", "turn", "order")
@@ -53,53 +52,54 @@ class Changes:
         }
 
     def save(self) -> None:
-        """Store the encounter and every watched combatant (characters' wounds are stored by the
-        wounds service as they change)."""
-        Encounter.objects.filter(pk=self.encounter.pk).update(**_values(self.encounter, ENCOUNTER_FIELDS))
+        """Store the encounter and every watched combatant that changed (characters' wounds are
+        stored by the wounds service as they change)."""
+        change_set(campaign=self.encounter.campaign_id)  # joins the caller's: an UPDATE is a write too
+        encounter = _values(self.encounter, ENCOUNTER_FIELDS)
+        if encounter != self.before["encounter"]:
+            Encounter.objects.filter(pk=self.encounter.pk).update(**encounter)
         for combatant in self.combatants.values():
-            Combatant.objects.filter(pk=combatant.pk).update(**_values(combatant, COMBATANT_FIELDS))
-        pagecache.touch(self.encounter.campaign_id)  # an UPDATE sends no signal
+            values = _values(combatant, COMBATANT_FIELDS)
+            if values != self.before["combatants"][str(combatant.pk)]:
+                Combatant.objects.filter(pk=combatant.pk).update(**values)
 
 
 def record(*, changes: Changes, kind: str, by, summary: str, data: dict, gm_data: dict | None = None,
-           gm_only: bool = False, undoes: CombatEvent | None = None, idempotency_key: str | None = None,
+           seen: Seen = EVERYONE, undoes: CombatEvent | None = None, idempotency_key: str | None = None,
            answers: CombatEvent | None = None) -> CombatEvent:
-    """Save what changed and append the event to the log, the campaign's audit trail and live stream."""
-    changes.save()
+    """Save what changed and append the event to the log, the campaign's audit trail and live stream,
+    each for ``seen`` (an unrevealed NPC's deeds: the GM alone)."""
     encounter = changes.encounter
+    write = change_set(campaign=encounter.campaign_id, by=by)
+    changes.save()
     event = CombatEvent.objects.create(encounter=encounter, kind=kind, summary=summary[:300], data=data,
-                                       gm_data=gm_data or {}, gm_only=gm_only, before=changes.before,
-                                       after=changes.after(), undoes=undoes, by=by,
-                                       idempotency_key=idempotency_key or None, answers=answers)
-    log_action(campaign=encounter.campaign, actor=by, action=f"combat.{kind}", summary=f"{encounter.name}: {summary}",
-               data={"encounter": encounter.pk, "event": event.pk})
-    event_publish(campaign=encounter.campaign_id, kind="combat", gm_only=gm_only,
-                  data={"encounter": encounter.pk, "event": event.pk,
-                        "characters": [int(pk) for pk in changes.before["characters"]]})
-    if changes.characters:
-        event_publish(campaign=encounter.campaign_id, kind="wounds",
-                      data={"characters": [int(pk) for pk in changes.before["characters"]]})
+                                       gm_data=gm_data or {}, before=changes.before, after=changes.after(),
+                                       undoes=undoes, by=by, idempotency_key=idempotency_key or None,
+                                       answers=answers, **seen.columns())
+    write.audit(f"combat.{kind}", f"{encounter.name}: {summary}", data={"encounter": encounter.pk, "event": event.pk},
+                seen=seen)
+    event._state.fields_cache["undone_by"] = None  # a new entry is undone by nothing: no query to ask
+    characters = [int(pk) for pk in changes.before["characters"]]
+    # Whose wounds changed is no secret (the victim's sheet must follow even a hidden NPC's hit).
+    write.publish(CombatChanged(encounter=encounter.pk, event=event.pk, characters=characters, seen=seen),
+                  *([WoundsChanged(characters=characters)] if characters else []))
     return event
 
 
 def restore(*, encounter: Encounter, event: CombatEvent) -> None:
-    """Put back everything ``event`` changed; refuse if anything changed it since."""
-    combatants = Combatant.objects.select_for_update(no_key=True).filter(
-        pk__in=[int(pk) for pk in event.after.get("combatants", {})])
-    characters = Character.objects.select_for_update(no_key=True).filter(
-        pk__in=[int(pk) for pk in event.after.get("characters", {})])
-    changed = [c.name for c in combatants if _values(c, COMBATANT_FIELDS) != event.after["combatants"][str(c.pk)]]
-    changed += [c.name for c in characters if _values(c, WOUND_COLUMNS) != event.after["characters"][str(c.pk)]]
-    if _values(encounter, ENCOUNTER_FIELDS) != event.after["encounter"]:
-        changed.append("the turn order")
-    if changed:
-        raise CombatConflict(f"Cannot undo: {', '.join(changed)} changed since (a later event, a downtime, "
-                             "recorded wounds). Undo those first or correct it by hand.")
-    Encounter.objects.filter(pk=encounter.pk).update(**event.before["encounter"])
+    """Put back everything ``event`` changed (``campaign.changes.undo``); refuse if anything
+    changed it since."""
+    change_set(campaign=encounter.campaign_id)  # joins the undo's
+    recorded = [Recorded(Encounter, encounter.pk, event.before["encounter"], event.after["encounter"])]
+    recorded += [Recorded(Combatant, int(pk), values, event.after["combatants"][pk])
+                 for pk, values in event.before["combatants"].items()]
+    recorded += [Recorded(Character, int(pk), values, event.after["characters"][pk])
+                 for pk, values in event.before["characters"].items()]
+
+    def refuse(names):
+        return CombatConflict(f"Cannot undo: {', '.join(names)} changed since (a later event, a downtime, "
+                              "recorded wounds). Undo those first or correct it by hand.")
+
+    undo(recorded, refuse=refuse, name=lambda row: "the turn order" if isinstance(row, Encounter) else row.name)
     for key, value in event.before["encounter"].items():
         setattr(encounter, key, value)
-    for pk, values in event.before["combatants"].items():
-        Combatant.objects.filter(pk=int(pk)).update(**values)
-    for pk, values in event.before["characters"].items():
-        Character.objects.filter(pk=int(pk)).update(**values, updated_at=timezone.now())
-    pagecache.touch(encounter.campaign_id)

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from campaign.audience import Audienced, audience_constraint
 from rulebook.hit_locations import AREAS
 from zenergate_site import limits
 
@@ -110,11 +111,12 @@ OUT_COLD_TURNS_MAX = 32767
 AIMED_AREAS = AREAS
 
 
-class CombatEvent(models.Model):
+class CombatEvent(Audienced):
     """One entry of the combat log: what happened, the dice, and exactly what it changed.
 
-    ``data`` is what every member may read; ``gm_data`` adds what stays behind the GM's screen
-    (an unrevealed NPC, an NPC's numbers). ``before`` and ``after`` hold every field the event
+    Its audience says who may read the entry at all (an unrevealed NPC's deeds: the GM alone);
+    ``data`` is what that audience reads, and ``gm_data`` adds what stays behind the GM's
+    screen (an NPC's numbers). ``before`` and ``after`` hold every field the event
     changed, on the encounter, its combatants and characters' wounds, so undo can restore it.
     """
 
@@ -124,7 +126,6 @@ class CombatEvent(models.Model):
     summary = models.CharField(max_length=300)
     data = models.JSONField(default=dict, blank=True)
     gm_data = models.JSONField(default=dict, blank=True)
-    gm_only = models.BooleanField(default=False)
     before = models.JSONField(default=dict, blank=True)
     after = models.JSONField(default=dict, blank=True)
     undoes = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT, related_name="undone_by")
@@ -140,4 +141,5 @@ class CombatEvent(models.Model):
         indexes = [models.Index(fields=["encounter", "id"], name="combat_event_after")]
         constraints = [models.UniqueConstraint(fields=["encounter", "idempotency_key"],
                                                condition=Q(idempotency_key__isnull=False),
-                                               name="combat_event_idempotency_key_once")]
+                                               name="combat_event_idempotency_key_once"),
+                       audience_constraint("combat_event_audience_valid")]

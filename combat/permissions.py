@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
-from campaign.permissions import CampaignAccess, access_campaign
+from campaign.permissions import CampaignAccess, access_to
 
 from .models import Combatant, Encounter
 
@@ -35,12 +35,12 @@ def access_encounter(*, user, encounter_id, write: bool = False) -> EncounterAcc
     ``write=True`` asks for the GM's rights (set-up, initiative, turns, undo).
     """
     try:
-        campaign_id = Encounter.objects.filter(pk=int(encounter_id)).values_list("campaign_id", flat=True).first()
-    except (TypeError, ValueError):
-        campaign_id = None
-    if campaign_id is None:
+        encounter = Encounter.objects.select_related("campaign").filter(pk=int(encounter_id)).first()
+    except (TypeError, ValueError, OverflowError):
+        encounter = None
+    if encounter is None:
         raise Http404("No such encounter.")
-    access = access_campaign(user=user, campaign_id=campaign_id)
+    access = access_to(campaign=encounter.campaign, user=user)
     if write and not access.is_gm:
         raise PermissionDenied("Only the campaign's GM runs the encounter.")
-    return EncounterAccess(Encounter.objects.select_related("campaign").get(pk=int(encounter_id)), access, user)
+    return EncounterAccess(encounter, access, user)

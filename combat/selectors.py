@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from campaign.audience import visible
+
 from .fighters import combatants_loaded, fighter
 from .models import CombatEvent, Encounter
 from .permissions import EncounterAccess
@@ -27,16 +29,17 @@ def _combatant_view(combatant, *, is_gm: bool, acting: int | None) -> dict | Non
 
 
 def event_view(event: CombatEvent, *, is_gm: bool) -> dict:
-    return {"id": event.id, "kind": event.kind, "summary": event.summary, "at": event.created_at,
-            "data": {**event.data, **event.gm_data} if is_gm else event.data,
-            "undone": hasattr(event, "undone_by")}
+    """An entry of the log as its reader may see it (``gm_data`` adds the GM's numbers and, where
+    hidden NPCs were left out of the public wording, the GM's ``summary``)."""
+    data = {**event.data, **event.gm_data} if is_gm else event.data
+    return {"id": event.id, "kind": event.kind, "summary": data.pop("summary", event.summary) if is_gm else
+            event.summary, "at": event.created_at, "data": data, "undone": hasattr(event, "undone_by")}
 
 
 def log_after(*, access: EncounterAccess, after: int = 0, limit: int = 200) -> list[dict]:
     """Return the log's events after ``after`` that the viewer may see, oldest first."""
-    events = CombatEvent.objects.filter(encounter=access.encounter, id__gt=after).select_related("undone_by")
-    if not access.is_gm:
-        events = events.filter(gm_only=False)
+    events = visible(CombatEvent.objects.filter(encounter=access.encounter, id__gt=after).select_related("undone_by"),
+                     user=access.user, is_gm=access.is_gm)
     return [event_view(e, is_gm=access.is_gm) for e in events.order_by("id")[:limit]]
 
 

@@ -6,7 +6,14 @@ from rulebook.combat import ATTACK_DICE_SLOTS
 from rulebook.hit_locations import AREAS
 from rulebook.stats import PRIMARY_STATS
 from zenergate_site import limits
-from zenergate_site.api_fields import MAX_ID, FlagField, NameField, StrictInput, TextField, WholeNumberField
+from zenergate_site.api_fields import (
+    MAX_ID,
+    FlagField,
+    NameField,
+    StrictInput,
+    TextField,
+    WholeNumberField,
+)
 
 from .models import Encounter
 

@@ -12,15 +12,20 @@ from math import ceil
 
 from django.db import transaction
 
-from campaign.services import log_action
+from campaign.audience import EVERYONE, GM_ONLY, Seen, gm_only_if
+from campaign.changes import change_set
 from characters.models import Character
-from characters.selectors import character_with_sheet
+from characters.selectors import character_for_combat
 from characters.wounds import apply_damage, healing_state, save_wounds
 from rulebook import RulesError
 from rulebook.dice import DiceSlots, EnteredDice, default_rng
 from rulebook.initiative import Combatant as Initiative
 from rulebook.initiative import initiative_order, reaction_save
-from rulebook.recovery import end_after_skipped_rounds, shock_after_combat, shock_after_skipped_action
+from rulebook.recovery import (
+    end_after_skipped_rounds,
+    shock_after_combat,
+    shock_after_skipped_action,
+)
 from rulebook.stats import PRIMARY_STATS
 
 from .errors import CombatConflict, CombatError
@@ -36,6 +41,16 @@ def locked(encounter_id: int) -> Encounter:
     return Encounter.objects.select_for_update(no_key=True).select_related("campaign").get(pk=encounter_id)
 
 
+def hidden(combatant: Combatant) -> bool:
+    """An NPC the GM has not revealed: players never see it named, counted or ordered."""
+    return combatant.is_npc and not combatant.revealed
+
+
+def seen_by(*combatants: Combatant) -> Seen:
+    """Who may read what these combatants did: the GM alone while any of them is hidden."""
+    return gm_only_if(any(hidden(c) for c in combatants))
+
+
 def _running(encounter: Encounter) -> None:
     if encounter.state != Encounter.State.RUNNING:
         raise CombatConflict("Roll initiative first: the encounter is not running." if encounter.state == "setup"
@@ -45,6 +60,7 @@ def _running(encounter: Encounter) -> None:
 @transaction.atomic
 def encounter_create(*, campaign, by, name: str, gm_notes: str = "", initiative_stat: str = "MEL",
                      round_seconds: int = 10) -> Encounter:
+    change_set(campaign=campaign.pk, by=by)
     name = (name or "").strip()
     if not name:
         raise CombatError("Give the encounter a name.", field="name")
@@ -58,6 +74,7 @@ def encounter_create(*, campaign, by, name: str, gm_notes: str = "", initiative_
 @transaction.atomic
 def encounter_update(*, encounter: Encounter, by, **changes) -> Encounter:
     """Rename, change the GM notes or whether players' attacks wait for approval (GM)."""
+    write = change_set(campaign=encounter.campaign_id, by=by)
     encounter = locked(encounter.pk)
     if "name" in changes and not (changes["name"] or "").strip():
         raise CombatError("Give the encounter a name.", field="name")
@@ -66,8 +83,8 @@ def encounter_update(*, encounter: Encounter, by, **changes) -> Encounter:
         setattr(encounter, key, changes[key])
     if changed:
         encounter.save(update_fields=changed)
-        log_action(campaign=encounter.campaign, actor=by, action="combat.settings",
-                   summary=f"{by} changed {encounter.name}: {', '.join(changed)}", data={"encounter": encounter.pk})
+        write.audit("combat.settings", f"{by} changed {encounter.name}: {', '.join(changed)}",
+                    data={"encounter": encounter.pk}, seen=GM_ONLY if changed == ["gm_notes"] else EVERYONE)
     return encounter
 
 
@@ -89,6 +106,7 @@ def _check_npc(npc: dict) -> dict:
 @transaction.atomic
 def combatant_add(*, encounter: Encounter, by, character_id: int | None = None, npc: dict | None = None) -> Combatant:
     """Add a campaign character in play, or an NPC (hidden from players until revealed)."""
+    change_set(campaign=encounter.campaign_id, by=by)
     encounter = locked(encounter.pk)
     if encounter.state == Encounter.State.ENDED:
         raise CombatConflict("The encounter has ended.")
@@ -108,9 +126,8 @@ def combatant_add(*, encounter: Encounter, by, character_id: int | None = None, 
         combatant = Combatant.objects.create(encounter=encounter, position=position, revealed=bool(
             values.get("revealed", False)), **{k: values[k] for k in NPC_FIELDS if k in values and k != "revealed"})
     changes = Changes(encounter)
-    hidden = combatant.is_npc and not combatant.revealed
     record(changes=changes, kind="join", by=by, summary=f"{combatant.name} joins the fight",
-           data={"combatant": combatant.pk}, gm_only=hidden)
+           data={"combatant": combatant.pk}, seen=seen_by(combatant))
     return combatant
 
 
@@ -118,14 +135,16 @@ def combatant_add(*, encounter: Encounter, by, character_id: int | None = None, 
 def combatant_update(*, combatant: Combatant, by, **flags) -> Combatant:
     """Reveal an NPC, or set the conditions initiative reads (surprised, prone, can't move)."""
     encounter = locked(combatant.encounter_id)
+    change_set(campaign=encounter.campaign_id, by=by)
     combatant = Combatant.objects.select_related("character").get(pk=combatant.pk)
     changes = Changes(encounter)
     changes.watch(combatant)
     for name, value in flags.items():
         setattr(combatant, name, value)
     said = ", ".join(f"{k.replace('_', ' ')} {'on' if v else 'off'}" for k, v in flags.items())
+    # A reveal is told to everyone: from now on the NPC is in the players' view.
     record(changes=changes, kind="update", by=by, summary=f"{combatant.name}: {said}",
-           data={"combatant": combatant.pk, **flags}, gm_only=combatant.is_npc and not combatant.revealed)
+           data={"combatant": combatant.pk, **flags}, seen=seen_by(combatant))
     return combatant
 
 
@@ -151,6 +170,7 @@ def initiative_roll(*, encounter: Encounter, by, dice: dict | None = None,
 
     ``dice`` maps a combatant id to the one d6 rolled at the table for it.
     """
+    change_set(campaign=encounter.campaign_id, by=by)
     encounter = locked(encounter.pk)
     if encounter.state == Encounter.State.ENDED:
         raise CombatConflict("The encounter has ended.")
@@ -182,14 +202,23 @@ def initiative_roll(*, encounter: Encounter, by, dice: dict | None = None,
     encounter.state, encounter.turn = Encounter.State.RUNNING, 0
     encounter.round = max(encounter.round, 0) + 1
     ties = [[e.id for e in g.entries] for g in order.groups if g.micro_time]
+    full = {"order": [{"combatant": e.id, "initiative": e.initiative, "breakdown": [list(t) for t in e.breakdown]}
+                      for e in order.entries], "micro_time": ties, "dice": rollers.rolls}
+    first = by_id[encounter.order[0]]
+    # Players read the order without the hidden NPCs, and an NPC's initiative without its terms.
+    shown = {pk for pk, c in by_id.items() if not hidden(c)}
+    public = {"order": [{k: v for k, v in entry.items() if k != "breakdown" or not by_id[entry["combatant"]].is_npc}
+                        for entry in full["order"] if entry["combatant"] in shown],
+              "micro_time": [kept for tie in ties if len(kept := [pk for pk in tie if pk in shown]) > 1],
+              "dice": {pk: roll for pk, roll in rollers.rolls.items() if pk in shown}}
+    said = f"Round {encounter.round}: initiative rolled"
     record(changes=changes, kind="initiative", by=by,
-           summary=f"Round {encounter.round}: initiative rolled; {by_id[encounter.order[0]].name} acts first",
-           data={"order": [{"combatant": e.id, "initiative": e.initiative, "breakdown": [list(t) for t in e.breakdown]}
-                           for e in order.entries], "micro_time": ties, "dice": rollers.rolls})
+           summary=said + (f"; {first.name} acts first" if first.pk in shown else ""),
+           data=public, gm_data={**full, "summary": f"{said}; {first.name} acts first"})
     return encounter
 
 
-def _skip_action(combatant: Combatant, changes: Changes, rng) -> list[str]:
+def _skip_action(combatant: Combatant, changes: Changes, rng) -> list[tuple[str, Combatant]]:
     """A combatant lets its action pass (out cold, or resting): a third of its shock comes back,
     and every second round skipped in a row recovers the quick d6 END ("Damage & Recovery")."""
     changes.watch(combatant)
@@ -211,10 +240,24 @@ def _skip_action(combatant: Combatant, changes: Changes, rng) -> list[str]:
             combatant.end_spent -= healed_end
     notes = []
     if healed:
-        notes.append(f"{combatant.name} gets {healed} shock back for the skipped action")
+        notes.append((f"{combatant.name} gets {healed} shock back for the skipped action", combatant))
     if healed_end:
-        notes.append(f"{combatant.name} recovers {healed_end} END after two skipped rounds")
+        notes.append((f"{combatant.name} recovers {healed_end} END after two skipped rounds", combatant))
     return notes
+
+
+def _told(notes: list[tuple[str, Combatant | None]], *, data: dict, gm_data: dict | None = None) -> dict:
+    """Record arguments for notes about several combatants: players read the notes about those
+    they can see (and the dice only when no hidden NPC rolled); the GM reads them all."""
+    public = [text for text, about in notes if about is None or not hidden(about)]
+    complete = [text for text, _ in notes]
+    secret = len(public) != len(complete)
+    gm_data = {**(gm_data or {}), "notes": complete, "summary": "; ".join(complete)} if secret else gm_data or {}
+    if secret:
+        data = {k: v for k, v in data.items() if k != "dice"}
+        gm_data.setdefault("dice", data.get("dice"))
+    return {"summary": "; ".join(public) or "The turn passes", "data": {**data, "notes": public},
+            "gm_data": gm_data}
 
 
 def _lock_characters(combatants) -> None:
@@ -232,6 +275,7 @@ def turn_next(*, encounter: Encounter, by, skip: bool = False, hold: bool = Fals
     """Pass the turn (GM). With ``skip`` the acting combatant let its action pass. Whoever is out
     cold misses its action; each missed or skipped action gives a third of the shock back, every
     second one in a row the quick d6 END ("end" dice). A new round starts after the last one."""
+    change_set(campaign=encounter.campaign_id, by=by)
     encounter = locked(encounter.pk)
     _running(encounter)
     combatants = {c.pk: c for c in Combatant.objects.select_for_update(of=("self",), no_key=True)
@@ -247,7 +291,7 @@ def turn_next(*, encounter: Encounter, by, skip: bool = False, hold: bool = Fals
         changes.watch(acting)
         if hold:
             acting.held = True
-            notes.append(f"{acting.name} holds its action")
+            notes.append((f"{acting.name} holds its action", acting))
         elif skip:
             notes += _skip_action(acting, changes, end_dice)
         else:
@@ -259,17 +303,17 @@ def turn_next(*, encounter: Encounter, by, skip: bool = False, hold: bool = Fals
             for combatant in combatants.values():
                 changes.watch(combatant)
                 combatant.shock_this_round, combatant.held = 0, False
-            notes.append(f"Round {encounter.round} begins")
+            notes.append((f"Round {encounter.round} begins", None))
         current = combatants.get(encounter.order[encounter.turn])
         if current is None or current.dead or current.held:
             continue
         if current.out_cold_turns:
             changes.watch(current)
             current.out_cold_turns -= 1
-            notes.append(f"{current.name} is out cold and misses the action")
+            notes.append((f"{current.name} is out cold and misses the action", current))
             notes += _skip_action(current, changes, end_dice)
             if not current.out_cold_turns:
-                notes.append(f"{current.name} comes round")
+                notes.append((f"{current.name} comes round", current))
             continue
         break
     try:
@@ -277,9 +321,12 @@ def turn_next(*, encounter: Encounter, by, skip: bool = False, hold: bool = Fals
     except RulesError as exc:
         raise CombatError(str(exc), field="dice") from None
     acting = combatants[encounter.order[encounter.turn]]
-    notes.append(f"{acting.name} acts")
-    record(changes=changes, kind="turn", by=by, summary="; ".join(notes),
-           data={"round": encounter.round, "acting": acting.pk, "notes": notes, "dice": end_dice.record()})
+    notes.append((f"{acting.name} acts", acting))
+    dice = end_dice.record()
+    record(changes=changes, kind="turn", by=by,
+           **_told(notes, data={"round": encounter.round, "acting": None if hidden(acting) else acting.pk,
+                                "dice": dice},
+                   gm_data={"acting": acting.pk} if hidden(acting) else None))
     return encounter
 
 
@@ -292,6 +339,7 @@ def hold(*, encounter: Encounter, by) -> Encounter:
 @transaction.atomic
 def act_now(*, encounter: Encounter, by, combatant_id: int) -> Encounter:
     """A combatant who held its action comes back before the one acting now (GM)."""
+    change_set(campaign=encounter.campaign_id, by=by)
     encounter = locked(encounter.pk)
     _running(encounter)
     combatant = Combatant.objects.select_for_update(of=("self",), no_key=True).select_related("character").filter(
@@ -305,13 +353,14 @@ def act_now(*, encounter: Encounter, by, combatant_id: int) -> Encounter:
     encounter.order, encounter.turn = order[:position] + [combatant.pk] + order[position:], position
     combatant.held = False
     record(changes=changes, kind="act_now", by=by, summary=f"{combatant.name} comes back and acts now",
-           data={"combatant": combatant.pk})
+           data={"combatant": combatant.pk}, seen=seen_by(combatant))
     return encounter
 
 
 @transaction.atomic
 def encounter_end(*, encounter: Encounter, by) -> Encounter:
     """End the fight: everyone gets the end-of-combat third of their shock back ("Damage & Recovery")."""
+    change_set(campaign=encounter.campaign_id, by=by)
     encounter = locked(encounter.pk)
     if encounter.state == Encounter.State.ENDED:
         raise CombatConflict("The encounter has already ended.")
@@ -329,10 +378,16 @@ def encounter_end(*, encounter: Encounter, by) -> Encounter:
             healed = ceil(combatant.shock / 3)
             combatant.shock -= healed
         if healed:
-            notes.append(f"{combatant.name} {healed}")
+            notes.append((f"{combatant.name} {healed}", combatant))
     encounter.state = Encounter.State.ENDED
-    summary = "The encounter ends" + (f"; shock back at the end of combat: {', '.join(notes)}" if notes else "")
-    record(changes=changes, kind="end", by=by, summary=summary, data={"shock_back": notes})
+    public = [text for text, about in notes if not hidden(about)]
+    complete = [text for text, _ in notes]
+
+    def said(parts):
+        return "The encounter ends" + (f"; shock back at the end of combat: {', '.join(parts)}" if parts else "")
+
+    record(changes=changes, kind="end", by=by, summary=said(public), data={"shock_back": public},
+           gm_data={"shock_back": complete, "summary": said(complete)} if public != complete else None)
     return encounter
 
 
@@ -341,13 +396,14 @@ def reaction(*, encounter: Encounter, by, combatant_id: int, milliseconds, has_n
              dice: dict | None = None, rng: random.Random | None = None) -> CombatEvent:
     """A reaction inside micro-time: automatic with the next initiative, else a NIM save on 4d6
     at the time chart's modifier for the milliseconds ("Time", Micro-Time; RULINGS 5)."""
+    change_set(campaign=encounter.campaign_id, by=by)
     encounter = locked(encounter.pk)
     _running(encounter)
     combatant = Combatant.objects.filter(encounter=encounter, pk=combatant_id).first()
     if combatant is None:
         raise CombatError(f"Combatant {combatant_id} is not in this encounter.", field="combatant")
     if combatant.character_id:
-        combatant.character = character_with_sheet(character_id=combatant.character_id)
+        combatant.character = character_for_combat(character_id=combatant.character_id)
     try:
         slots = DiceSlots(dice, ("save",), rng)
         result = reaction_save(nim=fighter(combatant).stats["NIM"], milliseconds=milliseconds,
@@ -361,12 +417,13 @@ def reaction(*, encounter: Encounter, by, combatant_id: int, milliseconds, has_n
             "breakdown": [list(t) for t in result.breakdown], "dice": slots.record()}
     summary = f"{combatant.name} {'reacts in time' if result.success else 'is too slow to react'}"
     return record(changes=Changes(encounter), kind="reaction", by=by, summary=summary, data=data,
-                  gm_only=combatant.is_npc and not combatant.revealed)
+                  seen=seen_by(combatant))
 
 
 @transaction.atomic
 def undo_last(*, encounter: Encounter, by) -> CombatEvent:
     """Take back the last event that is not an undo, and everything it changed (GM)."""
+    change_set(campaign=encounter.campaign_id, by=by)
     encounter = locked(encounter.pk)
     last = (encounter.events.filter(undone_by__isnull=True).exclude(kind__in=("undo", "create"))
             .order_by("-id").first())
@@ -375,7 +432,7 @@ def undo_last(*, encounter: Encounter, by) -> CombatEvent:
     restore(encounter=encounter, event=last)
     changes = Changes(encounter)
     return record(changes=changes, kind="undo", by=by, summary=f"Undone: {last.summary}",
-                  data={"undone": last.pk}, gm_only=last.gm_only, undoes=last)
+                  data={"undone": last.pk}, seen=last.seen, undoes=last)
 
 
 def pay_and_wound(*, combatant: Combatant, changes: Changes, trauma: int = 0, shock: int = 0, end: int = 0,

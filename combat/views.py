@@ -1,6 +1,8 @@
 """Tracker pages: the encounter list, the GM console and the player view (one page, scoped by
 who looks), its live fragment and the attack preview. Every POST answers with a redirect."""
 
+import hashlib
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -14,6 +16,7 @@ from characters.models import Character
 from zenergate_site.errors import DomainError
 
 from . import attacks, selectors, services
+from .events import CombatChanged
 from .forms import AttackForm, DyingForm, EncounterForm, NpcForm
 from .models import Combatant
 from .permissions import EncounterAccess, access_encounter
@@ -41,7 +44,8 @@ def _context(request, access: EncounterAccess) -> dict:
     log = selectors.log_after(access=access, after=max(state["last_event"] - 30, 0))
     context = {"campaign": access.encounter.campaign, "access": access, "encounter": access.encounter, "state": state,
                "log": list(reversed(log)), "is_gm": access.is_gm,
-               "attack_form": _attack_form(state, attackers),
+               "attack_form": _attack_form(state, attackers), "attack_key": _attack_key(state, attackers),
+               "live_trigger": CombatChanged.trigger(encounter=access.encounter.pk),
                "live_campaign": access.encounter.campaign_id, "live_after": last_event_id(
                    campaign=access.encounter.campaign)}
     if access.is_gm:
@@ -53,6 +57,14 @@ def _context(request, access: EncounterAccess) -> dict:
         context["dying_forms"] = [(c, DyingForm(initial={"combatant": c["id"]})) for c in state["combatants"]
                                   if c["dying"]]
     return context
+
+
+def _attack_key(state: dict, attackers: list[dict]) -> str:
+    """Names the attack form by what it offers: the same turn and the same choices keep the form
+    (and what was typed in it) across live refreshes; a new turn or a new target makes a new one."""
+    offered = (state["round"], state["acting"], [c["id"] for c in attackers],
+               [(c["id"], c["dead"]) for c in state["combatants"]])
+    return hashlib.blake2b(repr(offered).encode(), digest_size=6).hexdigest()
 
 
 def _attack_form(state: dict, attackers: list[dict]) -> AttackForm | None:
@@ -76,7 +88,8 @@ def encounter_page(request, encounter_id: int):
 @login_required
 @require_GET
 def encounter_live(request, encounter_id: int):
-    """The parts of the page that change: order, combatants and the log."""
+    """The parts of the page that change, in one fragment: requests, order and combatants, the
+    attack form, dying rounds and the log (``?part=log``: the log alone)."""
     access = access_encounter(user=request.user, encounter_id=encounter_id)
     template = "combat/_log.html" if request.GET.get("part") == "log" else "combat/_live.html"
     return render(request, template, _context(request, access))
@@ -94,7 +107,7 @@ def attack_preview(request, encounter_id: int):
             encounter=access.encounter, pk=form.cleaned_data["attacker"]).first()
         if combatant is not None and access.may_act_with(combatant):
             try:
-                preview = attacks.attack_preview(encounter=access.encounter,
+                preview = attacks.attack_preview(encounter=access.encounter, is_gm=access.is_gm,
                                                  request=attacks.AttackRequest(**form.request()))
             except DomainError as exc:
                 error = exc.message

@@ -6,7 +6,11 @@ import json
 
 import pytest
 from django.conf import settings
-from django.core.exceptions import RequestDataTooBig, SuspiciousOperation, TooManyFieldsSent
+from django.core.exceptions import (
+    RequestDataTooBig,
+    SuspiciousOperation,
+    TooManyFieldsSent,
+)
 from rest_framework.test import APIClient
 
 from campaign.models import Campaign, LogEntry

@@ -374,6 +374,7 @@ def _coverage_cases(schema, operation, world: World) -> list:
     return cases
 
 
+@pytest.mark.fuzz
 def test_every_operation_survives_generated_requests(api_schema, world, in_process_requests, subtests):
     server_errors = in_process_requests
     auth = {"Authorization": f"Token {world.token}"}

@@ -70,7 +70,9 @@ def _patterns(patterns, prefix: str = ""):
 
 
 def _schema_methods() -> dict[str, tuple[str, ...]]:
-    from drf_spectacular.generators import SchemaGenerator  # after the URLconf has loaded every view
+    from drf_spectacular.generators import (
+        SchemaGenerator,  # after the URLconf has loaded every view
+    )
 
     schema = SchemaGenerator().get_schema(request=None, public=True)
     return {path: tuple(m.upper() for m in operations if m.upper() in METHODS)

@@ -52,6 +52,7 @@ def test_the_proxy_sends_every_request_to_the_web_service():
     assert "proxy_set_header X-Forwarded-Proto $scheme;" in conf  # overwritten, so trustworthy
 
 
+@pytest.mark.stack
 def test_nginx_accepts_the_proxy_config():
     nginx = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if Path(p).exists()), None)
     if not nginx:

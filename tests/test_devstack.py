@@ -22,6 +22,8 @@ import redis
 
 from zenergate_site.devstack import DEMO_PASSWORD, EmbeddedRedis, secret_key
 
+pytestmark = pytest.mark.stack  # each test starts real servers (the stack, gunicorn, runserver, Redis)
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

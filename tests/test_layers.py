@@ -81,16 +81,15 @@ def test_the_rulebook_imports_no_django_and_no_app():
                     f"{path}:{line} {target}"
 
 
-def test_the_walker_sees_an_import_that_points_up():
-    """The check itself can fail: a table module importing characters is caught."""
+def test_the_walker_sees_an_import_that_points_up(tmp_path):
+    """The check itself can fail: a table module importing characters is caught. The probe is
+    written to a temporary folder, never into the source tree."""
     assert layer_of("campaign.models") == 2 and layer_of("characters.models") == 3
     assert layer_of("campaign.economy.services") == 4 and layer_of("campaign.dashboard.views") == 5
-    source = "from characters.models import Character\nfrom .economy import services\n"
-    path = ROOT / "campaign" / "__layers_probe__.py"
-    try:
-        path.write_text(source)
-        imports = list(_imports("campaign.__layers_probe__", path, False))
-    finally:
-        path.unlink()
+    path = tmp_path / "__layers_probe__.py"
+    path.write_text("from characters.models import Character\nfrom .economy import services\n")
+    imports = list(_imports("campaign.__layers_probe__", path, False))
     assert ("characters.models.Character", 1) in imports or ("characters.models", 1) in imports
     assert any(layer_of(target) == 4 for target, _ in imports)
+    # ... and both point up from the probe's layer, as test_every_import_points_down would report.
+    assert all(layer_of(target) > layer_of("campaign.__layers_probe__") for target, _ in imports)

@@ -15,12 +15,24 @@ from campaign.downtime import serializers as downtime_in
 from campaign.downtime.models import Therapy
 from campaign.economy import forms as economy_forms
 from campaign.economy import serializers as economy_in
-from campaign.models import Adventure, BadNewsToken, Campaign, Complication, KarmaEntry, MacGuffin
+from campaign.models import (
+    Adventure,
+    BadNewsToken,
+    Campaign,
+    Complication,
+    KarmaEntry,
+    MacGuffin,
+)
 from characters import forms as character_forms
 from characters import serializers as character_in
 from characters.api_wounds import WoundsIn
 from characters.models import Character, Disadvantage, Equipment, Language, Skill
-from characters.serializers.lines import DisadvantageIn, EquipmentIn, LanguageIn, SkillIn
+from characters.serializers.lines import (
+    DisadvantageIn,
+    EquipmentIn,
+    LanguageIn,
+    SkillIn,
+)
 from characters.tests.factories import create_draft
 from characters.views.wounds import WoundForm
 from combat import forms as combat_forms

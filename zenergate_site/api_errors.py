@@ -15,7 +15,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from rulebook import RulesError
 
-from .errors import DomainError
+from .errors import Busy, DomainError, is_lock_timeout
 
 
 def _as_field_errors(detail) -> dict:
@@ -52,6 +52,8 @@ def exception_handler(exc, context):
     """Map domain, rules and framework errors to 400/401/403/404/409/413 with field messages."""
     if (refusal := _request_refusal(exc)) is not None:
         return Response({"errors": {"detail": [refusal[1]]}}, status=refusal[0])
+    if is_lock_timeout(exc):
+        exc = Busy()
     if isinstance(exc, DomainError):
         return Response({"errors": exc.as_errors()}, status=exc.status_code)
     if isinstance(exc, RulesError):

@@ -29,3 +29,15 @@ class UnavailableError(DomainError):
     """A service the request needs (the job broker) cannot be reached: HTTP 503, nothing changed."""
 
     status_code = 503
+
+
+class Busy(ConflictError):
+    """A row the write needs stayed locked by another write past ``DB_LOCK_TIMEOUT_MS``: HTTP 409."""
+
+    def __init__(self):
+        super().__init__("Someone else is changing this right now; nothing was changed. Try again in a moment.")
+
+
+def is_lock_timeout(exc: BaseException) -> bool:
+    """Whether an error is PostgreSQL's lock_not_available (the lock timeout ran out)."""
+    return getattr(exc.__cause__, "sqlstate", None) == "55P03" or getattr(exc, "sqlstate", None) == "55P03"

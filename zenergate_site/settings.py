@@ -72,6 +72,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    "zenergate_site.busy.BusyMiddleware",
 ]
 
 ROOT_URLCONF = "zenergate_site.urls"
@@ -99,6 +100,12 @@ DATABASES = {"default": env.db_url("DATABASE_URL", default="postgres:///zenergat
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True  # a reused connection is tested before a request uses it
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
+# A row lock waits at most this long, then the write answers 409 "busy, try again" with nothing
+# changed (campaign.changes.Busy): a write stuck behind another never hangs a request.
+DB_LOCK_TIMEOUT_MS = env.int("DB_LOCK_TIMEOUT_MS", default=3000)
+if DB_LOCK_TIMEOUT_MS:
+    _options = DATABASES["default"].setdefault("OPTIONS", {})
+    _options["options"] = (_options.get("options", "") + f" -c lock_timeout={DB_LOCK_TIMEOUT_MS}").strip()
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL", default="redis://127.0.0.1:6379/0")

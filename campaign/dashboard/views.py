@@ -26,10 +26,10 @@ def _render(request, access):
         "campaign": campaign,
         "access": access,
         "members": selectors.membership_list(campaign=campaign),
-        "log": selectors.log_recent(campaign=campaign, limit=10),
+        "log": selectors.log_recent(campaign=campaign, user=request.user, is_gm=access.is_gm, limit=10),
         "last_job": campaign.jobs.first(),
         "encounters": campaign.encounters.exclude(state="ended")[:3],
-        "rolls": rolls.feed(campaign_id=campaign.pk, is_gm=access.is_gm, limit=8),
+        "rolls": rolls.feed(campaign_id=campaign.pk, user=request.user, is_gm=access.is_gm, limit=8),
         "live_campaign": campaign.pk,
         "live_after": last_event_id(campaign=campaign),
     }

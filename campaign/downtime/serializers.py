@@ -5,7 +5,14 @@ from rest_framework import serializers
 from rulebook.radiation import CATEGORIES
 from rulebook.recovery import REST_KINDS
 from zenergate_site import limits
-from zenergate_site.api_fields import MAX_ID, FlagField, NameField, StrictInput, TextField, WholeNumberField
+from zenergate_site.api_fields import (
+    MAX_ID,
+    FlagField,
+    NameField,
+    StrictInput,
+    TextField,
+    WholeNumberField,
+)
 
 from ..models import Job
 from .models import Therapy, Treatment

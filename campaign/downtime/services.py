@@ -19,18 +19,18 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, F
 from django.utils import timezone
 
+from characters.events import WoundsChanged
 from characters.models import Character
 from characters.wounds import WOUND_COLUMNS, save_wounds_many
 from rulebook import RulesError
 from zenergate_site.celery import app as celery_app
 from zenergate_site.errors import DomainError, UnavailableError
 
-from .. import pagecache
+from ..changes import Recorded, change_set, undo
 from ..errors import CampaignConflict, CampaignError
-from ..events import event_publish
+from ..events import JobProgressed
 from ..models import Campaign, Job
 from ..rolls.services import record_rolls_many
-from ..services import log_action
 from .models import DowntimeClaim, Therapy, Treatment
 from .plan import Plan, advance_one, build_plans, seeded_rng
 
@@ -138,14 +138,12 @@ def downtime_start(*, campaign: Campaign, by, request: dict) -> tuple[Job, bool]
                         if plan.as_json() != Plan(rest=request["rest"]).as_json()}}
     try:
         with transaction.atomic():
+            write = change_set(campaign=campaign.pk, by=by)
             job = Job.objects.create(campaign=campaign, kind=Job.Kind.DOWNTIME, params=params, created_by=by,
                                      total=len(characters), idempotency_key=key)
-            log_action(campaign=campaign, actor=by, action="downtime.start",
-                       summary=f"{by} started {request['hours']} h of downtime ({request['rest']} rest) "
-                               f"for {len(characters)} characters",
-                       data={"job": job.pk, "hours": request["hours"]})
-            event_publish(campaign=campaign, kind="job", data={"job": job.pk, "status": job.status,
-                                                                "done": 0, "total": job.total})
+            write.audit("downtime.start", f"{by} started {request['hours']} h of downtime ({request['rest']} rest) "
+                f"for {len(characters)} characters", data={"job": job.pk, "hours": request["hours"]})
+            write.publish(JobProgressed(job=job.pk, status=job.status, done=0, total=job.total))
             transaction.on_commit(lambda: _send(job.pk))
     except IntegrityError:  # the same key, sent twice at once: the other request made the job
         existing = Job.objects.get(campaign=campaign, kind=Job.Kind.DOWNTIME, idempotency_key=key)
@@ -170,6 +168,7 @@ def _plan_for(job: Job, character_id: int) -> Plan:
 def _run_batch(job: Job, ids: list[int], therapies: dict) -> int:
     """Advance one batch of characters in one transaction; return how many this call advanced."""
     with transaction.atomic():
+        write = change_set(campaign=job.campaign_id)
         characters = list(Character.objects.select_for_update(of=("self",), no_key=True)
                           .filter(pk__in=ids).order_by("pk"))
         done = set(DowntimeClaim.objects.filter(job=job, character_id__in=ids).values_list("character_id", flat=True))
@@ -200,10 +199,9 @@ def _run_batch(job: Job, ids: list[int], therapies: dict) -> int:
         Treatment.objects.bulk_create(treatments)
         progress = DowntimeClaim.objects.filter(job=job).count()
         Job.objects.filter(pk=job.pk).update(progress=min(progress, job.total), heartbeat_at=now)
-        event_publish(campaign=job.campaign_id, kind="job",
-                      data={"job": job.pk, "status": "running", "done": min(progress, job.total), "total": job.total})
+        write.publish(JobProgressed(job=job.pk, status="running", done=min(progress, job.total), total=job.total))
         if todo:
-            event_publish(campaign=job.campaign_id, kind="wounds", data={"characters": [c.pk for c in todo]})
+            write.publish(WoundsChanged(characters=[c.pk for c in todo]))
     return len(todo)
 
 
@@ -230,9 +228,11 @@ def downtime_run(*, job_id: int) -> Job:
     job = Job.objects.filter(pk=job_id).first()
     if job is None or job.status in (Job.Status.DONE, Job.Status.FAILED):
         return job
-    Job.objects.filter(pk=job.pk, status=Job.Status.QUEUED).update(status=Job.Status.RUNNING,
-                                                                   heartbeat_at=timezone.now())
-    pagecache.touch(job.campaign_id)  # the dashboard shows the last downtime's status
+    with transaction.atomic():
+        write = change_set(campaign=job.campaign_id)  # the dashboard shows the last downtime's status
+        if Job.objects.filter(pk=job.pk, status=Job.Status.QUEUED).update(status=Job.Status.RUNNING,
+                                                                          heartbeat_at=timezone.now()):
+            write.publish(JobProgressed(job=job.pk, status=Job.Status.RUNNING, done=job.progress, total=job.total))
     therapies = {t.pk: t for t in Therapy.objects.filter(campaign_id=job.campaign_id)}
     ids, size = job.params["characters"], max(settings.DOWNTIME_BATCH, 1)
     try:
@@ -243,12 +243,12 @@ def downtime_run(*, job_id: int) -> Job:
         # A rules or data error fails the same way on every retry: record it and stop. Anything
         # else (the database restarting, a lost connection) leaves the job running; the sweep
         # sends it again once its heartbeat is stale.
-        Job.objects.filter(pk=job.pk).update(status=Job.Status.FAILED, error=str(exc)[:2000],
-                                             finished_at=timezone.now())
-        pagecache.touch(job.campaign_id)
         log.exception("downtime job %s failed", job.pk)
         with transaction.atomic():
-            event_publish(campaign=job.campaign_id, kind="job", data={"job": job.pk, "status": "failed"})
+            write = change_set(campaign=job.campaign_id)
+            Job.objects.filter(pk=job.pk).update(status=Job.Status.FAILED, error=str(exc)[:2000],
+                                                 finished_at=timezone.now())
+            write.publish(JobProgressed(job=job.pk, status=Job.Status.FAILED))
         raise
     return _finish(job.pk)
 
@@ -259,6 +259,7 @@ def _finish(job_id: int) -> Job:
         job = Job.objects.select_for_update(no_key=True).get(pk=job_id)
         if job.status == Job.Status.DONE:
             return job
+        write = change_set(campaign=job.campaign_id)
         campaign = Campaign.objects.select_for_update(no_key=True).get(pk=job.campaign_id)
         hours = int(job.params["hours"])
         before = campaign.game_hours
@@ -267,10 +268,9 @@ def _finish(job_id: int) -> Job:
         job.status, job.progress, job.finished_at = Job.Status.DONE, job.total, timezone.now()
         job.report = [{"label": "Campaign clock", "detail": f"{before} h → {campaign.game_hours} h"}]
         job.save(update_fields=["status", "progress", "finished_at", "report"])
-        log_action(campaign=campaign, actor=None, action="downtime.done",
-                   summary=f"Downtime of {hours} h applied to {job.total} characters", data={"job": job.pk})
-        event_publish(campaign=campaign, kind="job", data={"job": job.pk, "status": "done", "done": job.total,
-                                                           "total": job.total, "game_hours": campaign.game_hours})
+        write.audit("downtime.done", f"Downtime of {hours} h applied to {job.total} characters", data={"job": job.pk})
+        write.publish(JobProgressed(job=job.pk, status=Job.Status.DONE, done=job.total, total=job.total,
+                                    game_hours=campaign.game_hours))
     return job
 
 
@@ -290,38 +290,20 @@ def jobs_sweep() -> list[int]:
 
 # --- Undo -----------------------------------------------------------------------------------------
 def restore_wounds(records, *, what: str) -> list[Character]:
-    """Lock each record's character and put its wounds back, or refuse naming who changed since.
+    """Put each record's character's wounds back (``campaign.changes.undo``), or refuse naming who
+    changed since. ``records`` have ``character_id``, ``before`` and ``after``."""
+    def refuse(names):
+        return CampaignConflict(f"Cannot undo {what}: {', '.join(names)} changed since (new wounds, healing or "
+                                "treatment). Undo those first or correct the wounds by hand.", field="detail")
 
-    ``records`` have ``character_id``, ``before`` and ``after``. All or nothing: if any
-    character's wounds are no longer what the record left, nothing is restored.
-    """
-    records = sorted(records, key=lambda r: r.character_id)
-    characters = {c.pk: c for c in Character.objects.select_for_update(of=("self",), no_key=True)
-                  .filter(pk__in=[r.character_id for r in records]).order_by("pk")}
-    changed = []
-    for record in records:
-        character = characters.get(record.character_id)
-        if character is None:
-            continue
-        now = {name: getattr(character, name) for name in WOUND_COLUMNS}
-        if now != record.after:
-            changed.append(character.name)
-    if changed:
-        raise CampaignConflict(f"Cannot undo {what}: {', '.join(changed)} changed since (new wounds, healing or "
-                               "treatment). Undo those first or correct the wounds by hand.", field="detail")
-    stamp = timezone.now()
-    for record in records:
-        character = characters.get(record.character_id)
-        if character is None:
-            continue
-        Character.objects.filter(pk=character.pk).update(**record.before, updated_at=stamp)
-        pagecache.touch(character.campaign_id)  # an UPDATE sends no signal
-    return list(characters.values())
+    return undo([Recorded(Character, r.character_id, r.before, r.after) for r in records], refuse=refuse,
+                name=lambda character: character.name)
 
 
 @transaction.atomic
 def downtime_undo(*, job: Job, by) -> Job:
     """Put every character back as the downtime found them and turn the clock back (GM)."""
+    write = change_set(campaign=job.campaign_id, by=by)
     job = Job.objects.select_for_update(no_key=True).get(pk=job.pk)
     if job.kind != Job.Kind.DOWNTIME:
         raise CampaignConflict("Only a downtime can be undone here.", field="job")
@@ -337,12 +319,9 @@ def downtime_undo(*, job: Job, by) -> Job:
     campaign.save(update_fields=["game_hours"])
     job.undone_at = timezone.now()
     job.save(update_fields=["undone_at"])
-    log_action(campaign=campaign, actor=by, action="downtime.undo",
-               summary=f"{by} undid the downtime of {job.params['hours']} h ({len(claims)} characters)",
-               data={"job": job.pk})
-    event_publish(campaign=campaign, kind="wounds", data={"characters": [c.pk for c in characters]})
-    event_publish(campaign=campaign, kind="job", data={"job": job.pk, "status": "undone",
-                                                       "game_hours": campaign.game_hours})
+    write.audit("downtime.undo", f"{by} undid the downtime of {job.params['hours']} h ({len(claims)} characters)", data={"job": job.pk})
+    write.publish(WoundsChanged(characters=[c.pk for c in characters]),
+                  JobProgressed(job=job.pk, status="undone", game_hours=campaign.game_hours))
     return job
 
 

@@ -12,6 +12,7 @@ import random
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from characters.events import WoundsChanged
 from characters.models import Character
 from characters.wounds import WOUND_COLUMNS, healing_state, lock_in_play, wound_columns
 from rulebook import RulesError
@@ -27,11 +28,9 @@ from rulebook.recovery import suffer_transition
 from rulebook.stats import STAT_CHECK_DICE
 from rulebook.tables import time_multiplier
 
-from .. import pagecache
+from ..changes import change_set
 from ..errors import CampaignConflict, CampaignError
-from ..events import event_publish
 from ..models import Campaign, KarmaEntry
-from ..services import log_action
 from .models import TransitionBatch, TransitionRecord
 from .services import restore_wounds
 
@@ -153,6 +152,7 @@ def transition_make(*, campaign: Campaign, by, category: str, character_ids: lis
         raise CampaignError(f"Dice were entered for character {stray[0]}, who is not transitioning.", field="dice")
     try:
         with transaction.atomic():
+            write = change_set(campaign=campaign.pk, by=by)
             batch = TransitionBatch.objects.create(campaign=campaign, category=category,
                                                    idempotency_key=idempotency_key, by=by)
             results = []
@@ -172,17 +172,16 @@ def transition_make(*, campaign: Campaign, by, category: str, character_ids: lis
                 except RulesError as exc:
                     raise CampaignError(f"{character.name}: {exc}", field="dice") from None
                 Character.objects.filter(pk=character.pk).update(**after, updated_at=timezone.now())
-                pagecache.touch(character.campaign_id)  # an UPDATE sends no signal
                 TransitionRecord.objects.create(batch=batch, character=character, number=result["number"],
                                                 before=before, after=after, outcome=result)
                 results.append(result)
             response = {"id": batch.pk, "category": category, "characters": results}
             batch.response = response
             batch.save(update_fields=["response"])
-            log_action(campaign=campaign, actor=by, action="transition.make",
-                       summary=f"{by} put {len(results)} characters through a category {category} Zener Transition",
-                       data={"batch": batch.pk})
-            event_publish(campaign=campaign, kind="wounds", data={"characters": [r["character"] for r in results]})
+            write.audit("transition.make",
+                        f"{by} put {len(results)} characters through a category {category} Zener Transition",
+                        data={"batch": batch.pk})
+            write.publish(WoundsChanged(characters=[r["character"] for r in results]))
     except IntegrityError:  # the same key sent twice at once: the other request answered
         done = TransitionBatch.objects.get(campaign=campaign, idempotency_key=idempotency_key)
         return _replay(done, category=category, character_ids=character_ids), False
@@ -201,6 +200,7 @@ def _replay(done: TransitionBatch, *, category: str, character_ids: list[int]) -
 @transaction.atomic
 def transition_undo(*, batch: TransitionBatch, by) -> TransitionBatch:
     """Put the characters back as the transition found them; a consumed delay is restored too."""
+    write = change_set(campaign=batch.campaign_id, by=by)
     batch = TransitionBatch.objects.select_for_update(no_key=True).get(pk=batch.pk)
     if batch.undone_at is not None:
         raise CampaignConflict("This transition was already undone.", field="detail")
@@ -210,7 +210,6 @@ def transition_undo(*, batch: TransitionBatch, by) -> TransitionBatch:
     batch.records.update(delay_entry=None)
     batch.undone_at = timezone.now()
     batch.save(update_fields=["undone_at"])
-    log_action(campaign=batch.campaign, actor=by, action="transition.undo",
-               summary=f"{by} undid a category {batch.category} Zener Transition", data={"batch": batch.pk})
-    event_publish(campaign=batch.campaign, kind="wounds", data={"characters": [r.character_id for r in records]})
+    write.audit("transition.undo", f"{by} undid a category {batch.category} Zener Transition", data={"batch": batch.pk})
+    write.publish(WoundsChanged(characters=[r.character_id for r in records]))
     return batch

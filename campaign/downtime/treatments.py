@@ -13,17 +13,16 @@ import random
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from characters.events import WoundsChanged
 from characters.models import Character
 from characters.wounds import WOUND_COLUMNS, healing_state, lock_in_play, wound_columns
 from rulebook import RulesError
 from rulebook.dice import EnteredDice
 from rulebook.therapies import Therapy as RulesTherapy
 
-from .. import pagecache
+from ..changes import change_set
 from ..errors import CampaignConflict, CampaignError
-from ..events import event_publish
 from ..models import Campaign
-from ..services import log_action
 from .models import Therapy, Treatment
 from .plan import effects_of, treat
 from .services import earlier_uses, restore_wounds
@@ -44,6 +43,7 @@ def _field_of(message: str) -> str:
 @transaction.atomic
 def therapy_define(*, campaign: Campaign, by, **fields) -> Therapy:
     """Define an anti-radiation therapy for the campaign (GM); its dice are checked by the rules."""
+    write = change_set(campaign=campaign.pk, by=by)
     unknown = set(fields) - set(THERAPY_FIELDS)
     if unknown:
         raise CampaignError(f"Unknown field {sorted(unknown)[0]!r}.", field=sorted(unknown)[0])
@@ -56,8 +56,7 @@ def therapy_define(*, campaign: Campaign, by, **fields) -> Therapy:
     except RulesError as exc:
         raise CampaignError(str(exc), field=_field_of(str(exc))) from None
     therapy = Therapy.objects.create(campaign=campaign, created_by=by, **values)
-    log_action(campaign=campaign, actor=by, action="therapy.define", summary=f"{by} defined the therapy {name}",
-               data={"therapy": therapy.pk})
+    write.audit("therapy.define", f"{by} defined the therapy {name}", data={"therapy": therapy.pk})
     return therapy
 
 
@@ -88,6 +87,7 @@ def treatment_give(*, character: Character, by, kind: str, therapy_id: int | Non
         therapies[therapy.pk] = therapy
     try:
         with transaction.atomic():
+            write = change_set(campaign=campaign.pk, by=by)
             character = lock_in_play(character.pk)
             before = {name: getattr(character, name) for name in WOUND_COLUMNS}
             roller = EnteredDice(dice or [], rng, label="dice")
@@ -102,14 +102,13 @@ def treatment_give(*, character: Character, by, kind: str, therapy_id: int | Non
             detail = {**(character.wounds_detail or {}), "effects": [e.to_dict() for e in effects]}
             after = wound_columns(state, detail=detail)
             Character.objects.filter(pk=character.pk).update(**after, updated_at=timezone.now())
-            pagecache.touch(character.campaign_id)  # an UPDATE sends no signal
             treatment = Treatment.objects.create(campaign=campaign, character=character, kind=kind,
                                                  therapy_id=therapy_id if kind == Treatment.Kind.THERAPY else None,
                                                  idempotency_key=idempotency_key, before=before, after=after,
                                                  outcome=record, by=by)
-            log_action(campaign=campaign, actor=by, action="treatment.give",
-                       summary=f"{by} gave {record['name']} to {character.name}", data={"treatment": treatment.pk})
-            event_publish(campaign=campaign, kind="wounds", data={"characters": [character.pk]})
+            write.audit("treatment.give", f"{by} gave {record['name']} to {character.name}",
+                        data={"treatment": treatment.pk})
+            write.publish(WoundsChanged(characters=[character.pk]))
     except IntegrityError:  # the same key sent twice at once: the other request treated
         done = Treatment.objects.get(campaign=campaign, idempotency_key=idempotency_key)
         _same_request(done, character=character, kind=kind, therapy_id=therapy_id)
@@ -128,6 +127,7 @@ def _same_request(done: Treatment, *, character: Character, kind: str, therapy_i
 @transaction.atomic
 def treatment_undo(*, treatment: Treatment, by) -> Treatment:
     """Take back a treatment given at once (GM), while nothing else changed the character."""
+    write = change_set(campaign=treatment.campaign_id, by=by)
     treatment = Treatment.objects.select_for_update(no_key=True).get(pk=treatment.pk)
     if treatment.job_id is not None:
         raise CampaignConflict("This treatment was part of a downtime: undo the downtime.", field="detail")
@@ -136,8 +136,7 @@ def treatment_undo(*, treatment: Treatment, by) -> Treatment:
     restore_wounds([treatment], what="this treatment")
     treatment.undone_at = timezone.now()
     treatment.save(update_fields=["undone_at"])
-    log_action(campaign=treatment.campaign, actor=by, action="treatment.undo",
-               summary=f"{by} undid {treatment.outcome.get('name', treatment.kind)} on a character",
-               data={"treatment": treatment.pk})
-    event_publish(campaign=treatment.campaign, kind="wounds", data={"characters": [treatment.character_id]})
+    write.audit("treatment.undo", f"{by} undid {treatment.outcome.get('name', treatment.kind)} on a character",
+                data={"treatment": treatment.pk})
+    write.publish(WoundsChanged(characters=[treatment.character_id]))
     return treatment

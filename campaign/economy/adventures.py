@@ -12,10 +12,11 @@ from characters.models import Character
 from rulebook.experience import COMPLICATION_AWARD, NPC_BOOST_AWARD, adventure_payout
 from zenergate_site import limits
 
+from ..changes import change_set
 from ..errors import CampaignConflict, CampaignError
 from ..models import Adventure, BadNewsToken, Campaign, KarmaEntry, MacGuffin
-from ..services import log_action
 from .common import Kind, current_adventure, lock_in_order, rules_call
+from .events import PoolChanged
 
 # --- GM awards ----------------------------------------------------------------------------
 AWARD_KINDS = {"complication": COMPLICATION_AWARD, "npc_boost": NPC_BOOST_AWARD, "manual": None}
@@ -58,6 +59,7 @@ def award(*, campaign: Campaign, kind: str, character_ids: Iterable, by, reason:
     A replayed idempotency key returns the first entries before anything is checked again
     (a character retired since, a correction the balance no longer covers).
     """
+    change_set(campaign=campaign.pk, by=by)
     if kind not in AWARD_KINDS:
         raise CampaignError(f"Unknown award {kind!r}: use complication, npc_boost or manual.", field="kind")
     replay = _award_replay(campaign, kind, character_ids, idempotency_key)
@@ -84,12 +86,13 @@ def award(*, campaign: Campaign, kind: str, character_ids: Iterable, by, reason:
 # --- Adventures ---------------------------------------------------------------------------
 @transaction.atomic
 def adventure_start(*, campaign: Campaign, name: str, base_xp: int, by) -> Adventure:
+    write = change_set(campaign=campaign.pk, by=by)
     name = (name or "").strip()
     if not name:
         raise CampaignError("Name the adventure.", field="name")
     if isinstance(base_xp, bool) or not isinstance(base_xp, int) or not 0 <= base_xp <= 100:
         raise CampaignError("Base XP is a whole number from 0 to 100 (typically 1–3 per session).", field="base_xp")
-    Campaign.objects.select_for_update(no_key=True).get(pk=campaign.pk)
+    write.lock(Campaign.objects.filter(pk=campaign.pk))
     if current_adventure(campaign) is not None:
         raise CampaignConflict("Close the current adventure first.", field="name")
     adventure = Adventure.objects.create(campaign=campaign, name=name[:limits.ADVENTURE_NAME], base_xp=base_xp)
@@ -97,28 +100,28 @@ def adventure_start(*, campaign: Campaign, name: str, base_xp: int, by) -> Adven
     for macguffin in campaign.macguffins.filter(status=MacGuffin.Status.FUNDED):
         macguffin.status = MacGuffin.Status.IN_EFFECT
         macguffin.save(update_fields=["status"])
-        log_action(campaign=campaign, actor=by, action="macguffin.in_effect",
-                   summary=f"{macguffin.name} is now in effect", data={"macguffin": macguffin.pk})
-    log_action(campaign=campaign, actor=by, action="adventure.start",
-               summary=f"{by} started the adventure {adventure.name} (base XP {base_xp})",
-               data={"adventure": adventure.pk})
+        write.audit("macguffin.in_effect", f"{macguffin.name} is now in effect", data={"macguffin": macguffin.pk})
+        write.publish(PoolChanged(macguffin=macguffin.pk))
+    write.audit("adventure.start", f"{by} started the adventure {adventure.name} (base XP {base_xp})",
+                data={"adventure": adventure.pk})
     return adventure
 
 
 @transaction.atomic
 def token_add(*, adventure: Adventure, note: str, by) -> BadNewsToken:
-    adventure = Adventure.objects.select_for_update(no_key=True).get(pk=adventure.pk)
+    write = change_set(campaign=adventure.campaign_id, by=by)
+    adventure = write.lock(Adventure.objects.filter(pk=adventure.pk))[0]
     if not adventure.is_open:
         raise CampaignConflict("That adventure is closed.", field="note")
     token = BadNewsToken.objects.create(adventure=adventure, note=(note or "")[:limits.TOKEN_NOTE])
-    log_action(campaign=adventure.campaign, actor=by, action="adventure.token",
-               summary=f"Bad news: {token.note or 'a token'} (+1 XP)", data={"adventure": adventure.pk})
+    write.audit("adventure.token", f"Bad news: {token.note or 'a token'} (+1 XP)", data={"adventure": adventure.pk})
     return token
 
 
 @transaction.atomic
 def token_void(*, token: BadNewsToken, by) -> BadNewsToken:
     adventure = Adventure.objects.select_for_update(no_key=True).get(pk=token.adventure_id)
+    write = change_set(campaign=adventure.campaign_id, by=by)
     if not adventure.is_open:
         raise CampaignConflict("That adventure is closed.", field="token")
     token = BadNewsToken.objects.select_for_update(no_key=True).get(pk=token.pk)
@@ -126,8 +129,7 @@ def token_void(*, token: BadNewsToken, by) -> BadNewsToken:
         raise CampaignConflict("That token is already voided.", field="token")
     token.voided = True
     token.save(update_fields=["voided"])
-    log_action(campaign=adventure.campaign, actor=by, action="adventure.token_void",
-               summary=f"Token voided: {token.note or token.pk}", data={"adventure": adventure.pk})
+    write.audit("adventure.token_void", f"Token voided: {token.note or token.pk}", data={"adventure": adventure.pk})
     return token
 
 
@@ -152,7 +154,8 @@ def payout_preview(*, adventure: Adventure, outcome: str, permanent: bool, selfi
 @transaction.atomic
 def adventure_close(*, adventure: Adventure, outcome: str, permanent: bool, selfish: Iterable[int], by) -> list[dict]:
     """Close the adventure and post each active character's payout, once."""
-    adventure = Adventure.objects.select_for_update(no_key=True).get(pk=adventure.pk)
+    write = change_set(campaign=adventure.campaign_id, by=by)
+    adventure = write.lock(Adventure.objects.filter(pk=adventure.pk))[0]
     if not adventure.is_open:
         raise CampaignConflict("That adventure is already closed; its payout was posted.", field="outcome")
     rows = payout_preview(adventure=adventure, outcome=outcome, permanent=permanent, selfish=selfish)
@@ -166,6 +169,5 @@ def adventure_close(*, adventure: Adventure, outcome: str, permanent: bool, self
     adventure.outcome = outcome
     adventure.permanent = permanent
     adventure.save(update_fields=["closed_at", "outcome", "permanent"])
-    log_action(campaign=adventure.campaign, actor=by, action="adventure.close",
-               summary=f"{by} closed {adventure.name}", data={"adventure": adventure.pk})
+    write.audit("adventure.close", f"{by} closed {adventure.name}", data={"adventure": adventure.pk})
     return rows

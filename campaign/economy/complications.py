@@ -15,9 +15,9 @@ from rulebook.karma import (
 from rulebook.stats import PRIMARY_STATS
 from zenergate_site import limits
 
+from ..changes import change_set
 from ..errors import CampaignConflict, CampaignError
 from ..models import Complication
-from ..services import log_action
 
 
 # --- Karmic Debt, Starvation and Complications ----------------------------------------------
@@ -38,6 +38,7 @@ def karma_flags(character: Character) -> list[str]:
 def complication_record(*, character: Character, cause: str, form: str, ranks: int, description: str, by,
                         nullify: int | None = None, worsen: Iterable[int] = (), stat: str | None = None) -> Complication:
     """Record a Complication and apply its effect on the sheet (GM, in play)."""
+    change_set(campaign=character.campaign_id, by=by)
     locked = Character.objects.select_for_update(no_key=True).select_related("campaign").get(pk=character.pk)
     if locked.state != Character.State.ACTIVE:
         raise CampaignConflict("Complications happen in play: approve the character first.", field="character")
@@ -96,7 +97,5 @@ def complication_record(*, character: Character, cause: str, form: str, ranks: i
     complication = Complication.objects.create(
         campaign=locked.campaign, character=locked, cause=cause, form=form, ranks=ranks,
         description=description[:limits.COMPLICATION_DESCRIPTION], effects=effects, by=by)
-    log_action(campaign=locked.campaign, actor=by, action="complication.record",
-               summary=f"Complication for {locked.name}: {description[:120]}",
-               data={"character": locked.pk, "complication": complication.pk})
+    change_set(campaign=locked.campaign, by=by).audit("complication.record", f"Complication for {locked.name}: {description[:120]}", data={"character": locked.pk, "complication": complication.pk})
     return complication

@@ -13,15 +13,17 @@ from rulebook.karma import (
 )
 from zenergate_site import limits
 
+from ..changes import change_set
 from ..errors import CampaignConflict, CampaignError
 from ..models import Campaign, KarmaEntry, MacGuffin
-from ..services import log_action
 from .common import Kind, current_adventure, rules_call
+from .events import PoolChanged
 
 
 # --- Campaign MacGuffins -------------------------------------------------------------------
 @transaction.atomic
 def macguffin_create(*, campaign: Campaign, name: str, limitation: str, target: int, upgrade: str, by) -> MacGuffin:
+    write = change_set(campaign=campaign.pk, by=by)
     name = (name or "").strip()
     if not name:
         raise CampaignError("Name the MacGuffin (e.g. “crystal radio set”).", field="name")
@@ -31,15 +33,15 @@ def macguffin_create(*, campaign: Campaign, name: str, limitation: str, target: 
     if upgrade and upgrade not in MacGuffin.Upgrade.values:
         raise CampaignError("Unknown upgrade.", field="upgrade")
     # One pool per upgrade, even when two GMs race.
-    Campaign.objects.select_for_update(no_key=True).get(pk=campaign.pk)
+    write.lock(Campaign.objects.filter(pk=campaign.pk))
     if upgrade and campaign.macguffins.filter(upgrade=upgrade).exists():
         raise CampaignConflict("That upgrade already has a MacGuffin.", field="upgrade")
     macguffin = MacGuffin.objects.create(campaign=campaign, name=name[:limits.MACGUFFIN_NAME],
                                          limitation=(limitation or "")[:limits.MACGUFFIN_LIMITATION],
                                          target=target, upgrade=upgrade or "")
-    log_action(campaign=campaign, actor=by, action="macguffin.create",
-               summary=f"{by} opened the MacGuffin pool {macguffin.name} (target {target})",
-               data={"macguffin": macguffin.pk})
+    write.audit("macguffin.create", f"{by} opened the MacGuffin pool {macguffin.name} (target {target})",
+                data={"macguffin": macguffin.pk})
+    write.publish(PoolChanged(macguffin=macguffin.pk))
     return macguffin
 
 
@@ -67,13 +69,13 @@ def macguffin_contribute(*, macguffin: MacGuffin, character: Character, amount: 
             pool.funded_during = current_adventure(pool.campaign)
             fields += ["status", "funded_at", "funded_during"]
         pool.save(update_fields=fields)
+        change_set(campaign=pool.campaign_id, by=by).publish(PoolChanged(macguffin=pool.pk))
         return {"progress": pool.progress, "target": pool.target}
 
     return karma_post(character=character, amount=-price.cost, kind=Kind.MACGUFFIN, by=by,
                       reason=f"Towards {macguffin.name}", macguffin=macguffin,
                       adventure=current_adventure(macguffin.campaign), idempotency_key=idempotency_key,
                       effect=effect)
-
 
 
 def macguffin_summary(campaign: Campaign):

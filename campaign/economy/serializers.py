@@ -9,7 +9,14 @@ from rest_framework import serializers
 from rulebook.karma import SPEND_KINDS
 from rulebook.stats import PRIMARY_STATS
 from zenergate_site import limits
-from zenergate_site.api_fields import MAX_ID, FlagField, NameField, StrictInput, TextField, WholeNumberField
+from zenergate_site.api_fields import (
+    MAX_ID,
+    FlagField,
+    NameField,
+    StrictInput,
+    TextField,
+    WholeNumberField,
+)
 
 from ..models import Adventure, BadNewsToken, Complication, KarmaEntry, MacGuffin
 from .services import AWARD_KINDS

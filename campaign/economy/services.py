@@ -13,7 +13,12 @@ from .adventures import (
     token_add,
     token_void,
 )
-from .common import current_adventure, lock_in_order, removals_this_adventure, upgrades_in_effect
+from .common import (
+    current_adventure,
+    lock_in_order,
+    removals_this_adventure,
+    upgrades_in_effect,
+)
 from .complications import complication_record, karma_flags
 from .pools import macguffin_contribute, macguffin_create, macguffin_summary
 from .spends import karma_spend, spend_quote

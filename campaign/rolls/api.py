@@ -53,7 +53,7 @@ class RollFeedApi(APIView):
         access = access_campaign(user=request.user, campaign_id=campaign_id)
         query = FeedQueryIn(data=request.query_params.dict())
         query.is_valid(raise_exception=True)
-        rolls = selectors.feed(campaign_id=access.campaign.pk, is_gm=access.is_gm,
+        rolls = selectors.feed(campaign_id=access.campaign.pk, user=request.user, is_gm=access.is_gm,
                                before=query.validated_data.get("before"), limit=query.validated_data["limit"])
         return Response({"rolls": RollOut(rolls, many=True).data,
                          "next_before": rolls[-1].pk if len(rolls) == query.validated_data["limit"] else None})

@@ -2,8 +2,10 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from campaign.audience import Audienced, audience_constraint
 
-class Roll(models.Model):
+
+class Roll(Audienced):
     """One roll in the campaign's feed, stored with who, when, every die and the odds it had."""
 
     class Kind(models.TextChoices):
@@ -26,14 +28,19 @@ class Roll(models.Model):
     success = models.BooleanField(null=True)  # None: a roll with no target
     probability = models.CharField(max_length=80, blank=True)  # "a/b", the chance it had
     detail = models.JSONField(default=dict, blank=True)  # terms, margin, effect…
-    private = models.BooleanField(default=False)  # seen by the campaign's GMs alone
 
     class Meta:
         ordering = ["-id"]
         indexes = [models.Index(fields=["campaign", "-id"], name="roll_feed")]
         constraints = [
             models.CheckConstraint(condition=~Q(kind="notation") | ~Q(notation=""), name="roll_notation_given"),
+            audience_constraint("roll_audience_valid"),
         ]
 
     def __str__(self) -> str:
         return f"{self.label or self.notation or self.system}: {self.total}"
+
+    @property
+    def private(self) -> bool:
+        """A roll the GM keeps behind the screen."""
+        return self.gm_only

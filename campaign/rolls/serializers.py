@@ -1,7 +1,13 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from zenergate_site.api_fields import MAX_ID, FlagField, StrictInput, TextField, WholeNumberField
+from zenergate_site.api_fields import (
+    MAX_ID,
+    FlagField,
+    StrictInput,
+    TextField,
+    WholeNumberField,
+)
 
 from .models import Roll
 

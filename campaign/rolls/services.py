@@ -12,9 +12,11 @@ from django.db import transaction
 from rulebook import RulesError, notation
 from rulebook.systems import ParamError, RuleSet, get_system
 
+from ..audience import EVERYONE, Seen, gm_only_if
+from ..changes import change_set
 from ..errors import CampaignError
-from ..events import event_publish
 from ..models import Campaign
+from .events import RollMade
 from .models import Roll
 
 #: Rolls nobody enters are drawn from the operating system's generator.
@@ -41,7 +43,7 @@ def fraction_text(value: Fraction | None) -> str:
 
 
 def _publish(roll: Roll) -> Roll:
-    event_publish(campaign=roll.campaign_id, kind="roll", gm_only=roll.private, data={"roll": roll.pk})
+    change_set(campaign=roll.campaign_id, by=roll.by).publish(RollMade(roll=roll.pk, seen=roll.seen))
     return roll
 
 
@@ -49,6 +51,7 @@ def _publish(roll: Roll) -> Roll:
 def roll_check(*, campaign: Campaign, by, check: dict, label: str = "", private: bool = False,
                dice: list | None = None, rng: random.Random | None = None) -> Roll:
     """Roll a check of the campaign's rule set; ``dice`` are faces rolled at the table."""
+    change_set(campaign=campaign.pk, by=by)
     rule_set, params = check_inputs(campaign, check)
     try:
         rolled = rule_set.roll(rng or _system_rng, dice, **params)
@@ -70,13 +73,14 @@ def roll_check(*, campaign: Campaign, by, check: dict, label: str = "", private:
     return _publish(Roll.objects.create(
         campaign=campaign, by=by, kind=Roll.Kind.CHECK, label=label, system=rule_set.key, params=params,
         dice=faces, total=rolled.total, success=rolled.success, probability=fraction_text(rolled.probability),
-        detail={"breakdown": [[str(k), plain(v)] for k, v in rolled.breakdown]}, private=private))
+        detail={"breakdown": [[str(k), plain(v)] for k, v in rolled.breakdown]}, **gm_only_if(private).columns()))
 
 
 @transaction.atomic
 def roll_notation(*, campaign: Campaign, by, text: str, label: str = "", private: bool = False,
                   rng: random.Random | None = None) -> Roll:
     """Roll free-form dice notation ("2d6+3", "4d6kh3")."""
+    change_set(campaign=campaign.pk, by=by)
     try:
         rolled = notation.roll(text, rng or _system_rng)
     except RulesError as exc:
@@ -84,32 +88,39 @@ def roll_notation(*, campaign: Campaign, by, text: str, label: str = "", private
     return _publish(Roll.objects.create(
         campaign=campaign, by=by, kind=Roll.Kind.NOTATION, label=label, notation=rolled.notation,
         dice=[{**die, "entered": False} for die in rolled.dice], total=rolled.total,
-        detail={"text": rolled.text}, private=private))
+        detail={"text": rolled.text}, **gm_only_if(private).columns()))
 
 
 def record_roll(*, campaign: Campaign | int, by, kind: str, label: str, faces, total: int,
-                success: bool | None = None, probability: Fraction | None = None, private: bool = False,
+                success: bool | None = None, probability: Fraction | None = None, seen: Seen = EVERYONE,
                 detail: dict | None = None) -> Roll:
     """Put a roll another part of the app made (combat, downtime) in the feed, in its transaction.
 
-    ``faces`` is a list of d6 faces or of ``{"sides", "face", "entered"}`` records.
+    ``faces`` is a list of d6 faces or of ``{"sides", "face", "entered"}`` records; ``seen`` is
+    who may see the roll (an unrevealed NPC's: the GM alone).
     """
     dice = [die if isinstance(die, dict) else {"sides": 6, "face": int(die)} for die in faces]
     dice = [{"kept": True, "entered": False, **die} for die in dice]
     campaign_id = campaign if isinstance(campaign, int) else campaign.pk
     return _publish(Roll.objects.create(
         campaign_id=campaign_id, by=by, kind=kind, label=label[:120], dice=dice, total=total, success=success,
-        probability=fraction_text(probability), detail=detail or {}, private=private))
+        probability=fraction_text(probability), detail=detail or {}, **seen.columns()))
 
 
 def record_rolls_many(*, campaign_id: int, rolls: list[dict]) -> None:
-    """Put many rolls in the feed at once (a downtime batch): one insert, one event."""
+    """Put many rolls in the feed at once (a downtime batch): one insert, one event.
+
+    Each roll is a dict of Roll fields, with ``private`` for a roll the GM keeps.
+    """
     if not rolls:
         return
-    Roll.objects.bulk_create(Roll(campaign_id=campaign_id, **{**roll, "label": roll["label"][:120]}) for roll in rolls)
+    Roll.objects.bulk_create(
+        Roll(campaign_id=campaign_id, **gm_only_if(roll.get("private", False)).columns(),
+             **{k: v for k, v in roll.items() if k not in ("private", "label")}, label=roll["label"][:120])
+        for roll in rolls)
     # One event for the batch; GM-only if every roll in it is private.
-    event_publish(campaign=campaign_id, kind="roll", gm_only=all(r.get("private") for r in rolls),
-                  data={"rolls": len(rolls)})
+    change_set(campaign=campaign_id).publish(
+        RollMade(rolls=len(rolls), seen=gm_only_if(all(r.get("private") for r in rolls))))
 
 
 def plain(value: object) -> object:

@@ -14,7 +14,7 @@ from rulebook.systems import ParamError
 from rulebook.tables import TABLES, lookup
 from zenergate_site.errors import DomainError
 
-from ..events import last_event_id
+from ..events import CampaignChanged, last_event_id
 from ..permissions import access_campaign
 from . import selectors, services
 from .charts import distribution_chart
@@ -45,9 +45,9 @@ def _odds(campaign, source) -> dict:
             "exact": services.fraction_text(odds.probability), "chart": distribution_chart(odds.distribution, odds.success)}
 
 
-def _feed_context(access) -> dict:
-    return {"rolls": selectors.feed(campaign_id=access.campaign.pk, is_gm=access.is_gm), "campaign": access.campaign,
-            "access": access}
+def _feed_context(request, access) -> dict:
+    return {"rolls": selectors.feed(campaign_id=access.campaign.pk, user=request.user, is_gm=access.is_gm),
+            "campaign": access.campaign, "access": access}
 
 
 @login_required
@@ -59,9 +59,12 @@ def roller(request, campaign_id: int):
     context = {"odds": _odds(campaign, request.GET), "rule_set": rule_set, "inputs": _inputs(rule_set, request.GET)}
     if request.htmx and request.GET.get("part") == "odds":
         return render(request, "rolls/_odds.html", context)
-    context.update(_feed_context(access))
-    context.update({"can_roll": access.role != "viewer", "live_campaign": campaign.pk,
-                    "live_after": last_event_id(campaign=campaign), "notation": request.GET.get("notation", "")})
+    context.update({"campaign": campaign, "access": access, "can_roll": access.role != "viewer"})
+    if request.htmx and request.GET.get("part") == "check":
+        return render(request, "rolls/_check.html", context)
+    context.update(_feed_context(request, access))
+    context.update({"live_campaign": campaign.pk, "live_after": last_event_id(campaign=campaign),
+                    "notation": request.GET.get("notation", ""), "settings_trigger": CampaignChanged.trigger()})
     return render(request, "rolls/roller.html", context)
 
 
@@ -90,8 +93,8 @@ def roller_roll(request, campaign_id: int):
         if error:
             messages.error(request, error)
         return redirect("campaign-roller", campaign_id=campaign_id)
-    return render(request, "rolls/_feed.html", {**_feed_context(access), "error": error}, status=200 if not error
-                  else status)
+    return render(request, "rolls/_feed_items.html", {**_feed_context(request, access), "error": error},
+                  status=200 if not error else status)
 
 
 @login_required
@@ -99,7 +102,7 @@ def roller_roll(request, campaign_id: int):
 def feed(request, campaign_id: int):
     """The feed alone: what the dashboard and the roller swap in when the stream says "roll"."""
     access = access_campaign(user=request.user, campaign_id=campaign_id)
-    return render(request, "rolls/_feed.html", _feed_context(access))
+    return render(request, "rolls/_feed_items.html", _feed_context(request, access))
 
 
 @login_required

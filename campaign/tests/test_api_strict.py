@@ -22,6 +22,7 @@ from campaign.economy import serializers as economy_in
 from campaign.economy import services as economy
 from campaign.economy import urls_api as economy_urls
 from campaign.models import Job, LogEntry
+from campaign.testing import arranged
 from characters.serializers import NoBodyIn
 from zenergate_site.api_fields import FlagField, TextField, WholeNumberField
 
@@ -54,9 +55,10 @@ def writes(personas, make_character) -> dict[tuple[str, str], tuple[str, type, d
     adventure = economy.adventure_start(campaign=c, name="Vienna, 1683", base_xp=1, by=p["gm"])
     token = economy.token_add(adventure=adventure, note="Storm", by=p["gm"])
     pool = economy.macguffin_create(campaign=c, name="Radio set", limitation="", target=4, upgrade="", by=p["gm"])
-    job = Job.objects.create(campaign=c, kind=Job.Kind.DOWNTIME, params={"hours": 1, "rest": "comfortable"})
-    batch = TransitionBatch.objects.create(campaign=c, category="1", idempotency_key="t-1")
-    treatment = Treatment.objects.create(campaign=c, character=hero, kind="stimutabs", before={}, after={})
+    with arranged(c):  # finished work to point the undo endpoints at
+        job = Job.objects.create(campaign=c, kind=Job.Kind.DOWNTIME, params={"hours": 1, "rest": "comfortable"})
+        batch = TransitionBatch.objects.create(campaign=c, category="1", idempotency_key="t-1")
+        treatment = Treatment.objects.create(campaign=c, character=hero, kind="stimutabs", before={}, after={})
     api = "/api/v1"
     return {
         ("api-campaign-list", "post"): (f"{api}/campaigns/", campaign_in.CampaignCreateIn, {"name": "New"}),

@@ -2,6 +2,8 @@
 
 import pytest
 
+from campaign.testing import arranged
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
@@ -18,7 +20,8 @@ def test_long_names_wrap_and_long_descriptions_fold_on_a_phone(personas, page_fo
     campaign = personas["campaign"]
     campaign.name = "Chronosquad" + "X" * 70
     campaign.description = "A long way home. " * 40
-    campaign.save(update_fields=["name", "description"])
+    with arranged(campaign):
+        campaign.save(update_fields=["name", "description"])
     page = page_for(personas["gm"], width=390, height=844)
     page.goto(f"{live_server.url}/campaigns/{campaign.pk}/")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390

@@ -21,7 +21,7 @@ from campaign.economy import services as economy
 from campaign.models import KarmaEntry, MacGuffin
 from characters.models import Character
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.stack, pytest.mark.django_db(transaction=True)]  # stack: up to 16 real connections at once
 
 WORKERS = 16
 

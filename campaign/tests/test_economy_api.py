@@ -12,7 +12,14 @@ from types import SimpleNamespace
 import pytest
 
 from campaign.economy import services as economy
-from campaign.models import Adventure, BadNewsToken, Complication, KarmaEntry, LogEntry, MacGuffin
+from campaign.models import (
+    Adventure,
+    BadNewsToken,
+    Complication,
+    KarmaEntry,
+    LogEntry,
+    MacGuffin,
+)
 from characters.models import Character, Disadvantage
 from characters.selectors import character_with_sheet
 from characters.sheet import compute_sheet

@@ -20,7 +20,7 @@ def hero(make_character):
 
 
 # --- The database keeps the promises even if a service forgets them -----------------------
-def test_the_database_refuses_a_negative_balance(hero):
+def test_the_database_refuses_a_negative_balance(hero, arranging):
     with pytest.raises(IntegrityError), transaction.atomic():
         Character.objects.filter(pk=hero.pk).update(karma=-1)
     with pytest.raises(IntegrityError), transaction.atomic():
@@ -28,7 +28,7 @@ def test_the_database_refuses_a_negative_balance(hero):
                                   balance_after=-1)
 
 
-def test_the_database_refuses_a_key_twice_and_a_second_payout(hero, personas):
+def test_the_database_refuses_a_key_twice_and_a_second_payout(hero, personas, arranging):
     KarmaEntry.objects.create(campaign=hero.campaign, character=hero, kind="reroll", amount=0, balance_after=10,
                               idempotency_key="k")
     with pytest.raises(IntegrityError), transaction.atomic():

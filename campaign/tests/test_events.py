@@ -3,8 +3,11 @@
 import pytest
 from django.db import transaction
 
-from campaign.events import event_publish
+from campaign.audience import GM_ONLY, owner_and_gm
+from campaign.changes import change_set
 from campaign.models import Event
+from campaign.rolls.events import RollMade
+from characters.events import WoundsChanged
 
 pytestmark = pytest.mark.django_db
 
@@ -62,7 +65,7 @@ def test_ids_increase_and_after_skips_what_was_seen(personas, api_as, alice, mak
 
 def test_events_of_another_campaign_stay_there(personas, api_as, alice, elsewhere):
     with transaction.atomic():
-        event_publish(campaign=elsewhere, kind="wounds", data={"characters": [1]})
+        change_set(campaign=elsewhere).publish(WoundsChanged(characters=[1]))
     body = _events(api_as("gm"), personas["campaign"]).json()
     assert all(Event.objects.get(pk=e["id"]).campaign_id == personas["campaign"].pk for e in body["events"])
     assert _events(api_as("gm"), elsewhere).status_code == 404
@@ -82,30 +85,51 @@ def test_strangers_read_no_events(personas, api_as, alice, persona, status):
     assert _events(api_as(persona), personas["campaign"]).status_code == status
 
 
+def _publish(campaign, *events) -> list[int]:
+    start = Event.objects.order_by("-id").values_list("id", flat=True).first() or 0
+    with transaction.atomic():
+        change_set(campaign=campaign).publish(*events)
+    return list(Event.objects.filter(id__gt=start).order_by("id").values_list("id", flat=True))
+
+
 def test_gm_only_events_are_shown_to_the_gm_alone(personas, api_as):
     campaign = personas["campaign"]
-    with transaction.atomic():
-        public = event_publish(campaign=campaign, kind="roll", data={"total": 11})
-        secret = event_publish(campaign=campaign, kind="roll", data={"total": 3}, gm_only=True)
-    assert secret.id > public.id
+    public, secret = _publish(campaign, RollMade(roll=1), RollMade(roll=2, seen=GM_ONLY))
+    assert secret > public
 
-    seen_by_gm = [e["id"] for e in _events(api_as("gm"), campaign, after=public.id - 1).json()["events"]]
-    assert seen_by_gm == [public.id, secret.id]
+    seen_by_gm = [e["id"] for e in _events(api_as("gm"), campaign, after=public - 1).json()["events"]]
+    assert seen_by_gm == [public, secret]
     for persona in ("player", "other_player", "viewer"):
-        body = _events(api_as(persona), campaign, after=public.id - 1).json()
-        assert [e["id"] for e in body["events"]] == [public.id], persona
-        assert body["last"] == public.id
+        body = _events(api_as(persona), campaign, after=public - 1).json()
+        assert [e["id"] for e in body["events"]] == [public], persona
+        assert body["last"] == public
 
 
-def test_publishing_outside_a_transaction_is_refused(personas, monkeypatch):
-    """The stream's order depends on publishing inside the write's transaction (campaign.events)."""
-    from types import SimpleNamespace
+def test_an_owner_event_reaches_the_owner_and_the_gm_alone(personas, api_as):
+    campaign = personas["campaign"]
+    [mine] = _publish(campaign, RollMade(roll=7, seen=owner_and_gm(personas["player"].pk)))
+    for persona, sees in (("gm", True), ("player", True), ("other_player", False), ("viewer", False)):
+        ids = [e["id"] for e in _events(api_as(persona), campaign, after=mine - 1).json()["events"]]
+        assert (mine in ids) == sees, persona
+
+
+def test_an_event_kind_refuses_fields_it_does_not_declare():
+    with pytest.raises(TypeError):
+        WoundsChanged(characters=[1], secret="the GM's plan")
+
+
+def test_a_change_set_outside_a_transaction_is_refused(personas):
+    """The stream's order depends on publishing inside the write's transaction (campaign.changes)."""
+    from django.db import connection
 
     before = Event.objects.count()
-    monkeypatch.setattr(transaction, "get_connection", lambda using=None: SimpleNamespace(in_atomic_block=False))
-    with pytest.raises(RuntimeError):
-        event_publish(campaign=personas["campaign"], kind="roll")
-    monkeypatch.undo()
+    atomic = connection.in_atomic_block
+    connection.in_atomic_block = False
+    try:
+        with pytest.raises(RuntimeError):
+            change_set(campaign=personas["campaign"])
+    finally:
+        connection.in_atomic_block = atomic
     assert Event.objects.count() == before
 
 

@@ -16,6 +16,7 @@ import pytest
 from django.db import OperationalError, connection, transaction
 
 from campaign import services
+from campaign.changes import change_set
 from campaign.models import Campaign, KarmaEntry, LogEntry
 from characters import services as character_services
 from characters.models import Character
@@ -93,6 +94,7 @@ def test_while_a_writer_holds_a_character_its_ledger_and_its_campaigns_log_grow_
         assert_locked_against_writers(Character, character.pk)
         assert_locked_against_writers(Campaign, campaign.pk)
         with impatient():
+            change_set(campaign=campaign)
             LogEntry.objects.create(campaign=campaign, action="test", summary="added meanwhile")
             KarmaEntry.objects.create(campaign=campaign, character=character, kind="manual", amount=0,
                                       balance_after=0, reason="added meanwhile")

@@ -11,11 +11,12 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.db import transaction
 from django.test import Client
 from django.test.utils import override_settings
 from rest_framework.test import APIClient
 
-from campaign import pagecache
+from campaign.changes import change_set
 from campaign.downtime import services as downtime
 from characters.models import Character
 
@@ -135,8 +136,9 @@ def test_a_wound_shows_at_once(table):
 
 
 def test_a_downtime_shows_at_once(table):
-    Character.objects.filter(pk=table.character.pk).update(trauma=4)  # behind the cache's back…
-    pagecache.touch(table.character.campaign_id)  # …as the wounds service would say
+    with transaction.atomic():  # a setting-up write, through the one write path like any other
+        change_set(campaign=table.character.campaign_id)
+        Character.objects.filter(pk=table.character.pk).update(trauma=4)
     before = table.read_all()
     job, _ = downtime.downtime_start(campaign=table.character.campaign, by=table.personas["gm"],
                                      request={"hours": 48, "rest": "comfortable", "idempotency_key": "cache-dt"})

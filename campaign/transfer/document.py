@@ -38,7 +38,13 @@ from characters.items import ITEM_KINDS
 from characters.models import Character
 from combat.models import Combatant, CombatEvent, Encounter
 
-from ..downtime.models import DowntimeClaim, Therapy, TransitionBatch, TransitionRecord, Treatment
+from ..downtime.models import (
+    DowntimeClaim,
+    Therapy,
+    TransitionBatch,
+    TransitionRecord,
+    Treatment,
+)
 from ..models import (
     Adventure,
     BadNewsToken,
@@ -172,7 +178,7 @@ COMPLICATION = Table(Complication, key="complication", users=("by",), refs={"cha
 ENCOUNTER = Table(Encounter, key="encounter", blobs={"order": Each(COMBATANT)}, implied=("campaign",))
 FIGHTER = Table(Combatant, key="combatant", refs={"character": "character"},
                 blobs={"follow_up": Keys("combatant")}, implied=("encounter",))
-COMBAT_LOG = Table(CombatEvent, key="event", users=("by",), refs={"undoes": "event", "answers": "event"},
+COMBAT_LOG = Table(CombatEvent, key="event", users=("by", "audience_user"), refs={"undoes": "event", "answers": "event"},
                    blobs={"data": _event_data, "gm_data": _event_data, "before": CHANGES, "after": CHANGES},
                    implied=("encounter",))
 THERAPY = Table(Therapy, key="therapy", users=("created_by",), implied=("campaign",))
@@ -186,10 +192,10 @@ TRANSITION = Table(TransitionBatch, key="transition", users=("by",), blobs={"res
                    implied=("campaign",))
 TRANSITION_RECORD = Table(TransitionRecord, refs={"character": "character", "delay_entry": "entry"},
                           blobs={"outcome": Fields({"character": Ref("character")})}, implied=("batch",))
-HISTORY = Table(LogEntry, users=("actor",), blobs={"data": LOG_DATA}, implied=("campaign",))
+HISTORY = Table(LogEntry, users=("actor", "audience_user"), blobs={"data": LOG_DATA}, implied=("campaign",))
 #: The roll feed, oldest first (the copy's ids keep that order); its JSON columns (a check's
 #: inputs, the dice, the breakdown) name no rows.
-ROLL = Table(Roll, users=("by",), implied=("campaign",))
+ROLL = Table(Roll, users=("by", "audience_user"), implied=("campaign",))
 
 #: The tables the document holds, by model label.
 EXPORTED: dict[str, Table] = {table.model._meta.label: table for table in (

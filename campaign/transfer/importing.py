@@ -16,8 +16,24 @@ from django.db import models
 from characters.models import Character
 from combat.models import Combatant, CombatEvent, Encounter
 
-from ..downtime.models import DowntimeClaim, Therapy, TransitionBatch, TransitionRecord, Treatment
-from ..models import Adventure, BadNewsToken, Campaign, Complication, Job, KarmaEntry, LogEntry, MacGuffin, Membership
+from ..downtime.models import (
+    DowntimeClaim,
+    Therapy,
+    TransitionBatch,
+    TransitionRecord,
+    Treatment,
+)
+from ..models import (
+    Adventure,
+    BadNewsToken,
+    Campaign,
+    Complication,
+    Job,
+    KarmaEntry,
+    LogEntry,
+    MacGuffin,
+    Membership,
+)
 from ..rolls.models import Roll
 from . import document as doc
 from .checks import (

@@ -15,8 +15,23 @@ from django.utils import timezone
 from characters.models import Character
 from combat.models import Combatant, CombatEvent, Encounter
 
-from ..downtime.models import DowntimeClaim, Therapy, TransitionBatch, TransitionRecord, Treatment
-from ..models import Adventure, BadNewsToken, Campaign, Complication, Job, KarmaEntry, LogEntry, MacGuffin
+from ..downtime.models import (
+    DowntimeClaim,
+    Therapy,
+    TransitionBatch,
+    TransitionRecord,
+    Treatment,
+)
+from ..models import (
+    Adventure,
+    BadNewsToken,
+    Campaign,
+    Complication,
+    Job,
+    KarmaEntry,
+    LogEntry,
+    MacGuffin,
+)
 from ..rolls.models import Roll
 from . import document as doc
 from .errors import TransferConflict

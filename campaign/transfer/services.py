@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import DataError, IntegrityError, connection, transaction
 
+from ..changes import change_set
 from ..models import Campaign
-from ..services import log_action
 from .document import IMPORT_ACTION
 from .errors import TransferError
 from .importing import Importer
@@ -57,9 +57,7 @@ def import_campaign(document: dict, user) -> Campaign:
         rule = getattr(cause, "constraint_name", None) or str(exc).splitlines()[0]
         raise TransferError({"detail": [f"The document breaks a rule of the database ({rule})."]}) from None
     skipped = importer.skipped_members
-    log_action(campaign=campaign, actor=user, action=IMPORT_ACTION,
-               summary=f"{user} imported the campaign from a document"
-                       + (f"; not on this server: {', '.join(skipped)}" if skipped else ""),
-               data={"exported_at": document.get("exported_at"), "skipped_members": skipped})
+    change_set(campaign=campaign, by=user).audit(IMPORT_ACTION, f"{user} imported the campaign from a document"
+        + (f"; not on this server: {', '.join(skipped)}" if skipped else ""), data={"exported_at": document.get("exported_at"), "skipped_members": skipped})
     campaign.skipped_members = skipped
     return campaign

@@ -6,7 +6,13 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from zenergate_site import limits
-from zenergate_site.api_fields import MAX_ID, NameField, StrictInput, TextField, WholeNumberField
+from zenergate_site.api_fields import (
+    MAX_ID,
+    NameField,
+    StrictInput,
+    TextField,
+    WholeNumberField,
+)
 
 from .common import (
     BreakdownLineOut,
@@ -21,7 +27,14 @@ from .common import (
     check_data,
     int_dice_field,
 )
-from .lines import ArmourOut, DisadvantageOut, EquipmentOut, LanguageOut, SkillOut, WeaponOut
+from .lines import (
+    ArmourOut,
+    DisadvantageOut,
+    EquipmentOut,
+    LanguageOut,
+    SkillOut,
+    WeaponOut,
+)
 
 
 # --- Characters: input ----------------------------------------------------------------------

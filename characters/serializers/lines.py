@@ -8,9 +8,24 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from zenergate_site import limits
-from zenergate_site.api_fields import FlagField, NameField, StrictInput, TextField, WholeNumberField
+from zenergate_site.api_fields import (
+    FlagField,
+    NameField,
+    StrictInput,
+    TextField,
+    WholeNumberField,
+)
 
-from ..models import GENERAL_BREADTH_CHOICES, Armour, Breadth, Disadvantage, Equipment, Language, Skill, Weapon
+from ..models import (
+    GENERAL_BREADTH_CHOICES,
+    Armour,
+    Breadth,
+    Disadvantage,
+    Equipment,
+    Language,
+    Skill,
+    Weapon,
+)
 from .common import STAT_CODES, BreakdownLineOut, breakdown_lines
 
 

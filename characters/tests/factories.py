@@ -6,7 +6,17 @@ these factories are for volume (query counts) where only the rows matter.
 
 import factory
 
-from characters.models import STAT_FIELDS, Armour, Character, Disadvantage, Equipment, Language, Skill, Weapon
+from campaign.testing import arranged
+from characters.models import (
+    STAT_FIELDS,
+    Armour,
+    Character,
+    Disadvantage,
+    Equipment,
+    Language,
+    Skill,
+    Weapon,
+)
 
 #: A legal set of rolled stats: starting Karma 10 (none ≥ 17 or ≤ 8), INT 13 + 4 − 2 = 15.
 STATS = {"STR": 12, "CON": 14, "RES": 13, "NIM": 15, "DEX": 16, "ACC": 12, "MEL": 10,
@@ -26,12 +36,18 @@ class CharacterFactory(factory.django.DjangoModelFactory):
     def _create(cls, model_class, *args, **kwargs):
         for code, field in STAT_FIELDS.items():
             kwargs.setdefault(field, kwargs["rolled_stats"][code])
-        return super()._create(model_class, *args, **kwargs)
+        with arranged(kwargs.get("campaign")):
+            return super()._create(model_class, *args, **kwargs)
 
 
 class _LineFactory(factory.django.DjangoModelFactory):
     position = factory.Sequence(int)
     classified = True
+
+    @classmethod
+    def _create(cls, model_class, *args, **kwargs):
+        with arranged(kwargs["character"].campaign_id):
+            return super()._create(model_class, *args, **kwargs)
 
 
 class SkillFactory(_LineFactory):

@@ -3,9 +3,18 @@
 import pytest
 
 from campaign.models import LogEntry
+from campaign.testing import arranged
 from characters.models import Character
 
-from .factories import INT_DICE, STATS, add_line, create_active, create_draft, create_submitted, snapshot
+from .factories import (
+    INT_DICE,
+    STATS,
+    add_line,
+    create_active,
+    create_draft,
+    create_submitted,
+    snapshot,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -152,7 +161,8 @@ def test_sheet_has_every_line_with_targets_odds_and_costs(personas, api_as, draf
     ("gm", True), ("player", False), ("other_player", False), ("viewer", False)])
 def test_gm_notes_reach_gms_only(personas, api_as, draft, persona, sees_notes):
     draft.gm_notes = "Secretly a Zener agent"
-    draft.save(update_fields=["gm_notes"])
+    with arranged(draft.campaign_id):
+        draft.save(update_fields=["gm_notes"])
     body = api_as(persona).get(url(draft)).json()
     assert ("gm_notes" in body) is sees_notes
     assert "Zener agent" in str(body) if sees_notes else "Zener agent" not in str(body)

@@ -12,7 +12,15 @@ from dataclasses import dataclass, field
 import pytest
 from django.db import transaction
 
-from .factories import INT_DICE, STATS, add_line, create_active, create_draft, create_submitted, snapshot
+from .factories import (
+    INT_DICE,
+    STATS,
+    add_line,
+    create_active,
+    create_draft,
+    create_submitted,
+    snapshot,
+)
 
 pytestmark = pytest.mark.django_db
 

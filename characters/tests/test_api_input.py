@@ -13,11 +13,19 @@ from django.db import transaction
 from rest_framework import serializers
 
 from campaign.models import LogEntry
+from campaign.testing import arranged
 from characters import serializers as s
 from characters.serializers.common import TradesField
 from zenergate_site.api_fields import FlagField, TextField, WholeNumberField
 
-from .factories import INT_DICE, STATS, add_line, create_draft, create_submitted, snapshot
+from .factories import (
+    INT_DICE,
+    STATS,
+    add_line,
+    create_draft,
+    create_submitted,
+    snapshot,
+)
 from .test_api_access import LINE_PAYLOADS
 
 pytestmark = pytest.mark.django_db
@@ -172,7 +180,8 @@ def test_entered_stats_stay_within_the_campaign_stat_dice(personas, api_as):
 
     campaign = personas["campaign"]
     campaign.stat_dice = "4d6"
-    campaign.save(update_fields=["stat_dice"])
+    with arranged(campaign):
+        campaign.save(update_fields=["stat_dice"])
     stats = {"STR": 1, "CON": 14, "RES": 13, "NIM": 15, "DEX": 16, "ACC": 12, "MEL": 10, "PRAC": 15, "THEO": 14,
              "ENC": 13, "LAN": 12, "AWA": 16, "PERS": 14}
     body = {"campaign": campaign.pk, "name": "Weakling", "stats": stats, "int_dice": [3, 3]}

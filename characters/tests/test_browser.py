@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from campaign import services as campaign_services
+from campaign.testing import arranged
 from characters import lifecycle
 from characters.models import Character
 from characters.tests.test_pages_support import STATS, make_character, pdf_page_count
@@ -112,7 +113,8 @@ def test_stats_rolled_in_the_app_fill_the_form(personas, page_for, live_server):
 
     campaign = personas["campaign"]
     campaign.stat_entry = "roll"
-    campaign.save()
+    with arranged(campaign):
+        campaign.save()
     page = page_for(personas["player"], width=390, height=844)
     page.goto(f"{live_server.url}/campaigns/{campaign.pk}/characters/new/")
     page.fill("#id_name", "Ilse Marr")

@@ -2,6 +2,7 @@
 
 import pytest
 
+from campaign.testing import arranged
 from characters.models import Character
 from characters.tests.test_pages_support import STATS, make_character
 
@@ -30,7 +31,8 @@ def test_alice_sees_a_trade_change_the_odds_before_saving(personas, page_for, li
 def test_a_4d6_campaign_refuses_str_1_on_the_new_character_page(personas, page_for, live_server):
     campaign = personas["campaign"]
     campaign.stat_dice = "4d6"
-    campaign.save(update_fields=["stat_dice"])
+    with arranged(campaign):
+        campaign.save(update_fields=["stat_dice"])
     page = page_for(personas["player"], width=390, height=844)
     page.goto(f"{live_server.url}/campaigns/{campaign.pk}/characters/new/")
     page.fill("#id_name", "Weakling")

@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from campaign.models import LogEntry
+from campaign.testing import arranged
 from characters import lifecycle
 from characters.items import ITEM_KINDS
 from characters.models import Character
@@ -126,8 +127,9 @@ def _writes(character) -> list[tuple[str, list, dict]]:
 @pytest.mark.parametrize("persona, status", [("other_player", 403), ("viewer", 403), ("outsider", 404)])
 @pytest.mark.parametrize("htmx", [False, True])
 def test_writes_by_others_are_refused_and_change_nothing(personas, character, client, persona, status, htmx):
-    personas["campaign"].stat_entry = "roll"
-    personas["campaign"].save()
+    with arranged(personas["campaign"]):
+        personas["campaign"].stat_entry = "roll"
+        personas["campaign"].save()
     client.force_login(personas[persona])
     before = snapshot(character)
     for name, args, data in _writes(character):
@@ -324,7 +326,8 @@ def test_a_bad_new_character_keeps_the_input(personas, client):
 def roll_campaign(personas):
     campaign = personas["campaign"]
     campaign.stat_entry, campaign.stat_dice = "roll", "3d6+2"
-    campaign.save()
+    with arranged(campaign):
+        campaign.save()
     return campaign
 
 
@@ -380,7 +383,8 @@ def test_rolling_is_refused_where_stats_are_entered(personas, character, client)
 
 def test_bad_campaign_dice_are_reported(personas, roll_campaign, client):
     roll_campaign.stat_dice = "4d6-30"
-    roll_campaign.save()
+    with arranged(roll_campaign):
+        roll_campaign.save()
     client.force_login(personas["player"])
     response = client.post(reverse("character-new", args=[roll_campaign.pk]), {"action": "roll"})
     assert response.status_code == 400 and b"outside 1\xe2\x80\x9340; ask the GM" in response.content

@@ -9,7 +9,12 @@ from rest_framework.authtoken.models import Token
 
 from characters import items, pdf
 from characters.permissions import access_character
-from characters.tests.test_pages_support import make_character, pdf_objects, pdf_page_count, pdf_titles
+from characters.tests.test_pages_support import (
+    make_character,
+    pdf_objects,
+    pdf_page_count,
+    pdf_titles,
+)
 from characters.views.page import sheet_data
 
 if not pdf.pdf_available():

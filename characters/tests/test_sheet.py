@@ -4,6 +4,7 @@ from fractions import Fraction
 
 import pytest
 
+from campaign.testing import arranged
 from characters import items, services
 from characters.models import Weapon
 from characters.selectors import character_with_sheet
@@ -47,7 +48,8 @@ def test_one_impossible_line_does_not_blank_the_sheet(mara, personas):
     items.item_create(character=mara, kind_name="skills", data={"name": "Medic", "breadth": "broad", "ranks": 1,
                                                                  "stat": "PRAC"}, by=personas["player"], is_gm=False)
     # A weapon the rules refuse: restricting its range by 99 steps would take it below index 0.
-    Weapon.objects.create(character=mara, name="Broken", damage_points=1, range_reduction_steps=99)
+    with arranged(mara.campaign_id):
+        Weapon.objects.create(character=mara, name="Broken", damage_points=1, range_reduction_steps=99)
     sheet = compute_sheet(character_with_sheet(character_id=mara.pk))
     assert sheet.problems  # the weapon is reported…
     assert sheet.derived["HP"][0] == 56 and sheet.stat_checks and sheet.skill_checks  # …and the rest still shows

@@ -19,7 +19,16 @@ from ..forms import (
     StateForm,
 )
 from ..permissions import CharacterAccess, access_character
-from .page import add_form_error, error_status, page_context, page_of, page_url, render_page, require_gm, review_forms
+from .page import (
+    add_form_error,
+    error_status,
+    page_context,
+    page_of,
+    page_url,
+    render_page,
+    require_gm,
+    review_forms,
+)
 
 
 # --- The GM flow and the player's submission -----------------------------------------------

@@ -41,7 +41,7 @@ class WoundForm(forms.Form):
 
 
 def panel_context(character: Character, *, is_gm: bool, form: WoundForm | None = None) -> dict:
-    """Return what ``_wounds_panel.html`` shows, with no query beyond the loaded character."""
+    """Return what ``_wounds_body.html`` shows, with no query beyond the loaded character."""
     hp, shk, end = character.hit_points, character.shock_threshold, character.endurance_max
     if hp is None:  # not approved yet: the calculated stats still follow the sheet
         derived = sheet_rules.derived(character)
@@ -62,7 +62,7 @@ def panel_context(character: Character, *, is_gm: bool, form: WoundForm | None =
 def wounds_panel(request, character_id: int):
     access = access_character(user=request.user, character_id=character_id)
     character = Character.objects.get(pk=access.character.pk)
-    return render(request, "characters/_wounds_panel.html", panel_context(character, is_gm=access.is_gm))
+    return render(request, "characters/_wounds_body.html", panel_context(character, is_gm=access.is_gm))
 
 
 @login_required
@@ -91,7 +91,7 @@ def wounds_record(request, character_id: int):
     if not request.htmx:
         messages.error(request, "; ".join(e for errs in form.errors.values() for e in errs))
         return redirect(reverse("character-sheet", args=[character_id]) + "#wounds")
-    return render(request, "characters/_wounds_panel.html", panel_context(character, is_gm=True, form=form),
+    return render(request, "characters/_wounds_body.html", panel_context(character, is_gm=True, form=form),
                   status=status)
 
 

@@ -80,7 +80,8 @@ def test_players_see_a_revealed_npc_as_a_band_never_numbers(api_as, setup):
 
 def test_a_player_attacks_with_their_own_character_on_its_turn_only(api_as, setup):
     url = f"/api/v1/encounters/{setup['encounter']}/attacks/"
-    attack = {"attacker": setup["alice"], "target": setup["goon"], "stat": "MEL",
+    # Bob's character as the target: the goon is hidden, and players cannot aim at what they cannot see.
+    attack = {"attacker": setup["alice"], "target": setup["bob"], "stat": "MEL",
               "dice": {"attack": [6, 6, 6]}}  # a plain miss
     alice_has_no_weapon = api_as("player").post(url, attack, format="json")
     assert alice_has_no_weapon.status_code == 400 and "weapon" in alice_has_no_weapon.json()["errors"]
@@ -89,7 +90,7 @@ def test_a_player_attacks_with_their_own_character_on_its_turn_only(api_as, setu
     assert api_as("other_player").post(url, {**attack, "preview": True}, format="json").status_code == 403
     assert api_as("viewer").post(url, attack, format="json").status_code == 403
     # bob's character is not the one acting
-    bob = {**attack, "attacker": setup["bob"]}
+    bob = {**attack, "attacker": setup["bob"], "target": setup["alice"]}
     assert api_as("other_player").post(url, bob, format="json").status_code in (400, 409)
 
 

@@ -15,6 +15,38 @@
   var after = parseInt(meta.getAttribute("data-after"), 10) || 0;
   var every = parseInt(meta.getAttribute("data-every"), 10) || 1500;
   var busy = false;
+  var failures = 0;
+  var offlineSince = null;
+
+  // The connection state, always on screen: live, reconnecting, or offline since when.
+  var state = document.createElement("p");
+  state.className = "live-state";
+  state.setAttribute("role", "status");
+  state.setAttribute("aria-live", "polite");
+  document.body.appendChild(state);
+
+  function show(kind, text) {
+    state.dataset.state = kind;
+    state.textContent = text;
+  }
+
+  function connected() {
+    failures = 0;
+    offlineSince = null;
+    if (state.dataset.state !== "live") show("live", "Live");
+  }
+
+  function lost() {
+    failures += 1;
+    if (offlineSince === null) offlineSince = new Date();
+    if (failures < 3) {
+      show("reconnecting", "Reconnecting…");
+    } else {
+      var hh = ("0" + offlineSince.getHours()).slice(-2), mm = ("0" + offlineSince.getMinutes()).slice(-2);
+      show("offline", "Offline since " + hh + ":" + mm + ": changes will appear when the connection returns");
+    }
+  }
+  show("live", "Live");
 
   function dispatch(event) {
     var name = "zg:" + event.kind;
@@ -33,9 +65,12 @@
     if (busy || document.hidden) return;
     busy = true;
     fetch(url + "?after=" + after, {credentials: "same-origin", headers: {Accept: "application/json"}})
-      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (response) {
+        if (!response.ok) throw new Error("status " + response.status);
+        return response.json();
+      })
       .then(function (body) {
-        if (!body) return;
+        connected();
         body.events.forEach(function (event) {
           if (event.id <= after) return;  // never twice, even if two answers overlap
           after = event.id;
@@ -43,7 +78,7 @@
         });
         if (body.last > after) after = body.last;
       })
-      .catch(function () { /* offline for a moment: the next poll asks again from the same id */ })
+      .catch(function () { lost(); /* the next poll asks again from the same id */ })
       .then(function () { busy = false; });
   }
   setInterval(poll, every);

@@ -9,9 +9,10 @@ from django.core.management.base import CommandError
 
 from campaign import services
 from campaign.models import Campaign
+from campaign.testing import arranged
 from zenergate_site import backups
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.stack, pytest.mark.django_db(transaction=True)]  # stack: pg_dump and pg_restore
 
 
 def test_backup_then_restore_brings_the_data_back(tmp_path):
@@ -25,7 +26,8 @@ def test_backup_then_restore_brings_the_data_back(tmp_path):
     assert not list(tmp_path.glob("*.partial"))
 
     # What happens after the backup: a campaign deleted, a user renamed, a new one.
-    Campaign.objects.filter(pk=campaign.pk).delete()
+    with arranged(campaign):
+        Campaign.objects.filter(pk=campaign.pk).delete()
     User.objects.filter(pk=gm.pk).update(username="renamed")
     User.objects.create_user(username="latecomer", password="x")
     cache.set("page:sheet", "rendered from newer data")

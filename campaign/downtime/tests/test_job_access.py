@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from campaign.models import Job
+from campaign.testing import arranged
 
 pytestmark = pytest.mark.django_db
 
@@ -15,8 +16,9 @@ UNKNOWN = [999_999, 2**63 - 1, 10**30]
 
 
 def _job(campaign) -> Job:
-    return Job.objects.create(campaign=campaign, kind=Job.Kind.DOWNTIME, status=Job.Status.DONE,
-                              params={"hours": 8, "rest": "comfortable"})
+    with arranged(campaign):
+        return Job.objects.create(campaign=campaign, kind=Job.Kind.DOWNTIME, status=Job.Status.DONE,
+                                  params={"hours": 8, "rest": "comfortable"})
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ from campaign.downtime import services
 from campaign.downtime.models import Therapy, Treatment
 from campaign.downtime.tests.helpers import all_wounds, stored_wounds
 from campaign.models import Event, Job, LogEntry
+from campaign.testing import arranged
 from characters.models import Character
 from characters.wounds import track_from_json
 from rulebook.tests.scripted import ScriptedRng
@@ -542,7 +543,8 @@ def test_bad_treatment_input_names_the_field_and_changes_nothing(personas, api_a
 def test_another_campaigns_therapy_cannot_be_given(personas, api_as, make_character, elsewhere):
     from campaign.tests.conftest import campaign_gm
 
-    foreign = Therapy.objects.create(campaign=elsewhere, name="Theirs", created_by=campaign_gm(elsewhere))
+    with arranged(elsewhere):
+        foreign = Therapy.objects.create(campaign=elsewhere, name="Theirs", created_by=campaign_gm(elsewhere))
     alice = make_character("player")
     before = _everything()
     response = _treat(api_as("gm"), alice, kind="therapy", therapy=foreign.pk, idempotency_key="k")

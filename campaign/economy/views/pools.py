@@ -14,9 +14,11 @@ from characters.permissions import access_character
 from zenergate_site.errors import DomainError
 
 from ... import pagecache
+from ...events import last_event_id
 from ...models import KarmaEntry, MacGuffin
 from ...permissions import access_campaign, campaign_standing
 from .. import services as economy
+from ..events import PoolChanged
 from ..forms import (
     ContributionForm,
     MacGuffinForm,
@@ -53,7 +55,8 @@ def _contributors_for(user, access) -> list[Character]:
     return list(qs.order_by("name", "id"))
 
 
-def _macguffins_page(request, access, *, create_form=None, bound=None, status=200):
+def _pools_context(request, access, *, bound=None) -> dict:
+    """The pools as this viewer sees them, each with a give form where they may give."""
     mine = _contributors_for(request.user, access)
     pools = _pools(access.campaign)
     for pool in pools:
@@ -63,10 +66,15 @@ def _macguffins_page(request, access, *, create_form=None, bound=None, status=20
             pool.form = ContributionForm(characters=mine, auto_id=_pool_ids(pool.pk))
         else:
             pool.form = None
+    return {"campaign": access.campaign, "access": access, "pools": pools, "mine": mine}
+
+
+def _macguffins_page(request, access, *, create_form=None, bound=None, status=200):
     if access.is_gm and create_form is None:
         create_form = MacGuffinForm()
-    context = {"campaign": access.campaign, "access": access, "pools": pools, "create_form": create_form,
-               "mine": mine}
+    context = {**_pools_context(request, access, bound=bound), "create_form": create_form,
+               "live_campaign": access.campaign.pk, "live_after": last_event_id(campaign=access.campaign),
+               "live_trigger": PoolChanged.trigger()}
     return render(request, "campaign/macguffins.html", context, status=status)
 
 
@@ -93,12 +101,13 @@ def macguffins(request, campaign_id: int):
 @login_required
 @require_GET
 def macguffins_live(request, campaign_id: int):
-    """The polled fragment: each pool's progress, status and contributors, swapped out of band."""
+    """The pools part of the page, fetched on every pool event: new pools, progress, status,
+    contributors and the viewer's give forms."""
     standing = campaign_standing(user=request.user, campaign_id=campaign_id)  # narrow: it may be cached
 
     def fresh():
         access = access_campaign(user=request.user, campaign_id=campaign_id)
-        return render(request, "campaign/_pools_live.html", {"pools": _pools(access.campaign), "oob": True})
+        return render(request, "campaign/_pools.html", _pools_context(request, access))
 
     return pagecache.cached_page(request, name="pools-live", object_id=int(campaign_id),
                                  campaign_id=int(campaign_id), version=standing.page_version, render=fresh)

@@ -114,7 +114,9 @@ class Command(BaseCommand):
 
     def _encounter(self, campaign, gm):
         """A fight ready to run: both characters, a revealed guard and a hidden sniper."""
-        from combat import services as combat  # the demo composes every app; nothing imports it back
+        from combat import (
+            services as combat,  # the demo composes every app; nothing imports it back
+        )
 
         fight = combat.encounter_create(campaign=campaign, by=gm, name="The customs house",
                                         gm_notes="The sniper on the roof is a Chronosquad deserter.")

@@ -9,6 +9,7 @@ from itertools import product
 import pytest
 
 from campaign.rolls.models import Roll
+from campaign.testing import arranged
 
 pytestmark = pytest.mark.django_db
 
@@ -210,7 +211,8 @@ def test_the_feed_pages_newest_first(personas, api_as):
 def test_the_campaign_rule_set_decides_the_check(personas, api_as):
     campaign = personas["campaign"]
     campaign.rule_set = "success_check"
-    campaign.save(update_fields=["rule_set"])
+    with arranged(campaign):
+        campaign.save(update_fields=["rule_set"])
     body = api_as("player").post(feed_url(personas), {"check": {"bonus": 5, "tn": 15}, "dice": [6, 4]},
                                  format="json").json()
     assert (body["system"], body["total"], body["success"], body["probability"]) == ("success_check", 15, True,

@@ -5,6 +5,7 @@ import json
 import pytest
 
 from campaign.models import Campaign, Job, Membership
+from campaign.testing import arranged
 from campaign.transfer import services
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +43,8 @@ def test_export_answers_json_to_a_browser_too(personas, client):
 
 
 def test_no_export_while_a_downtime_is_under_way(personas, api_as):
-    Job.objects.create(campaign=personas["campaign"], kind=Job.Kind.DOWNTIME, params={"hours": 8})
+    with arranged(personas["campaign"]):
+        Job.objects.create(campaign=personas["campaign"], kind=Job.Kind.DOWNTIME, params={"hours": 8})
     response = api_as("gm").get(_export_url(personas["campaign"]))
     assert response.status_code == 409 and "downtime" in response.json()["errors"]["detail"][0]
 

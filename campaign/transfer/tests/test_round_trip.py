@@ -84,8 +84,8 @@ def test_the_roll_feed_and_the_rule_set_travel(rich, personas):
     check, notation, secret = document["rolls"][-3:]  # oldest first: the three rolls the fixture made last
     assert (check["kind"], check["by"], check["system"]) == ("check", "alice", "success_check")
     assert check["params"]["advantage_drop"] == 1 and check["probability"]
-    assert (notation["by"], notation["notation"], notation["private"]) == ("bob", "4d6kh3", False)
-    assert (secret["by"], secret["private"]) == ("gm", True)
+    assert (notation["by"], notation["notation"], notation["audience"]) == ("bob", "4d6kh3", "everyone")
+    assert (secret["by"], secret["audience"]) == ("gm", "gm")
     assert all("id" not in r and "campaign" not in r for r in document["rolls"])
 
     copy = services.import_campaign(document, personas["gm"])

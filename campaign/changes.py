@@ -1,0 +1,234 @@
+"""The one write path: every write to a campaign goes through a change set.
+
+A service opens the change set of the campaign it writes to as the first step of its
+transaction, then declares and changes rows, says what it did and whom to tell::
+
+    @transaction.atomic
+    def karma_spend(*, character, by, ...):
+        changes = change_set(campaign=character.campaign_id, by=by)
+        character = changes.lock(Character.objects.filter(pk=character.pk))[0]
+        ...                                              # apply the change
+        changes.audit("karma.reroll", f"{character.name}: -1 Karma (reroll)", data={...})
+        changes.publish(WoundsChanged(characters=[character.pk]))
+
+A change set belongs to the transaction (or savepoint) it was opened in: a service called by
+another joins the caller's change set, and the change set ends with its block. Its audit lines
+and typed events are written at once, in the write's transaction (so a rollback takes them
+back); the move of the campaign's page-cache version is registered for the moment the whole
+transaction commits. Writers therefore cannot forget a step, and a model of a campaign saved
+with no change set open is refused (``connect_guard``), in tests and in production.
+
+Locks wait at most ``DB_LOCK_TIMEOUT_MS`` (settings, set on every database connection); a lock
+not granted by then answers 409 "busy, try again" with nothing changed (``Busy``, raised where
+the API and the pages turn errors into answers, zenergate_site.errors).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+
+from django.db import connection, transaction
+from django.db.models.signals import pre_delete, pre_save
+from django.utils import timezone
+
+from . import pagecache
+from .audience import EVERYONE, Seen
+from .events import LiveEvent
+from .models import Campaign, Event, LogEntry, PageVersion
+
+#: Apps whose models belong to a campaign: saving one needs an open change set.
+CAMPAIGN_APPS = ("campaign", "characters", "combat", "downtime", "rolls", "transfer")
+#: Rows the change set writes itself.
+OWN_MODELS = (Event, LogEntry, PageVersion)
+# Keeps the advisory-lock key space of the event stream apart from any other use of such locks.
+_LOCK_SPACE = 0x5A47
+
+
+class NoChangeSet(RuntimeError):
+    """A model of a campaign was saved outside a change set (a bug in the writer)."""
+
+
+class ChangeSet:
+    """What one write changes in one campaign; see the module docstring."""
+
+    def __init__(self, campaign_id: int | None, by, savepoints: tuple[str, ...]) -> None:
+        self.campaign_id = campaign_id
+        self.by = by if getattr(by, "is_authenticated", False) else None
+        self.savepoints = savepoints
+        self.campaigns: set[int] = set() if campaign_id is None else {campaign_id}
+        self.stream_locked: set[int] = set()
+        self.before: dict[tuple[str, int], dict] = {}
+        self.watched: dict[tuple[str, int], tuple[object, tuple[str, ...]]] = {}
+
+    def is_open(self) -> bool:
+        """Open while the block it was opened in is (its savepoints are still the current ones)."""
+        return tuple(connection.savepoint_ids[:len(self.savepoints)]) == self.savepoints
+
+    def bind(self, campaign: Campaign) -> None:
+        """Name the campaign of a change set opened before it existed (creating a campaign)."""
+        self.campaign_id = campaign.pk
+        self.campaigns.add(campaign.pk)
+
+    def _campaign(self) -> int:
+        if self.campaign_id is None:
+            raise RuntimeError("bind the change set to its campaign first")
+        return self.campaign_id
+
+    # --- Declaring the rows -----------------------------------------------------------------------
+    @staticmethod
+    def lock(rows) -> list:
+        """Lock ``rows`` (a queryset) for this write, in id order, and return them fresh."""
+        return list(rows.select_for_update(no_key=True).order_by("pk"))
+
+    def touches(self, campaign_id: int) -> None:
+        """Declare another campaign this write changes (its pages are read afresh after it)."""
+        self.campaigns.add(campaign_id)
+
+    def watch(self, obj, names: tuple[str, ...]) -> None:
+        """Remember ``names`` of ``obj`` as they were before this write (the first look wins)."""
+        key = (obj._meta.label, obj.pk)
+        if key not in self.before:
+            self.before[key] = {name: getattr(obj, name) for name in names}
+        self.watched[key] = (obj, names)
+
+    def record(self) -> dict:
+        """Before and after of every watched row: ``{"Label:pk": {"before": {...}, "after": {...}}}``."""
+        return {f"{label}:{pk}": {"before": self.before[(label, pk)],
+                                  "after": {name: getattr(obj, name) for name in names}}
+                for (label, pk), (obj, names) in self.watched.items()}
+
+    # --- Telling ------------------------------------------------------------------------------------
+    def audit(self, action: str, summary: str, *, data: dict | None = None, seen: Seen = EVERYONE) -> LogEntry:
+        """Write the audit line of this write: who did what, and why, and who may read it."""
+        return LogEntry.objects.create(campaign_id=self._campaign(), actor=self.by, action=action[:64],
+                                       summary=summary[:300], data=data or {}, **seen.columns())
+
+    def publish(self, *events: LiveEvent) -> None:
+        """Append typed events to the live stream; readers see them once the write commits."""
+        campaign_id = self._campaign()
+        if not events:
+            return
+        if any(not isinstance(event, LiveEvent) for event in events):
+            raise TypeError("publish LiveEvent subclasses")
+        if campaign_id not in self.stream_locked:
+            _lock_stream(campaign_id)
+            self.stream_locked.add(campaign_id)
+        Event.objects.bulk_create(Event(campaign_id=campaign_id, kind=event.kind, data=event.data(),
+                                        **event.seen.columns()) for event in events)
+
+
+def _lock_stream(campaign_id: int) -> None:
+    """Queue behind any earlier writer of the campaign's stream until it commits.
+
+    Ids come from a sequence when the rows are inserted, but transactions commit in their own
+    order: a reader could see id 12 before a slower transaction commits id 11 and then never
+    ask for 11 again. The transaction-scoped advisory lock makes publishers in one campaign
+    queue up until the earlier one commits, so ids become visible in order.
+    """
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_LOCK_SPACE, campaign_id])
+
+
+# --- Opening -----------------------------------------------------------------------------------------
+def _open_change_sets() -> list[ChangeSet]:
+    sets = (getattr(func, "change_set", None) for _, func, *_ in connection.run_on_commit)
+    return [cs for cs in sets if cs is not None and cs.is_open()]
+
+
+def current() -> ChangeSet | None:
+    """The innermost change set open on this connection, if any."""
+    sets = _open_change_sets()
+    return sets[-1] if sets else None
+
+
+def change_set(*, campaign: Campaign | int | None, by=None) -> ChangeSet:
+    """Open the change set of this write to ``campaign``, or join the one already open.
+
+    Call it first thing inside the write's transaction (``campaign=None`` while creating the
+    campaign, then ``bind``).
+    """
+    if not connection.in_atomic_block:
+        raise RuntimeError("open a change set inside the write's transaction")
+    campaign_id = campaign.pk if isinstance(campaign, Campaign) else campaign
+    for changes in _open_change_sets():
+        if changes.campaign_id == campaign_id:
+            if changes.by is None and getattr(by, "is_authenticated", False):
+                changes.by = by
+            return changes
+    changes = ChangeSet(campaign_id, by, tuple(connection.savepoint_ids))
+    committed = partial(_committed, changes)
+    committed.change_set = changes
+    transaction.on_commit(committed)
+    return changes
+
+
+# --- Undo -----------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Recorded:
+    """One row as a write left it: the fields it changed, before and after."""
+
+    model: type
+    pk: int
+    before: dict
+    after: dict
+
+
+def undo(recorded: list[Recorded], *, refuse: Callable[[list[str]], Exception],
+         name: Callable[[object], str] = str) -> list:
+    """Put every recorded row back as it was before its write: the one undo of the app.
+
+    All or nothing: each row is locked (model by model, in id order) and compared with what the
+    write left; if any changed since, ``refuse(names)`` is raised and nothing is restored. Rows
+    deleted since are passed over. Runs in the caller's change set; returns the rows found.
+    """
+    if current() is None:
+        raise RuntimeError("undo runs inside the undoing write's change set")
+    models: dict[type, list[Recorded]] = {}
+    for record in recorded:
+        models.setdefault(record.model, []).append(record)
+    found, changed = [], []
+    for model, records in models.items():
+        rows = {row.pk: row for row in model.objects.select_for_update(no_key=True)
+                .filter(pk__in=[r.pk for r in records]).order_by("pk")}
+        for record in records:
+            row = rows.get(record.pk)
+            if row is None:
+                continue
+            found.append((row, record))
+            if {field: getattr(row, field) for field in record.after} != record.after:
+                changed.append(name(row))
+    if changed:
+        raise refuse(changed)
+    stamp = timezone.now()
+    for row, record in found:
+        stamped = {"updated_at": stamp} if any(f.name == "updated_at" for f in row._meta.concrete_fields) else {}
+        type(row).objects.filter(pk=row.pk).update(**record.before, **stamped)
+        for field, value in record.before.items():
+            setattr(row, field, value)
+    return [row for row, _ in found]
+
+
+def _committed(changes: ChangeSet) -> None:
+    for campaign_id in sorted(changes.campaigns):
+        pagecache.move_version(campaign_id)
+
+
+# --- The guard --------------------------------------------------------------------------------------
+def _guard(sender, instance, **kwargs) -> None:
+    if kwargs.get("raw") or sender in OWN_MODELS or (connection.in_atomic_block and _open_change_sets()):
+        return
+    raise NoChangeSet(f"{sender._meta.label} was written outside a change set: open one with "
+                      "campaign.changes.change_set() in the service that writes it.")
+
+
+def connect_guard() -> None:
+    """Refuse writes to the campaign's models outside a change set (called from CampaignConfig.ready)."""
+    from django.apps import apps
+
+    for model in apps.get_models(include_auto_created=False):
+        if model._meta.app_label in CAMPAIGN_APPS and model not in OWN_MODELS:
+            uid = f"changes:{model._meta.label}"
+            pre_save.connect(_guard, sender=model, dispatch_uid=uid + ":save", weak=False)
+            pre_delete.connect(_guard, sender=model, dispatch_uid=uid + ":delete", weak=False)
