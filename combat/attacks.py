@@ -14,8 +14,8 @@ from math import ceil
 from django.db import transaction
 
 from campaign.changes import change_set
-from campaign.rolls.services import record_roll
 from characters.selectors import character_for_combat
+from rolls.services import record_roll
 from rulebook import RulesError
 from rulebook.combat import ATTACK_DICE_SLOTS, attack_odds, attack_with_damage
 from rulebook.damage import dying_round, restore_from_dying
@@ -101,10 +101,13 @@ def attack_preview(*, encounter: Encounter, request: AttackRequest, is_gm: bool 
     breakdown = [[label, value] for label, value in odds.target.breakdown]
     if attacker.combatant.follow_up.get(str(target.combatant.pk)):
         breakdown.append(["after last round's critical hit (inside the GM modifier)", 2])
-    return {"target_number": odds.target.total, "breakdown": breakdown, "dice": odds.odds.dice,
-            "effective_target": odds.odds.effective_target, **_fraction(odds.hit),
-            "critical": _fraction(odds.critical), "near_miss": _fraction(odds.near_miss_one_up + odds.near_miss_two_up),
-            "weapon": weapon["name"], "defense": target.defense().breakdown}
+    preview = {"target_number": odds.target.total, "breakdown": breakdown, "dice": odds.odds.dice,
+               "effective_target": odds.odds.effective_target, **_fraction(odds.hit),
+               "critical": _fraction(odds.critical),
+               "near_miss": _fraction(odds.near_miss_one_up + odds.near_miss_two_up), "weapon": weapon["name"]}
+    if is_gm or not target.combatant.is_npc:  # an NPC's Defense terms (RES, armour) stay behind the screen
+        preview["defense"] = target.defense().breakdown
+    return preview
 
 
 def _check_turn(encounter: Encounter, attacker: Fighter, *, is_gm: bool) -> None:

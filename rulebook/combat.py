@@ -25,7 +25,12 @@ from rulebook.dice import (
     roll_die,
 )
 from rulebook.equipment import DamageRoll, roll_weapon_damage
-from rulebook.hit_locations import LocationResult, hit_location, require_area, resolve_location
+from rulebook.hit_locations import (
+    LocationResult,
+    hit_location,
+    require_area,
+    resolve_location,
+)
 from rulebook.stats import SKILL_CHECK_DICE, skill_foundation
 from rulebook.tables import (
     SIZE_TABLE_DISTANCE_INDEX,

@@ -18,7 +18,12 @@ from rulebook._numbers import ceil_div, require_int
 from rulebook.damage import WOUNDABLE_STATS
 from rulebook.dice import roll_die
 from rulebook.radiation import RadiationTrack, TransitionOutcome, advance_track, expose
-from rulebook.recovery_clock import HYPERBARIC_FACTOR_MAX, Healing, RecoveryClock, day_segments
+from rulebook.recovery_clock import (
+    HYPERBARIC_FACTOR_MAX,
+    Healing,
+    RecoveryClock,
+    day_segments,
+)
 from rulebook.tables import as_fraction
 from rulebook.therapies import TherapyOutcome
 

@@ -12,7 +12,12 @@ from fractions import Fraction
 
 from rulebook import RulesError
 from rulebook._numbers import require_int
-from rulebook.stats import SKILL_CHECK_DICE, BreakdownLine, CheckTarget, skill_foundation
+from rulebook.stats import (
+    SKILL_CHECK_DICE,
+    BreakdownLine,
+    CheckTarget,
+    skill_foundation,
+)
 from rulebook.table_data import TIME_CHART_MIN_INDEX
 from rulebook.tables import time_multiplier
 

@@ -127,15 +127,15 @@ def world(personas, make_user, in_process_requests):
     GM's campaign and character: ids that exist but are not the GM's (404).
     """
     from campaign import services
-    from campaign.downtime import services as downtime
-    from campaign.downtime import transitions, treatments
-    from campaign.downtime.models import TransitionBatch, Treatment
-    from campaign.economy import services as economy
     from campaign.models import Adventure, BadNewsToken, Campaign, Job, MacGuffin
     from characters.items import ITEM_KINDS
     from characters.models import Character, Disadvantage
     from combat import services as combat
     from combat.models import Combatant, CombatEvent, Encounter
+    from downtime import services as downtime
+    from downtime import transitions, treatments
+    from downtime.models import TransitionBatch, Treatment
+    from economy import services as economy
 
     gm = personas["gm"]
     call_command("seed_demo", stdout=io.StringIO())  # its "gm" is the personas' gm

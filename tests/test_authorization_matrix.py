@@ -332,17 +332,17 @@ def build_world() -> World:
     from django.contrib.auth import get_user_model
 
     from campaign import services as campaign_services
-    from campaign.downtime import services as downtime
-    from campaign.downtime import transitions, treatments
-    from campaign.downtime.serializers import DowntimeIn
-    from campaign.economy import services as economy
     from campaign.models import MacGuffin
-    from campaign.rolls import services as rolls
     from characters import items, lifecycle
     from characters import services as character_services
     from combat import attacks
     from combat import services as combat
     from combat.models import CombatEvent
+    from downtime import services as downtime
+    from downtime import transitions, treatments
+    from downtime.serializers import DowntimeIn
+    from economy import services as economy
+    from rolls import services as rolls
 
     User = get_user_model()
     users = {}

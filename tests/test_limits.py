@@ -10,11 +10,6 @@ from django.urls import reverse
 
 from campaign import forms as campaign_forms
 from campaign import serializers as campaign_in
-from campaign.downtime import forms as downtime_forms
-from campaign.downtime import serializers as downtime_in
-from campaign.downtime.models import Therapy
-from campaign.economy import forms as economy_forms
-from campaign.economy import serializers as economy_in
 from campaign.models import (
     Adventure,
     BadNewsToken,
@@ -38,6 +33,11 @@ from characters.views.wounds import WoundForm
 from combat import forms as combat_forms
 from combat import serializers as combat_in
 from combat.models import Combatant, Encounter
+from downtime import forms as downtime_forms
+from downtime import serializers as downtime_in
+from downtime.models import Therapy
+from economy import forms as economy_forms
+from economy import serializers as economy_in
 from zenergate_site import limits
 
 

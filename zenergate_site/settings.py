@@ -51,10 +51,10 @@ INSTALLED_APPS = [
     "simple_history",
     "campaign",
     "characters",
-    "campaign.downtime",
+    "downtime",
     "combat",
-    "campaign.rolls",
-    "campaign.transfer",
+    "rolls",
+    "transfer",
 ]
 
 MIDDLEWARE = [
@@ -234,8 +234,8 @@ SPECTACULAR_SETTINGS = {
         "StatEnum": "characters.models.STAT_CHOICES",
         "SkillBreadthEnum": "characters.models.Breadth.choices",
         "EquipmentBreadthEnum": "characters.models.GENERAL_BREADTH_CHOICES",
-        "TreatmentKindEnum": "campaign.downtime.models.TREATMENT_KINDS",
-        "GivenTreatmentKindEnum": "campaign.downtime.serializers.GIVEN_AT_ONCE",
+        "TreatmentKindEnum": "downtime.models.TREATMENT_KINDS",
+        "GivenTreatmentKindEnum": "downtime.serializers.GIVEN_AT_ONCE",
         "CombatStatEnum": "combat.serializers.COMBAT_STATS",
     },
 }

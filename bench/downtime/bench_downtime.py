@@ -115,8 +115,8 @@ def _request(key: str) -> dict:
 
 
 def job_in_process(campaign, gm) -> float:
-    from campaign.downtime import services
     from campaign.models import Job
+    from downtime import services
 
     def run():
         # Created directly: no broker in this measurement, only the job's own work.
@@ -131,8 +131,8 @@ def job_in_process(campaign, gm) -> float:
 def job_on_worker(campaign, gm) -> float:
     from django.conf import settings
 
-    from campaign.downtime import services
     from campaign.models import Job
+    from downtime import services
 
     log = tempfile.NamedTemporaryFile(prefix="bench-worker-", suffix=".log", delete=False)
     worker = subprocess.Popen(

@@ -83,11 +83,11 @@ def _prepare() -> dict:
     import scale
     from rest_framework.authtoken.models import Token
 
-    from campaign.economy import services as economy
     from campaign.models import Campaign
     from characters import items
     from characters import services as character_services
     from characters.models import Character
+    from economy import services as economy
 
     ids = scale.build()
     campaign = Campaign.objects.get(pk=ids["campaign"])

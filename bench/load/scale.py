@@ -32,11 +32,18 @@ BREADTHS = ("specific", "narrow", "broad")
 def build() -> dict:
     """Create the users and the campaign (idempotent by name); return ids for the load run."""
     from campaign import services
-    from campaign.economy import services as economy
     from campaign.models import Campaign, MacGuffin
     from characters import items, lifecycle
     from characters import services as character_services
-    from characters.models import Armour, Disadvantage, Equipment, Language, Skill, Weapon
+    from characters.models import (
+        Armour,
+        Disadvantage,
+        Equipment,
+        Language,
+        Skill,
+        Weapon,
+    )
+    from economy import services as economy
 
     User = get_user_model()
     users = {}

@@ -34,8 +34,8 @@ def make_character(personas):
     stats (starting Karma then follows the rules); ``skills`` and ``disadvantages`` are sheet
     lines the GM has classified; ``approve=False`` leaves a draft.
     """
-    from campaign.economy.services import award
     from characters import items, lifecycle, services
+    from economy.services import award
 
     def make(owner, *, karma: int = 10, name: str | None = None, campaign=None, stats: dict | None = None,
              skills: list[dict] | None = None, disadvantages: list[dict] | None = None, approve: bool = True):

@@ -15,15 +15,15 @@ from rest_framework import serializers
 
 from campaign import serializers as campaign_in
 from campaign import urls_api as campaign_urls
-from campaign.downtime import serializers as downtime_in
-from campaign.downtime import urls_api as downtime_urls
-from campaign.downtime.models import TransitionBatch, Treatment
-from campaign.economy import serializers as economy_in
-from campaign.economy import services as economy
-from campaign.economy import urls_api as economy_urls
 from campaign.models import Job, LogEntry
 from campaign.testing import arranged
 from characters.serializers import NoBodyIn
+from downtime import serializers as downtime_in
+from downtime import urls_api as downtime_urls
+from downtime.models import TransitionBatch, Treatment
+from economy import serializers as economy_in
+from economy import services as economy
+from economy import urls_api as economy_urls
 from zenergate_site.api_fields import FlagField, TextField, WholeNumberField
 
 pytestmark = pytest.mark.django_db

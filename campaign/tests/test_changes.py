@@ -11,9 +11,9 @@ from campaign import pagecache, services
 from campaign.audience import GM_ONLY
 from campaign.changes import NoChangeSet, change_set, current
 from campaign.models import Campaign, Event, LogEntry, Membership
-from campaign.rolls.events import RollMade
 from campaign.testing import arranged
 from characters.models import Character
+from rolls.events import RollMade
 
 pytestmark = pytest.mark.django_db
 
@@ -89,4 +89,22 @@ def test_a_write_stuck_behind_a_lock_is_a_409_that_changed_nothing(personas, api
                                      format="json")
     assert response.status_code == 409, response.content
     assert "Try again" in response.json()["errors"]["detail"][0]
+    assert Character.objects.get(pk=alice.pk).trauma == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_page_write_stuck_behind_a_lock_is_a_busy_page_not_a_500(personas, make_character):
+    from django.test import Client
+    from django.urls import reverse
+
+    from campaign.tests.test_locks import held_open
+
+    alice = make_character("player", karma=5)
+    client = Client()
+    client.force_login(personas["gm"])
+    with held_open(lambda: Character.objects.select_for_update().get(pk=alice.pk)):
+        response = client.post(reverse("character-wounds-record", args=[alice.pk]),
+                               {"trauma": 2, "shock": 0, "end": 0, "reason": "a fall"})
+    assert response.status_code == 409
+    assert "Busy: try again" in response.content.decode() and "nothing was changed" in response.content.decode()
     assert Character.objects.get(pk=alice.pk).trauma == 0

@@ -10,10 +10,10 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from campaign.economy import services as economy
 from campaign.errors import CampaignError
 from campaign.models import Complication, LogEntry
 from characters.models import Character, Disadvantage
+from economy import services as economy
 
 pytestmark = pytest.mark.django_db
 

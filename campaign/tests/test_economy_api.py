@@ -11,7 +11,6 @@ from types import SimpleNamespace
 
 import pytest
 
-from campaign.economy import services as economy
 from campaign.models import (
     Adventure,
     BadNewsToken,
@@ -23,6 +22,7 @@ from campaign.models import (
 from characters.models import Character, Disadvantage
 from characters.selectors import character_with_sheet
 from characters.sheet import compute_sheet
+from economy import services as economy
 
 pytestmark = pytest.mark.django_db
 

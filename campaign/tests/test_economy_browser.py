@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from campaign.economy import services as economy
+from economy import services as economy
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -11,7 +11,6 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from campaign.economy import services as economy
 from campaign.models import (
     Adventure,
     BadNewsToken,
@@ -21,6 +20,7 @@ from campaign.models import (
     MacGuffin,
 )
 from characters.models import Character, Disadvantage
+from economy import services as economy
 
 pytestmark = pytest.mark.django_db
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from django.db import IntegrityError, transaction
 
-from campaign.economy import services as economy
 from campaign.errors import CampaignConflict, CampaignError
 from campaign.models import KarmaEntry, LogEntry, MacGuffin
 from characters.ledger import KarmaShort, karma_ledger, karma_post
 from characters.models import Character
+from economy import services as economy
 
 pytestmark = pytest.mark.django_db
 

@@ -6,8 +6,8 @@ from django.db import transaction
 from campaign.audience import GM_ONLY, owner_and_gm
 from campaign.changes import change_set
 from campaign.models import Event
-from campaign.rolls.events import RollMade
 from characters.events import WoundsChanged
+from rolls.events import RollMade
 
 pytestmark = pytest.mark.django_db
 

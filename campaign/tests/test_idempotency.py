@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import pytest
 
-from campaign.economy import services as economy
 from campaign.models import KarmaEntry, LogEntry, MacGuffin
 from characters import lifecycle
 from characters.models import Character, Disadvantage
+from economy import services as economy
 
 pytestmark = pytest.mark.django_db
 

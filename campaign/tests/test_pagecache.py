@@ -17,8 +17,8 @@ from django.test.utils import override_settings
 from rest_framework.test import APIClient
 
 from campaign.changes import change_set
-from campaign.downtime import services as downtime
 from characters.models import Character
+from downtime import services as downtime
 
 pytestmark = [pytest.mark.page_cache, pytest.mark.django_db(transaction=True)]
 
@@ -208,7 +208,7 @@ def test_pages_with_a_query_or_a_message_are_rendered_not_cached(table):
 def test_a_cached_read_costs_the_same_few_queries_whatever_the_campaign_holds(table, make_character,
                                                                               django_assert_num_queries):
     """Session, user, and one narrow access check that also reads the version: nothing that grows."""
-    from campaign.economy.services import award
+    from economy.services import award
 
     browser = table.browsers["player"]
     pages = [f"/characters/{table.character.pk}/", f"/campaigns/{table.character.campaign_id}/",

@@ -1,6 +1,6 @@
 """Leak 3: the dashboard's "Recent events" lists every audit line, GM-only combat included.
 
-campaign/dashboard/views.py renders ``selectors.log_recent`` (campaign.models.LogEntry), and every
+dashboard/views.py renders ``selectors.log_recent`` (campaign.models.LogEntry), and every
 combat event writes one (combat/log.py ``record`` → ``log_action``) whatever its audience, so players
 and viewers read "Secret Assassin joins the fight" and the unrevealed NPC's hit with its location
 and trauma. DESIGN.md, "Audience at the source": every audit line carries who may see it.

@@ -135,7 +135,7 @@ def test_approval_needs_a_submitted_sheet(draft, personas):
 
 
 def test_revert_cannot_undo_an_approval_and_keeps_karma_raises(draft, personas):
-    from campaign.economy.services import karma_spend
+    from economy.services import karma_spend
 
     c = approved(personas, draft)
     with pytest.raises(CharacterConflict):
@@ -151,7 +151,7 @@ def test_revert_cannot_undo_an_approval_and_keeps_karma_raises(draft, personas):
 
 
 def test_gm_edit_keeps_raises_and_refuses_stats_past_40(draft, personas):
-    from campaign.economy.services import karma_spend
+    from economy.services import karma_spend
 
     c = approved(personas, draft)
     karma_spend(character=c, kind="stat_raise", idempotency_key="k1", by=personas["player"], is_gm=False,

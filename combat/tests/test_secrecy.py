@@ -25,10 +25,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from campaign.rolls.models import Roll
 from campaign.tests.conftest import campaign_gm
 from characters import items
 from combat.models import Combatant, CombatEvent
+from rolls.models import Roll
 
 pytestmark = pytest.mark.django_db
 
@@ -404,3 +404,19 @@ def test_a_dying_check_of_an_unrevealed_npc_stays_out_of_the_public_roll_feed(ap
         assert [e for e in stream if e["kind"] == "roll"] == [], f"{persona}'s live stream announces the roll: {stream}"
         assert DIER not in json.dumps(stream)
         assert _traces(_log(api_as(persona), fight["e"]), name=DIER, hidden_id=dying_npc) == [], persona
+
+
+def test_a_revealed_npcs_defense_terms_stay_behind_the_screen_in_a_players_preview(api_as, fight):
+    """docs/api.md: players never see an NPC's numbers. The preview still gives the target number
+    and the odds; the NPC's Defense terms (its RES and armour) go to the GM alone."""
+    revealed = fight["gm"].patch(f"/api/v1/encounters/{fight['e']}/combatants/{fight['ninja']}/",
+                                 {"revealed": True}, format="json")
+    assert revealed.status_code == 200, revealed.content
+    fight["roll"](ALICE_FIRST)
+    body = {"attacker": fight["alice"], "target": fight["ninja"], "stat": "MEL", "preview": True}
+    url = f"/api/v1/encounters/{fight['e']}/attacks/"
+    player = api_as("player").post(url, body, format="json")
+    gm = fight["gm"].post(url, body, format="json")
+    assert player.status_code == gm.status_code == 200, (player.content, gm.content)
+    assert player.json()["target_number"] == gm.json()["target_number"]
+    assert "defense" not in player.json() and gm.json()["defense"]

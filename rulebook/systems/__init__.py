@@ -16,7 +16,14 @@ objects, which clean a check's inputs (and a campaign's rulings) and answer odds
 
 from __future__ import annotations
 
-from rulebook.systems import base, core_rules, rocket_house, success_check, zener, zerospace
+from rulebook.systems import (
+    base,
+    core_rules,
+    rocket_house,
+    success_check,
+    zener,
+    zerospace,
+)
 from rulebook.systems.base import Param, ParamError, RuleSet, SystemOdds, SystemRoll
 
 SYSTEMS: dict[str, RuleSet] = {

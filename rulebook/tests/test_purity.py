@@ -6,8 +6,8 @@ import sys
 from pathlib import Path
 
 RULEBOOK = Path(__file__).resolve().parent.parent
-FORBIDDEN = {"django", "rest_framework", "drf_spectacular", "celery", "campaign", "characters", "combat",
-             "zenergate_site", "simple_history", "django_htmx"}
+FORBIDDEN = {"django", "rest_framework", "drf_spectacular", "celery", "campaign", "characters", "economy",
+             "downtime", "combat", "rolls", "dashboard", "transfer", "zenergate_site", "simple_history", "django_htmx"}
 
 
 def imported_roots(path: Path) -> set[str]:

@@ -12,8 +12,19 @@ from hypothesis import strategies as st
 
 from rulebook import RulesError
 from rulebook.radiation import RadiationTrack
-from rulebook.recovery import HealingState, advance, shock_after_combat, spend_end, take_damage
-from rulebook.recovery_clock import DAY_MINUTES, NIGHT_MINUTES, day_segments, stats_to_heal
+from rulebook.recovery import (
+    HealingState,
+    advance,
+    shock_after_combat,
+    spend_end,
+    take_damage,
+)
+from rulebook.recovery_clock import (
+    DAY_MINUTES,
+    NIGHT_MINUTES,
+    day_segments,
+    stats_to_heal,
+)
 from rulebook.tests.scripted import ScriptedRng
 from rulebook.tests.test_recovery import healed_at
 

@@ -9,7 +9,13 @@ import pytest
 
 from rulebook import RulesError
 from rulebook.systems import SYSTEMS, ParamError, get_system
-from rulebook.systems.base import Param, SystemOdds, SystemRoll, as_distribution, pool_counts
+from rulebook.systems.base import (
+    Param,
+    SystemOdds,
+    SystemRoll,
+    as_distribution,
+    pool_counts,
+)
 from rulebook.systems.tests.oracle import pool_totals
 
 #: The smallest valid inputs of each rule set, for the checks every system must pass.

@@ -1,9 +1,0 @@
-from django.apps import AppConfig
-
-
-class DowntimeConfig(AppConfig):
-    """Time between adventures: healing, radiation recovery, Zener Transitions, treatments."""
-
-    name = "campaign.downtime"
-    label = "downtime"
-    default_auto_field = "django.db.models.BigAutoField"

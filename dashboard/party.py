@@ -1,0 +1,53 @@
+"""What the dashboard shows of the party, the pools, the adventure and the ledger."""
+
+from __future__ import annotations
+
+from campaign.models import KarmaEntry
+from characters import sheet as sheet_rules
+from characters.models import Character
+from characters.selectors import SHEET_PREFETCH
+from economy import services as economy
+from rulebook import RulesError
+
+Active = Character.State.ACTIVE
+
+
+def _percent(part: int, whole: int) -> int:
+    return max(0, min(100, round(100 * part / whole))) if whole else 0
+
+
+def _party_row(character: Character) -> dict:
+    """Return what the party overview shows of one character (no queries: its sheet is loaded)."""
+    hp, shk, end = character.hit_points, character.shock_threshold, character.endurance_max
+    if hp is None:  # not approved yet: the values the sheet would freeze now
+        try:
+            d = sheet_rules.derived(character)
+            hp, shk, end = d.hit_points.total, d.shock_threshold.total, d.endurance.total
+        except RulesError:
+            hp = shk = end = 0
+    hp_now = max(hp - character.trauma, 0)
+    end_now = max(end - character.endurance_spent, 0)
+    return {
+        "character": character, "hp": hp, "hp_now": hp_now, "hp_pct": _percent(hp_now, hp),
+        "shk": shk, "shock_over": character.shock > shk, "shock_pct": _percent(character.shock, shk),
+        "end": end, "end_now": end_now, "end_pct": _percent(end_now, end),
+        "flags": economy.karma_flags(character),
+    }
+
+
+def dashboard_context(*, campaign) -> dict:
+    """Return the economy half of the campaign dashboard in a fixed number of queries."""
+    characters = (campaign.characters.select_related("owner", "campaign").prefetch_related(*SHEET_PREFETCH)
+                  .order_by("name", "id"))
+    adventure = economy.current_adventure(campaign)
+    tokens = list(adventure.tokens.all()) if adventure else []
+    return {
+        # Characters in play first, then drafts, the dead and the retired (each by name).
+        "party": sorted((_party_row(c) for c in characters), key=lambda row: row["character"].state != Active),
+        "pools": list(economy.macguffin_summary(campaign)),
+        "adventure": adventure,
+        "adventure_tokens": sum(1 for t in tokens if not t.voided),
+        "adventure_voided": sum(1 for t in tokens if t.voided),
+        "ledger_recent": list(KarmaEntry.objects.filter(campaign=campaign)
+                              .select_related("character", "by", "macguffin", "adventure")[:10]),
+    }

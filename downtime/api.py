@@ -1,0 +1,142 @@
+"""Downtime endpoints under /api/v1/: downtime jobs, Zener Transitions, therapies, treatments,
+and the campaign's live event stream. Thin: access helper, input serializer, one service."""
+
+from django.http import Http404
+from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from campaign.models import Job
+from campaign.permissions import access_campaign
+from characters.permissions import access_character
+from characters.serializers import NoBodyIn
+
+from . import services, transitions, treatments
+from .models import TransitionBatch, Treatment
+from .selectors import report_for
+from .serializers import (
+    DowntimeIn,
+    JobOut,
+    TherapyIn,
+    TherapyOut,
+    TransitionIn,
+    TreatmentIn,
+    TreatmentOut,
+)
+
+
+def _job_response(job: Job, *, is_gm: bool, code=status.HTTP_200_OK) -> Response:
+    return Response(JobOut(job, context={"report": report_for(job, is_gm=is_gm)}).data, status=code)
+
+
+class DowntimeApi(APIView):
+    @extend_schema(request=DowntimeIn, responses={202: JobOut, 200: JobOut})
+    def post(self, request, campaign_id: int):
+        access = access_campaign(user=request.user, campaign_id=campaign_id, write=True)
+        data = DowntimeIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        if data.validated_data["preview"]:
+            report = services.downtime_preview(campaign=access.campaign, request=data.validated_data)
+            return Response({"report": report})
+        job, _ = services.downtime_start(campaign=access.campaign, by=request.user, request=data.validated_data)
+        return Response({**JobOut(job, context={"report": []}).data, "job": job.pk},
+                        status=status.HTTP_202_ACCEPTED)
+
+
+def _job(request, job_id: int, *, write: bool = False):
+    campaign_id = Job.objects.filter(pk=job_id).values_list("campaign_id", flat=True).first()
+    if campaign_id is None:
+        raise Http404("No such job.")
+    access = access_campaign(user=request.user, campaign_id=campaign_id, write=write)
+    return access, Job.objects.get(pk=job_id)
+
+
+class JobDetailApi(APIView):
+    @extend_schema(responses=JobOut)
+    def get(self, request, job_id: int):
+        access, job = _job(request, job_id)
+        return _job_response(job, is_gm=access.is_gm)
+
+
+class JobUndoApi(APIView):
+    @extend_schema(request=None, responses=JobOut)
+    def post(self, request, job_id: int):
+        access, job = _job(request, job_id, write=True)
+        NoBodyIn(data=request.data).is_valid(raise_exception=True)
+        job = services.downtime_undo(job=job, by=request.user)
+        return _job_response(job, is_gm=True)
+
+
+class TransitionApi(APIView):
+    @extend_schema(request=TransitionIn, responses={201: dict, 200: dict})
+    def post(self, request, campaign_id: int):
+        access = access_campaign(user=request.user, campaign_id=campaign_id, write=True)
+        data = TransitionIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        if values["preview"]:
+            return Response({"characters": transitions.transition_preview(
+                campaign=access.campaign, category=values["category"], character_ids=values["characters"])})
+        response, created = transitions.transition_make(
+            campaign=access.campaign, by=request.user, category=values["category"],
+            character_ids=values["characters"], idempotency_key=values["idempotency_key"], dice=values["dice"])
+        return Response(response, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+def _gm_owned(request, model, pk: int, what: str):
+    """Return a campaign's record for its GM: 404 for an unknown one or an outsider, 403 for members."""
+    record = model.objects.filter(pk=pk).first()
+    if record is None:
+        raise Http404(f"No such {what}.")
+    access_campaign(user=request.user, campaign_id=record.campaign_id, write=True)
+    return record
+
+
+class TransitionUndoApi(APIView):
+    @extend_schema(request=None, responses=dict)
+    def post(self, request, transition_id: int):
+        batch = _gm_owned(request, TransitionBatch, transition_id, "transition")
+        NoBodyIn(data=request.data).is_valid(raise_exception=True)
+        batch = transitions.transition_undo(batch=batch, by=request.user)
+        return Response({"id": batch.pk, "undone": True})
+
+
+class TherapyListApi(APIView):
+    @extend_schema(responses=TherapyOut(many=True))
+    def get(self, request, campaign_id: int):
+        access = access_campaign(user=request.user, campaign_id=campaign_id)
+        return Response(TherapyOut(access.campaign.therapies.all(), many=True, context={"is_gm": access.is_gm}).data)
+
+    @extend_schema(request=TherapyIn, responses={201: TherapyOut})
+    def post(self, request, campaign_id: int):
+        access = access_campaign(user=request.user, campaign_id=campaign_id, write=True)
+        data = TherapyIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        therapy = treatments.therapy_define(campaign=access.campaign, by=request.user, **data.validated_data)
+        return Response(TherapyOut(therapy, context={"is_gm": True}).data, status=status.HTTP_201_CREATED)
+
+
+class TreatmentApi(APIView):
+    @extend_schema(request=TreatmentIn, responses={201: TreatmentOut, 200: TreatmentOut})
+    def post(self, request, character_id: int):
+        access = access_character(user=request.user, character_id=character_id, write=True)
+        if not access.is_gm:
+            raise exceptions.PermissionDenied("Only the campaign's GM gives treatments.")
+        data = TreatmentIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        treatment, created = treatments.treatment_give(
+            character=access.character, by=request.user, kind=values["kind"], therapy_id=values["therapy"],
+            as_end=values["as_end"], dice=values["dice"], idempotency_key=values["idempotency_key"])
+        return Response(TreatmentOut(treatment).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+class TreatmentUndoApi(APIView):
+    @extend_schema(request=None, responses=TreatmentOut)
+    def post(self, request, treatment_id: int):
+        treatment = _gm_owned(request, Treatment, treatment_id, "treatment")
+        NoBodyIn(data=request.data).is_valid(raise_exception=True)
+        treatment = treatments.treatment_undo(treatment=treatment, by=request.user)
+        return Response(TreatmentOut(treatment).data)
+

@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+
+
+class DowntimeConfig(AppConfig):
+    """Time between adventures: healing, radiation recovery, Zener Transitions, treatments."""
+
+    name = "downtime"
+    label = "downtime"
+    default_auto_field = "django.db.models.BigAutoField"

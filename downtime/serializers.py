@@ -1,0 +1,151 @@
+"""Downtime API serializers: strict input, plain output. No rules here."""
+
+from rest_framework import serializers
+
+from campaign.models import Job
+from rulebook.radiation import CATEGORIES
+from rulebook.recovery import REST_KINDS
+from zenergate_site import limits
+from zenergate_site.api_fields import (
+    MAX_ID,
+    FlagField,
+    NameField,
+    StrictInput,
+    TextField,
+    WholeNumberField,
+)
+
+from .models import Therapy, Treatment
+from .services import MAX_DOWNTIME_HOURS
+
+#: Faces one action may name: more than any action here rolls (a miracle save adds a few).
+MAX_FACES = 60
+
+
+def _character_key(key) -> int:
+    try:
+        value = int(key)
+    except (TypeError, ValueError):
+        raise serializers.ValidationError(f"{key!r} is not a character id.") from None
+    if not 1 <= value <= MAX_ID or str(value) != str(key).strip():
+        raise serializers.ValidationError(f"{key!r} is not a character id.")
+    return value
+
+
+class ByCharacterField(serializers.DictField):
+    """``{"<character id>": value}``: keys become integer ids."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, dict):
+            self.fail("not_a_dict", input_type=type(data).__name__)
+        if len(data) > 10_000:
+            raise serializers.ValidationError("Too many characters.")
+        out = {}
+        for key, value in super().to_internal_value(data).items():
+            out[_character_key(key)] = value
+        return out
+
+
+class FacesField(serializers.ListField):
+    child = WholeNumberField(min_value=1, max_value=100)
+    max_length = MAX_FACES
+
+
+class MedicalIn(StrictInput):
+    medic = WholeNumberField(min_value=1, max_value=MAX_ID, allow_null=True, required=False, default=None)
+    equipment_ranks = WholeNumberField(min_value=0, max_value=10, required=False, default=0)
+
+
+class TherapyGivenIn(StrictInput):
+    character = WholeNumberField(min_value=1, max_value=MAX_ID)
+    kind = serializers.ChoiceField(choices=Treatment.Kind.choices)
+    therapy = WholeNumberField(min_value=1, max_value=MAX_ID, required=False, allow_null=True, default=None)
+    as_end = WholeNumberField(min_value=0, max_value=100, required=False, default=0)
+
+    def validate(self, attrs):
+        if attrs["kind"] == Treatment.Kind.THERAPY and attrs.get("therapy") is None:
+            raise serializers.ValidationError({"therapy": ["Name the therapy (its id)."]})
+        return attrs
+
+
+class DowntimeIn(StrictInput):
+    hours = WholeNumberField(min_value=1, max_value=MAX_DOWNTIME_HOURS)
+    rest = serializers.ChoiceField(choices=REST_KINDS, required=False, default="comfortable")
+    rest_by_character = ByCharacterField(child=serializers.ChoiceField(choices=REST_KINDS), required=False,
+                                         default=dict)
+    medical = ByCharacterField(child=MedicalIn(), required=False, default=dict)
+    therapies = serializers.ListField(child=TherapyGivenIn(), required=False, default=list, max_length=1000)
+    dice = ByCharacterField(child=FacesField(), required=False, default=dict)
+    idempotency_key = TextField(max_length=limits.IDEMPOTENCY_KEY, required=False, default="")
+    preview = FlagField(required=False, default=False)
+
+
+class JobOut(serializers.ModelSerializer):
+    percent = serializers.IntegerField(read_only=True)
+    progress = serializers.SerializerMethodField()
+    report = serializers.SerializerMethodField()
+    undone = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Job
+        fields = ["id", "kind", "status", "progress", "percent", "report", "error", "created_at", "finished_at",
+                  "undone"]
+
+    def get_progress(self, obj) -> dict:
+        return {"done": obj.progress, "total": obj.total}
+
+    def get_report(self, obj) -> list:
+        return self.context.get("report", [])
+
+    def get_undone(self, obj) -> bool:
+        return obj.undone_at is not None
+
+
+class TransitionIn(StrictInput):
+    category = serializers.ChoiceField(choices=CATEGORIES)
+    characters = serializers.ListField(child=WholeNumberField(min_value=1, max_value=MAX_ID), max_length=200)
+    dice = ByCharacterField(child=FacesField(), required=False, default=dict)
+    idempotency_key = TextField(max_length=limits.IDEMPOTENCY_KEY, required=False, default="")
+    preview = FlagField(required=False, default=False)
+
+
+class TherapyIn(StrictInput):
+    name = NameField(max_length=limits.THERAPY_NAME)
+    con_healed = WholeNumberField(min_value=0, max_value=3, required=False, default=1)
+    extra_reduction = TextField(max_length=limits.THERAPY_DICE, required=False, default="d3")
+    track_steps_back = TextField(max_length=limits.THERAPY_DICE, required=False, default="d3")
+    shock = TextField(max_length=limits.THERAPY_DICE, required=False, default="d6")
+    trauma = TextField(max_length=limits.THERAPY_DICE, required=False, default="d3")
+    efficacy_loss = WholeNumberField(min_value=0, max_value=3, required=False, default=0)
+
+
+class TherapyOut(serializers.ModelSerializer):
+    class Meta:
+        model = Therapy
+        fields = ["id", "name", "con_healed", "extra_reduction", "track_steps_back", "shock", "trauma",
+                  "efficacy_loss"]
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        if not self.context.get("is_gm"):  # the dice of a therapy stay behind the GM's screen
+            data = {"id": data["id"], "name": data["name"]}
+        return data
+
+
+#: What can be given at once; the hyperbaric chamber works only while downtime passes.
+GIVEN_AT_ONCE = [(k.value, k.label) for k in (Treatment.Kind.THERAPY, Treatment.Kind.STIMUTABS)]
+
+
+class TreatmentIn(StrictInput):
+    kind = serializers.ChoiceField(choices=GIVEN_AT_ONCE)
+    therapy = WholeNumberField(min_value=1, max_value=MAX_ID, required=False, allow_null=True, default=None)
+    as_end = WholeNumberField(min_value=0, max_value=100, required=False, default=0)
+    dice = FacesField(required=False, default=list)
+    idempotency_key = TextField(max_length=limits.IDEMPOTENCY_KEY)
+
+
+class TreatmentOut(serializers.ModelSerializer):
+    class Meta:
+        model = Treatment
+        fields = ["id", "character", "kind", "therapy", "outcome", "created_at", "undone_at"]
+

@@ -1,0 +1,79 @@
+"""The roll feed and exact odds under /api/v1/. Thin: access helper, input serializer, one service."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from campaign.permissions import access_campaign
+from rulebook.systems import ParamError, get_system
+
+from . import selectors, services
+from .serializers import FeedQueryIn, OddsIn, OddsOut, RollIn, RollOut
+
+
+def odds_answer(system_key: str, odds) -> dict:
+    """The odds of a check as JSON: exact fractions as "a/b"."""
+    return {
+        "system": system_key,
+        "probability": services.fraction_text(odds.probability),
+        "percent": round(float(odds.probability) * 100, 4),
+        "outcome": odds.outcome,
+        "distribution": [[outcome, services.fraction_text(p)] for outcome, p in odds.distribution],
+        "success": sorted(odds.success),
+        "breakdown": [[str(label), services.plain(value)] for label, value in odds.breakdown],
+    }
+
+
+class OddsApi(APIView):
+    @extend_schema(request=OddsIn, responses=OddsOut,
+                   description="Exact odds of a check of any of the five rule sets. The body is the rule set "
+                               "and the check's inputs; a missing or bad input is 400 naming it.")
+    def post(self, request):
+        if not isinstance(request.data, dict):
+            raise exceptions.ValidationError({"system": ["Send an object: the rule set and the check's inputs."]})
+        raw = dict(request.data)
+        system = raw.pop("system", None)
+        try:
+            rule_set = get_system(system)
+            odds = rule_set.odds(**rule_set.clean(raw))
+        except ParamError as exc:
+            raise exceptions.ValidationError({exc.field: [str(exc)]}) from None
+        return Response(odds_answer(rule_set.key, odds))
+
+
+class RollFeedApi(APIView):
+    @extend_schema(parameters=[FeedQueryIn], responses=RollOut(many=True),
+                   description="The campaign's rolls, newest first; ?before=<id> pages back. Private rolls "
+                               "are listed for GMs only.")
+    def get(self, request, campaign_id: int):
+        access = access_campaign(user=request.user, campaign_id=campaign_id)
+        query = FeedQueryIn(data=request.query_params.dict())
+        query.is_valid(raise_exception=True)
+        rolls = selectors.feed(campaign_id=access.campaign.pk, user=request.user, is_gm=access.is_gm,
+                               before=query.validated_data.get("before"), limit=query.validated_data["limit"])
+        return Response({"rolls": RollOut(rolls, many=True).data,
+                         "next_before": rolls[-1].pk if len(rolls) == query.validated_data["limit"] else None})
+
+    @extend_schema(request=RollIn, responses={201: RollOut},
+                   description="Roll a check of the campaign's rule set ({\"check\": {…}}) or free-form dice "
+                               "({\"notation\": \"2d6+3\"}). Players and GMs roll; only a GM rolls in private.")
+    def post(self, request, campaign_id: int):
+        access = access_campaign(user=request.user, campaign_id=campaign_id)
+        if access.role == "viewer":
+            raise PermissionDenied("Viewers watch the feed; players and GMs roll.")
+        data = RollIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        if values["private"] and not access.is_gm:
+            raise PermissionDenied("Only the campaign's GM rolls in private.")
+        common = {"campaign": access.campaign, "by": request.user, "label": values["label"],
+                  "private": values["private"]}
+        if "check" in values:
+            roll = services.roll_check(check=values["check"], dice=values.get("dice"), **common)
+        else:
+            roll = services.roll_notation(text=values["notation"], **common)
+        return Response(RollOut(roll).data, status=status.HTTP_201_CREATED)

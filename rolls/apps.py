@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+
+
+class RollsConfig(AppConfig):
+    """The campaign's roll feed: checks of its rule set, free-form dice, and what combat and
+    downtime roll, each with its dice and the odds it had."""
+
+    name = "rolls"
+    label = "rolls"
+    default_auto_field = "django.db.models.BigAutoField"

@@ -1,0 +1,429 @@
+"""Turn a campaign document into the rows of a new campaign (see ``document`` for its shape).
+
+Everything is read and checked before anything is written. Ids are taken from each table's
+sequence up front, so every document key can become an id while rows are being checked, and
+rows that name each other (an undo and the event it undid) need no second pass. The caller
+(``services.import_campaign``) runs this in one transaction.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.contrib.auth import get_user_model
+from django.db import models
+
+from campaign.models import (
+    Adventure,
+    BadNewsToken,
+    Campaign,
+    Complication,
+    Job,
+    KarmaEntry,
+    LogEntry,
+    MacGuffin,
+    Membership,
+)
+from characters.models import Character
+from combat.models import Combatant, CombatEvent, Encounter
+from downtime.models import (
+    DowntimeClaim,
+    Therapy,
+    TransitionBatch,
+    TransitionRecord,
+    Treatment,
+)
+from rolls.models import Roll
+
+from . import document as doc
+from .checks import (
+    BadValue,
+    Problems,
+    check_constraints,
+    check_rule_set,
+    column_value,
+    default_for,
+    is_moment,
+    scan,
+    shown,
+)
+from .references import translate
+from .storage import allocate, insert
+
+
+def _list(value, path: str, problems: Problems) -> list:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        problems.add(path, "Expected a list.")
+        return []
+    return value
+
+
+def _nested(rows: list, name: str) -> int:
+    return sum(len(row[name]) for row in rows if isinstance(row, dict) and isinstance(row.get(name), list))
+
+
+class Importer:
+    """Reads one document into unsaved rows with their ids; ``save`` writes them."""
+
+    def __init__(self, document, user):
+        self.document, self.user = document, user
+        self.problems = Problems()
+        #: kind → document key → id. ``scope`` holds the combatants and events of one encounter.
+        self.ids: dict[str, dict[str, int]] = defaultdict(dict)
+        self.scope: dict[str, dict[str, int]] = {}
+        #: model → [(unsaved row, its path)], in the order they are written.
+        self.rows: dict[type[models.Model], list[tuple[models.Model, str]]] = defaultdict(list)
+        self.names: dict[type[models.Model], doc.Table] = {}
+        self._users: dict[str, int | None] = {}
+        #: character id → line kind → {line number: line id}.
+        self.lines: dict[int, dict[str, dict[int, int]]] = defaultdict(dict)
+        self.characters: dict[int, Character] = {}
+        self.skipped_members: list[str] = []
+
+    # --- Reading ----------------------------------------------------------------------------
+    def read(self) -> Campaign:
+        """Check the whole document and build its rows; raise TransferError naming every problem."""
+        d = self.document
+        if not isinstance(d, dict):
+            self.problems.add("detail", "Expected a JSON object: a campaign document.")
+            self.problems.raise_any()
+        scan(d, self.problems)
+        self.problems.raise_any()
+        for key in d:
+            if key not in doc.TOP_LEVEL:
+                self.problems.add(shown(key), "Unknown field.")
+        if d.get("format") != doc.FORMAT:
+            self.problems.add("format", f"Expected \"{doc.FORMAT}\": this is not a campaign document.")
+        version = d.get("version")
+        if isinstance(version, bool) or version != doc.VERSION:
+            self.problems.add("version", f"This server reads version {doc.VERSION} of the format, not {version!r}.")
+        if "exported_at" in d and not is_moment(d["exported_at"]):
+            self.problems.add("exported_at", "Expected a date and time with its time zone (ISO 8601).")
+        self.problems.raise_any()
+        (campaign_id,) = allocate(Campaign, 1)
+        self.campaign = self.row(d.get("campaign"), "campaign", doc.CAMPAIGN, pk=campaign_id)
+        if self.campaign is not None:
+            check_rule_set(self.campaign, "campaign", self.problems)
+        self.read_members(_list(d.get("members"), "members", self.problems))
+        self.read_characters(_list(d.get("characters"), "characters", self.problems))
+        self.read_adventures(_list(d.get("adventures"), "adventures", self.problems))
+        self.read_rows(d, "pools", doc.MACGUFFIN)
+        self.read_ledger(_list(d.get("ledger"), "ledger", self.problems))
+        self.read_rows(d, "complications", doc.COMPLICATION)
+        self.read_encounters(_list(d.get("encounters"), "encounters", self.problems))
+        self.read_rows(d, "therapies", doc.THERAPY)
+        self.read_parents(d, "downtimes", doc.DOWNTIME, "claims", doc.CLAIM, status_check=True)
+        self.read_rows(d, "treatments", doc.TREATMENT)
+        self.read_parents(d, "transitions", doc.TRANSITION, "records", doc.TRANSITION_RECORD)
+        self.read_rows(d, "history", doc.HISTORY, allocate_ids=False)
+        self.read_rows(d, "rolls", doc.ROLL)
+        for model, rows in self.rows.items():
+            table = self.names[model]
+            check_constraints(rows, self.problems, names=table.name)
+        self.problems.raise_any()
+        return self.campaign
+
+    def user_id(self, username: str) -> int | None:
+        if username not in self._users:
+            self._users[username] = (get_user_model().objects.filter(username=username)
+                                     .values_list("pk", flat=True).first())
+        return self._users[username]
+
+    def resolve(self, kind: str, value, path: str):
+        """Return the id a reference names (or a user's id, None when there is no such user)."""
+        if kind == "user":
+            if not isinstance(value, str):
+                self.problems.add(path, "Expected a username.")
+                return None
+            return self.user_id(value)
+        if not isinstance(value, str):
+            self.problems.add(path, f"Expected the key of a {kind}.")
+            return None
+        known = self.scope[kind] if kind in self.scope else self.ids[kind]
+        if value not in known:
+            where = " in this encounter" if kind in self.scope else ""
+            self.problems.add(path, f"No {kind}{where} has the key {shown(value)!r}.")
+            return None
+        return known[value]
+
+    def row(self, value, path: str, table: doc.Table, *, resolve=None, extra: tuple[str, ...] = (),
+            pk: int | None = None, keep: bool = True, **fixed):
+        """Return an unsaved row of ``table`` from the document's ``value`` (None if it is no object).
+
+        ``keep``: write it with the others (members are written as the people found instead).
+        """
+        model = table.model
+        self.names[model] = table
+        if not isinstance(value, dict):
+            self.problems.add(path, "Expected an object.")
+            return None
+        resolve = resolve or self.resolve
+        allowed = {table.name(n) for n in (*table.fields, *table.users, *table.refs)} | set(extra)
+        if table.key:
+            allowed.add("key")
+        for name in value:
+            if name not in allowed:
+                self.problems.add(f"{path}.{shown(name)}", "Unknown field.")
+        meta, attrs = model._meta, {}
+        for name in table.fields:
+            field, where = meta.get_field(name), f"{path}.{table.name(name)}"
+            try:
+                attrs[name] = (column_value(field, value[table.name(name)]) if table.name(name) in value
+                               else default_for(field))
+            except BadValue as exc:
+                self.problems.add(where, str(exc))
+        for name in table.blobs:
+            spec = table.blob_spec(name, attrs)
+            if spec is not None and attrs.get(name) is not None:
+                attrs[name] = translate(attrs[name], spec, resolve, f"{path}.{table.name(name)}", self.problems.add)
+        for name, kind in table.refs.items():
+            field, where = meta.get_field(name), f"{path}.{table.name(name)}"
+            named = value.get(table.name(name))
+            if named is None and not field.null:
+                self.problems.add(where, "This field is required.")
+            attrs[field.attname] = None if named is None else resolve(kind, named, where)
+        for name in table.users:
+            field, where = meta.get_field(name), f"{path}.{table.name(name)}"
+            named = value.get(table.name(name))
+            attrs[field.attname] = None if named is None else self.resolve("user", named, where)
+        instance = model(pk=pk, **attrs, **fixed)
+        if keep:
+            self.rows[model].append((instance, path))
+        return instance
+
+    def keys(self, rows: list, path: str, kind: str, ids: list[int]) -> None:
+        """Take the keys of a list of rows first, so that rows may name each other in any order."""
+        known = self.scope[kind] if kind in self.scope else self.ids[kind]
+        for i, (value, pk) in enumerate(zip(rows, ids, strict=True)):
+            key, where = value.get("key") if isinstance(value, dict) else None, f"{path}[{i}].key"
+            if not isinstance(key, str) or not 1 <= len(key) <= doc.MAX_KEY_LENGTH:
+                self.problems.add(where, f"Give every row a key: text of 1–{doc.MAX_KEY_LENGTH} characters.")
+            elif key in self.ids[kind]:
+                self.problems.add(where, f"Another {kind} has the key {shown(key)!r} already.")
+            else:
+                known[key] = self.ids[kind][key] = pk
+
+    def read_rows(self, d: dict, name: str, table: doc.Table, *, allocate_ids: bool = True) -> None:
+        """A list of the campaign's rows that hold no list inside."""
+        rows = _list(d.get(name), name, self.problems)
+        ids = allocate(table.model, len(rows)) if allocate_ids else [None] * len(rows)
+        if table.key:
+            self.keys(rows, name, table.key, ids)
+        for i, (value, pk) in enumerate(zip(rows, ids, strict=True)):
+            self.row(value, f"{name}[{i}]", table, pk=pk, campaign_id=self.campaign_pk)
+
+    @property
+    def campaign_pk(self) -> int:
+        return self.campaign.pk if self.campaign is not None else None
+
+    def read_parents(self, d: dict, name: str, table: doc.Table, child_name: str, child: doc.Table,
+                     status_check: bool = False) -> None:
+        """Rows with their own list of rows inside (downtimes and their claims, transitions and records)."""
+        rows = _list(d.get(name), name, self.problems)
+        ids = allocate(table.model, len(rows))
+        self.keys(rows, name, table.key, ids)
+        for i, (value, pk) in enumerate(zip(rows, ids, strict=True)):
+            path = f"{name}[{i}]"
+            parent = self.row(value, path, table, pk=pk, extra=(child_name,), campaign_id=self.campaign_pk,
+                              **({"kind": Job.Kind.DOWNTIME} if status_check else {}))
+            if parent is None:
+                continue
+            if status_check and parent.status not in (Job.Status.DONE, Job.Status.FAILED):
+                self.problems.add(f"{path}.status", "Only finished downtimes (done or failed) can be imported.")
+            for j, item in enumerate(_list(value.get(child_name), f"{path}.{child_name}", self.problems)):
+                self.row(item, f"{path}.{child_name}[{j}]", child, **{child.implied[0] + "_id": pk})
+
+    # --- Members and characters -------------------------------------------------------------
+    def read_members(self, rows: list) -> None:
+        self.memberships = [Membership(campaign_id=self.campaign_pk, user=self.user, role=Membership.Role.GM)]
+        seen = set()
+        for i, value in enumerate(rows):
+            path = f"members[{i}]"
+            member = self.row(value, path, doc.MEMBER, keep=False, campaign_id=self.campaign_pk)
+            if member is None:
+                continue
+            username = value.get("username")
+            if not isinstance(username, str):
+                self.problems.add(f"{path}.username", "Expected a username.")
+            elif username in seen:
+                self.problems.add(f"{path}.username", f"{shown(username)} is listed twice.")
+            else:
+                seen.add(username)
+                if username == self.user.username:
+                    continue  # the caller is the copy's GM already
+                if member.user_id is None:
+                    self.skipped_members.append(username)
+                else:
+                    self.memberships.append(member)
+
+    def read_characters(self, rows: list) -> None:
+        ids = allocate(Character, len(rows))
+        self.keys(rows, "characters", "character", ids)
+        lines: dict[str, list] = defaultdict(list)  # kind → [(character id, path, rows, history rows)]
+        for i, (value, pk) in enumerate(zip(rows, ids, strict=True)):
+            path = f"characters[{i}]"
+            character = self.row(value, path, doc.CHARACTER, pk=pk, extra=(*doc.LINES, "history"),
+                                 campaign_id=self.campaign_pk)
+            if character is None:
+                continue
+            if character.owner_id is None:  # the owner has no account here: the importer keeps the sheet
+                character.owner = self.user
+            character.karma = 0
+            self.characters[pk] = character
+            history = value.get("history", {})
+            if not isinstance(history, dict):
+                self.problems.add(f"{path}.history", "Expected an object.")
+                history = {}
+            for name in history:
+                if name != "sheet" and name not in doc.LINES:
+                    self.problems.add(f"{path}.history.{shown(name)}", "Unknown field.")
+            sheet = _list(history.get("sheet"), f"{path}.history.sheet", self.problems)
+            for j, record in enumerate(sheet):
+                past = self.row(record, f"{path}.history.sheet[{j}]", doc.SHEET_HISTORY, id=pk,
+                                campaign_id=self.campaign_pk)
+                if past is not None and past.owner_id is None and record.get("owner") is not None:
+                    past.owner_id = character.owner_id  # as on the sheet: the owner has no account here
+            for kind in doc.LINES:
+                current = _list(value.get(kind), f"{path}.{kind}", self.problems)
+                past = _list(history.get(kind), f"{path}.history.{kind}", self.problems)
+                lines[kind].append((pk, path, current, past))
+        for kind, table in doc.LINES.items():
+            self.read_lines(kind, table, lines[kind])
+
+    def read_lines(self, kind: str, table: doc.Table, characters: list) -> None:
+        """One kind of sheet line for every character, and its history (see ``document.LINE``)."""
+        #: character id → the numbers of its lines only in the history, as they first appear there
+        removed: dict[int, dict[int, None]] = defaultdict(dict)
+        for character_id, path, current, past in characters:
+            for j, record in enumerate(past):
+                number = record.get(doc.LINE) if isinstance(record, dict) else None
+                if isinstance(number, bool) or not isinstance(number, int) or number < 0:
+                    self.problems.add(f"{path}.history.{kind}[{j}].{doc.LINE}",
+                                      "Expected the line's number: a whole number from 0.")
+                elif number >= len(current):
+                    removed[character_id].setdefault(number)
+        ids = iter(allocate(table.model, sum(len(c[2]) + len(removed[c[0]]) for c in characters)))
+        history = doc.LINE_HISTORY[kind]
+        for character_id, path, current, past in characters:
+            numbers = self.lines[character_id][kind] = {}
+            for j, value in enumerate(current):
+                numbers[j] = next(ids)
+                self.row(value, f"{path}.{kind}[{j}]", table, pk=numbers[j], character_id=character_id)
+            for number in removed[character_id]:
+                numbers[number] = next(ids)
+            for j, record in enumerate(past):
+                line = numbers.get(record.get(doc.LINE)) if isinstance(record, dict) else None
+                self.row(record, f"{path}.history.{kind}[{j}]", history, extra=(doc.LINE,), id=line,
+                         character_id=character_id)
+
+    # --- The economy ------------------------------------------------------------------------
+    def read_adventures(self, rows: list) -> None:
+        ids = allocate(Adventure, len(rows))
+        self.keys(rows, "adventures", "adventure", ids)
+        for i, (value, pk) in enumerate(zip(rows, ids, strict=True)):
+            path = f"adventures[{i}]"
+            if self.row(value, path, doc.ADVENTURE, pk=pk, extra=("tokens",), campaign_id=self.campaign_pk):
+                for j, token in enumerate(_list(value.get("tokens"), f"{path}.tokens", self.problems)):
+                    self.row(token, f"{path}.tokens[{j}]", doc.TOKEN, adventure_id=pk)
+
+    def _for_character(self, value) -> object:
+        """Resolve the references of a row about one character: a disadvantage is one of its lines."""
+        named = value.get("character") if isinstance(value, dict) else None
+        character_id = self.ids["character"].get(named) if isinstance(named, str) else None
+
+        def resolve(kind: str, ref, path: str):
+            if kind != "disadvantage":
+                return self.resolve(kind, ref, path)
+            lines = self.lines.get(character_id, {}).get("disadvantages", {})
+            if isinstance(ref, bool) or not isinstance(ref, int) or ref not in lines:
+                self.problems.add(path, "Expected the number of one of the character's disadvantage lines.")
+                return None
+            return lines[ref]
+        return resolve
+
+    def read_ledger(self, rows: list) -> None:
+        """The Karma ledger: each balance_after and each cached balance are rebuilt from the amounts."""
+        ids = allocate(KarmaEntry, len(rows))
+        self.keys(rows, "ledger", "entry", ids)
+        balances: dict[int, int] = defaultdict(int)
+        for i, (value, pk) in enumerate(zip(rows, ids, strict=True)):
+            path = f"ledger[{i}]"
+            entry = self.row(value, path, doc.LEDGER, pk=pk, resolve=self._for_character(value),
+                             campaign_id=self.campaign_pk)
+            if entry is None:
+                continue
+            key = entry.idempotency_key or ""
+            if key.startswith(doc.PAYOUT_KEY):
+                adventure = self.resolve("adventure", key.removeprefix(doc.PAYOUT_KEY), f"{path}.idempotency_key")
+                entry.idempotency_key = doc.PAYOUT_KEY + str(adventure)
+            if entry.character_id is None or not isinstance(entry.amount, int):
+                continue
+            balances[entry.character_id] += entry.amount
+            entry.balance_after = balances[entry.character_id]
+            if entry.balance_after < 0:
+                self.problems.add(f"{path}.amount", f"The balance of {value.get('character')} would fall to "
+                                                    f"{entry.balance_after} here; Karma never goes below zero.")
+        for character_id, balance in balances.items():
+            if character_id in self.characters:
+                self.characters[character_id].karma = balance
+
+    # --- Combat -----------------------------------------------------------------------------
+    def read_encounters(self, rows: list) -> None:
+        ids = allocate(Encounter, len(rows))
+        self.keys(rows, "encounters", "encounter", ids)
+        fighter_ids = iter(allocate(Combatant, _nested(rows, "combatants")))
+        event_ids = iter(allocate(CombatEvent, _nested(rows, "log")))
+        for i, (value, pk) in enumerate(zip(rows, ids, strict=True)):
+            path = f"encounters[{i}]"
+            if not isinstance(value, dict):
+                self.problems.add(path, "Expected an object.")
+                continue
+            # Combatants and events are named within their encounter only.
+            self.scope = {"combatant": {}, "event": {}}
+            combatants = _list(value.get("combatants"), f"{path}.combatants", self.problems)
+            log = _list(value.get("log"), f"{path}.log", self.problems)
+            combatant_ids = [next(fighter_ids) for _ in combatants]
+            log_ids = [next(event_ids) for _ in log]
+            self.keys(combatants, f"{path}.combatants", "combatant", combatant_ids)
+            self.keys(log, f"{path}.log", "event", log_ids)
+            fighters = {}
+            for j, (item, fighter_id) in enumerate(zip(combatants, combatant_ids, strict=True)):
+                fighter = self.row(item, f"{path}.combatants[{j}]", doc.FIGHTER, pk=fighter_id, encounter_id=pk)
+                if fighter is not None:
+                    fighters[fighter.pk] = fighter.character_id
+            self.row(value, path, doc.ENCOUNTER, pk=pk, extra=("combatants", "log"), campaign_id=self.campaign_pk)
+            for j, (item, event_id) in enumerate(zip(log, log_ids, strict=True)):
+                event = self.row(item, f"{path}.log[{j}]", doc.COMBAT_LOG, pk=event_id, encounter_id=pk)
+                if event is not None:
+                    self._request_weapon(event, fighters, f"{path}.log[{j}].data")
+            self.scope = {}
+
+    def _request_weapon(self, event: CombatEvent, fighters: dict[int, int | None], path: str) -> None:
+        """A waiting attack request names a character's weapon by its line number: make it the id."""
+        outer, inner = doc.REQUEST_WEAPON
+        request = event.data.get(outer) if event.kind == outer and isinstance(event.data, dict) else None
+        if not isinstance(request, dict) or isinstance(request.get(inner), bool) \
+                or not isinstance(request.get(inner), int):
+            return
+        character_id = fighters.get(request.get("attacker"))
+        if character_id is None:
+            return  # an NPC's weapon is its index in the stat block, document-local already
+        weapons = self.lines.get(character_id, {}).get("weapons", {})
+        if request[inner] not in weapons:
+            self.problems.add(f"{path}.{outer}.{inner}", "Expected the number of one of the attacker's weapon lines.")
+        else:
+            request[inner] = weapons[request[inner]]
+
+    # --- Writing ----------------------------------------------------------------------------
+    def save(self) -> None:
+        """Write every row, parents first; timestamps as the document gives them."""
+        insert(Campaign, [self.campaign])
+        Membership.objects.bulk_create(self.memberships)
+        insert(Character, list(self.characters.values()))
+        for model in (*[t.model for t in doc.LINES.values()], doc.SHEET_HISTORY.model,
+                      *[t.model for t in doc.LINE_HISTORY.values()], Adventure, BadNewsToken, MacGuffin, KarmaEntry,
+                      Complication, Encounter, Combatant, CombatEvent, Therapy, Job, DowntimeClaim, Treatment,
+                      TransitionBatch, TransitionRecord, LogEntry, Roll):
+            insert(model, [instance for instance, _ in self.rows.get(model, [])])

@@ -1,0 +1,98 @@
+"""The export and import endpoints for every persona: gm, player, other player, viewer, outsider, anonymous."""
+
+import json
+
+import pytest
+
+from campaign.models import Campaign, Job, Membership
+from campaign.testing import arranged
+from transfer import services
+
+pytestmark = pytest.mark.django_db
+
+
+def _export_url(campaign) -> str:
+    return f"/api/v1/campaigns/{campaign.pk}/export/"
+
+
+@pytest.mark.parametrize("persona, status", [("gm", 200), ("player", 403), ("other_player", 403), ("viewer", 403),
+                                             ("outsider", 404), (None, 401)])
+def test_only_the_gm_exports(personas, api_as, persona, status):
+    response = api_as(persona).get(_export_url(personas["campaign"]))
+
+    assert response.status_code == status
+    if status == 200:
+        assert response["Content-Type"].startswith("application/json")
+        assert response["Content-Disposition"] == f'attachment; filename="test-campaign-{_today()}.json"'
+        assert response.json()["campaign"]["name"] == "Test campaign"
+    else:
+        assert response.json()["errors"]
+
+
+def _today() -> str:
+    from django.utils import timezone
+
+    return f"{timezone.now():%Y-%m-%d}"
+
+
+def test_export_answers_json_to_a_browser_too(personas, client):
+    """The settings page links here: a browser asking for HTML still downloads the document."""
+    client.force_login(personas["gm"])
+    response = client.get(_export_url(personas["campaign"]), HTTP_ACCEPT="text/html,*/*")
+    assert response.status_code == 200 and response["Content-Type"].startswith("application/json")
+
+
+def test_no_export_while_a_downtime_is_under_way(personas, api_as):
+    with arranged(personas["campaign"]):
+        Job.objects.create(campaign=personas["campaign"], kind=Job.Kind.DOWNTIME, params={"hours": 8})
+    response = api_as("gm").get(_export_url(personas["campaign"]))
+    assert response.status_code == 409 and "downtime" in response.json()["errors"]["detail"][0]
+
+
+@pytest.mark.parametrize("persona", ["gm", "player", "other_player", "viewer", "outsider"])
+def test_anyone_logged_in_imports_and_becomes_gm_of_the_copy(personas, api_as, persona):
+    document = services.export_campaign(personas["campaign"])
+
+    response = api_as(persona).post("/api/v1/campaigns/import/", document, format="json")
+
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["skipped_members"] == []
+    copy = Campaign.objects.get(pk=body["id"])
+    assert copy.pk != personas["campaign"].pk and copy.name == "Test campaign"
+    roles = dict(Membership.objects.filter(campaign=copy).values_list("user__username", "role"))
+    expected = {"gm": "gm", "player": "player", "other_player": "player", "viewer": "viewer"}
+    assert roles == {**expected, persona: "gm"}
+
+
+def test_anonymous_cannot_import(personas, api_as):
+    document = services.export_campaign(personas["campaign"])
+    before = Campaign.objects.count()
+    response = api_as(None).post("/api/v1/campaigns/import/", document, format="json")
+    assert response.status_code == 401 and response.json()["errors"]
+    assert Campaign.objects.count() == before
+
+
+def test_members_without_an_account_here_are_listed(personas, api_as):
+    document = services.export_campaign(personas["campaign"])
+    document["members"].append({"username": "moved-away", "role": "player"})
+    response = api_as("outsider").post("/api/v1/campaigns/import/", document, format="json")
+    assert response.status_code == 201 and response.json()["skipped_members"] == ["moved-away"]
+
+
+def test_a_document_over_the_size_limit_is_refused_before_it_is_read(personas, api_as, settings):
+    body = json.dumps(services.export_campaign(personas["campaign"]))
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = len(body) - 1
+    before = Campaign.objects.count()
+
+    response = api_as("gm").post("/api/v1/campaigns/import/", body, content_type="application/json")
+
+    assert response.status_code == 413
+    assert "at most" in response.json()["errors"]["detail"][0]
+    assert Campaign.objects.count() == before
+
+
+def test_both_routes_are_in_the_schema(db, client):
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    assert "get" in schema["paths"]["/api/v1/campaigns/{campaign_id}/export/"]
+    assert "post" in schema["paths"]["/api/v1/campaigns/import/"]

@@ -1,0 +1,190 @@
+"""Export → import → export gives the same document, and the copy plays on like the original."""
+
+import json
+import random
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from campaign.models import Campaign, Job, KarmaEntry, LogEntry, Membership
+from characters import lifecycle
+from characters.models import Language
+from combat import services as combat
+from combat.models import CombatEvent
+from downtime import services as downtime
+from downtime import transitions
+from downtime.models import TransitionBatch, Treatment
+from rolls import selectors as roll_feed
+from rolls import services as rolls
+from transfer import services
+from transfer.document import EXPORTED, IMPORT_ACTION
+
+pytestmark = pytest.mark.django_db
+
+
+def _normalised(document: dict) -> dict:
+    """The document but for the moment it was written: everything else must come back exactly."""
+    return {key: value for key, value in document.items() if key != "exported_at"}
+
+
+def _rows(campaign: Campaign) -> dict[str, int]:
+    """How many rows of each exported table belong to the campaign."""
+    counts = {}
+    for label, table in EXPORTED.items():
+        if table.model is not Campaign:
+            parent = table.implied[0]
+            lookup = parent if parent == "campaign" else f"{parent}__campaign"
+            counts[label] = table.model.objects.filter(**{lookup: campaign}).count()
+    counts["campaign.LogEntry"] = campaign.log_entries.exclude(action=IMPORT_ACTION).count()
+    return counts
+
+
+def test_export_import_export_gives_the_same_document(rich, personas):
+    first = services.export_campaign(rich)
+    copy = services.import_campaign(json.loads(json.dumps(first)), personas["gm"])
+    second = services.export_campaign(copy)
+
+    assert copy.pk != rich.pk and copy.skipped_members == []
+    assert _normalised(second) == _normalised(first)
+    assert _rows(copy) == _rows(rich)
+    assert all(count for label, count in _rows(rich).items()), _rows(rich)  # the fixture filled every table
+
+
+def test_the_document_names_rows_by_key_and_people_by_username(rich):
+    document = services.export_campaign(rich)
+
+    mara = next(c for c in document["characters"] if c["name"] == "Mara Velez")
+    assert mara["key"].startswith("character-") and mara["owner"] == "alice"
+    assert "karma" not in mara and "id" not in mara
+    assert {m["username"]: m["role"] for m in document["members"]} == {
+        "gm": "gm", "alice": "player", "bob": "player", "carol": "viewer"}
+    entry = document["ledger"][0]
+    assert entry["character"].startswith("character-") and "balance_after" not in entry
+    fight = document["encounters"][0]
+    assert all(isinstance(k, str) and k.startswith("combatant-") for k in fight["order"])
+    payouts = [e["idempotency_key"] for e in document["ledger"] if e["kind"] == "payout"]
+    assert payouts and all(key == "system:payout:adventure-1" for key in payouts)
+    assert document["format"] == "zenergate-campaign" and document["version"] == 1
+    assert all(roll["by"] in ("gm", "alice", "bob") for roll in document["rolls"])
+
+
+def _feed(campaign: Campaign) -> list[dict]:
+    """The campaign's roll feed as a GM reads it, newest first, without its ids."""
+    return [{"by": getattr(roll.by, "username", None), **{name: getattr(roll, name) for name in EXPORTED["rolls.Roll"].fields}}
+            for roll in roll_feed.feed(campaign_id=campaign.pk, is_gm=True, limit=roll_feed.MOST)]
+
+
+def test_the_roll_feed_and_the_rule_set_travel(rich, personas):
+    document = services.export_campaign(rich)
+
+    assert (document["campaign"]["rule_set"], document["campaign"]["rulings"]) == ("success_check",
+                                                                                   {"advantage_drop": 1})
+    assert {r["kind"] for r in document["rolls"]} == {"check", "notation", "combat", "downtime"}
+    check, notation, secret = document["rolls"][-3:]  # oldest first: the three rolls the fixture made last
+    assert (check["kind"], check["by"], check["system"]) == ("check", "alice", "success_check")
+    assert check["params"]["advantage_drop"] == 1 and check["probability"]
+    assert (notation["by"], notation["notation"], notation["audience"]) == ("bob", "4d6kh3", "everyone")
+    assert (secret["by"], secret["audience"]) == ("gm", "gm")
+    assert all("id" not in r and "campaign" not in r for r in document["rolls"])
+
+    copy = services.import_campaign(document, personas["gm"])
+
+    assert (copy.rule_set, copy.rulings) == ("success_check", {"advantage_drop": 1})
+    assert _feed(copy) == _feed(rich)  # same order, same dice and odds, same moments
+    # A check on the copy reads the copy's ruling, and lands on top of the feed.
+    rolled = rolls.roll_check(campaign=copy, by=personas["gm"], check={"bonus": 6, "tn": 15}, rng=random.Random(1))
+    assert rolled.params["advantage_drop"] == 1
+    assert roll_feed.feed(campaign_id=copy.pk, is_gm=True, limit=1) == [rolled]
+
+
+def test_the_import_rebuilds_balances_and_makes_the_caller_gm(rich, personas, make_user):
+    newcomer = make_user("newcomer")
+    document = services.export_campaign(rich)
+    document["members"] = [m for m in document["members"] if m["username"] != "bob"] + [
+        {"username": "nobody-here", "role": "player"}]
+    award = next(e for e in document["ledger"] if e["kind"] == "manual")
+    award["amount"] -= 5  # the balances follow the entries, whatever the source's cache said
+
+    copy = services.import_campaign(document, newcomer)
+
+    roles = dict(Membership.objects.filter(campaign=copy).values_list("user__username", "role"))
+    assert roles == {"newcomer": "gm", "gm": "gm", "alice": "player", "carol": "viewer"}
+    assert copy.skipped_members == ["nobody-here"]
+    source = {c.name: c.karma for c in rich.characters.all()}
+    for character in copy.characters.all():
+        changed = 5 if character.name == "Mara Velez" else 0
+        assert character.karma == source[character.name] - changed
+        entries = list(KarmaEntry.objects.filter(character=character).order_by("id"))
+        assert character.karma == sum(e.amount for e in entries)
+        running = 0
+        for entry in entries:
+            running += entry.amount
+            assert entry.balance_after == running
+    log = LogEntry.objects.get(campaign=copy, action=IMPORT_ACTION)
+    assert log.actor == newcomer and log.data["skipped_members"] == ["nobody-here"]
+
+
+def test_the_copy_plays_on_undo_revert_and_delays_included(rich, personas):
+    gm = personas["gm"]
+    copy = services.import_campaign(services.export_campaign(rich), gm)
+
+    # The last combat event (an undo) is not undone again; the request before it is undone.
+    fight = copy.encounters.get()
+    event = combat.undo_last(encounter=fight, by=gm)
+    assert event.undoes.kind == "request" and event.undoes.encounter_id == fight.pk
+    # The transition consumed Mara's delay in the original: in the copy too, and undo frees it.
+    batch = TransitionBatch.objects.get(campaign=copy)
+    delay = KarmaEntry.objects.get(campaign=copy, kind="delay_transition")
+    assert delay.consumed_by.batch == batch
+    assert batch.response["id"] == batch.pk
+    assert {r["character"] for r in batch.response["characters"]} == set(copy.characters.filter(
+        state="active").values_list("pk", flat=True))
+    transitions.transition_undo(batch=batch, by=gm)
+    delay.refresh_from_db()
+    assert not hasattr(delay, "consumed_by") or delay.consumed_by is None
+    # The downtime can be undone on the copy: the clock goes back.
+    job = Job.objects.get(campaign=copy)
+    assert Treatment.objects.filter(campaign=copy, job=job).exists()
+    hours = copy.game_hours
+    downtime.downtime_undo(job=job, by=gm)
+    copy.refresh_from_db()
+    assert copy.game_hours == hours - 30
+    # The draft goes back to before its Latin line was removed: the line comes back, on this campaign.
+    draft = copy.characters.get(name="Ines Duarte")
+    latin = Language.history.filter(character_id=draft.pk, name="Latin", history_type="+").get()
+    lifecycle.character_revert(character=draft, by=gm, at=latin.history_date)
+    assert set(draft.languages.values_list("name", flat=True)) == {"Latin"}
+    assert Language.objects.get(name="Latin", character=draft).pk == latin.id
+
+
+def test_an_attack_request_waiting_in_the_copy_names_the_copys_weapon(rich, personas):
+    copy = services.import_campaign(services.export_campaign(rich), personas["gm"])
+    waiting = CombatEvent.objects.filter(encounter__campaign=copy, kind="request").order_by("id").last()
+    attacker = waiting.encounter.combatants.get(pk=waiting.data["request"]["attacker"])
+    assert waiting.data["request"]["weapon"] == attacker.character.weapons.get().pk
+
+
+def test_export_reads_each_table_once_whatever_the_size(rich, personas, make_character):
+    with CaptureQueriesContext(connection) as small:
+        services.export_campaign(rich)
+    for n in range(3):
+        make_character(personas["player"], name=f"Extra {n}", campaign=rich)
+    with CaptureQueriesContext(connection) as larger:
+        services.export_campaign(rich)
+    assert len(larger) == len(small)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_export_reads_every_table_from_one_snapshot(personas, monkeypatch):
+    seen = []
+
+    def document(campaign):
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW transaction_isolation")
+            seen.append(cursor.fetchone()[0])
+        return {}
+
+    monkeypatch.setattr(services, "campaign_document", document)
+    services.export_campaign(personas["campaign"])
+    assert seen == ["repeatable read"]
