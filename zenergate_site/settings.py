@@ -189,6 +189,9 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 # tests, WhiteNoise serves the source files straight from the finders instead.
 STATIC_MANIFEST = env.bool("STATIC_MANIFEST", default=not (DEBUG or TESTING))
 WHITENOISE_USE_FINDERS = not STATIC_MANIFEST
+# Serving source files from the finders (DEBUG, tests): look each one up when it is asked for
+# instead of scanning every static file whenever the middleware is built (every test client).
+WHITENOISE_AUTOREFRESH = not STATIC_MANIFEST
 WHITENOISE_KEEP_ONLY_HASHED_FILES = True  # half the files to compress; pages name the hashed ones
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
