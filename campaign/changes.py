@@ -39,7 +39,7 @@ from .events import LiveEvent
 from .models import Campaign, Event, LogEntry, PageVersion
 
 #: Apps whose models belong to a campaign: saving one needs an open change set.
-CAMPAIGN_APPS = ("campaign", "characters", "combat", "downtime", "rolls", "transfer")
+CAMPAIGN_APPS = ("campaign", "characters", "economy", "combat", "downtime", "rolls", "transfer")
 #: Rows the change set writes itself.
 OWN_MODELS = (Event, LogEntry, PageVersion)
 # Keeps the advisory-lock key space of the event stream apart from any other use of such locks.

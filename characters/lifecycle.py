@@ -12,9 +12,9 @@ from . import selectors
 from . import sheet as sheet_rules
 from .errors import CharacterConflict, CharacterError
 from .items import ITEM_KINDS
-from .ledger import karma_open
 from .models import STAT_FIELDS, Character
 from .services import rebuild_stats
+from .signals import character_approved
 
 State = Character.State
 
@@ -81,7 +81,7 @@ def character_approve(*, character: Character, by) -> Character:
     character.save(update_fields=["intelligence", "hit_points", "shock_threshold", "endurance_max",
                                   "starting_karma", "state", "review_comment", "updated_at"])
     change_set(campaign=character.campaign, by=by).audit("character.approve", f"{by} approved {character.name}", data={"character": character.pk})
-    karma_open(character=character, by=by)
+    character_approved.send(sender=Character, character=character, by=by)
     return character
 
 

@@ -78,7 +78,7 @@ class Character(models.Model):
     endurance_max = models.PositiveSmallIntegerField(null=True, blank=True)
     starting_karma = models.PositiveSmallIntegerField(null=True, blank=True)
 
-    # --- Karma (the ledger lives in campaign.KarmaEntry; this is its cached balance) ----
+    # --- Karma (the ledger lives in economy.KarmaEntry; this is its cached balance) ----
     karma = models.IntegerField(default=0)
     karma_converted = models.PositiveIntegerField(default=0)  # Karma turned into skill points
     # Skill points a Karmic Starvation Complication freed (2 per rank), until paid off.

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from campaign.models import KarmaEntry
 from characters import sheet as sheet_rules
 from characters.models import Character
 from characters.selectors import SHEET_PREFETCH
 from economy import services as economy
+from economy.models import KarmaEntry
 from rulebook import RulesError
 
 Active = Character.State.ACTIVE

@@ -113,7 +113,7 @@ class TransitionRecord(models.Model):
     character = models.ForeignKey("characters.Character", on_delete=models.CASCADE, related_name="+")
     number = models.PositiveIntegerField(null=True, blank=True)  # the character's nth transition
     # The delay_transition Karma spend this transition consumed (postponed), once only.
-    delay_entry = models.OneToOneField("campaign.KarmaEntry", null=True, blank=True, on_delete=models.PROTECT,
+    delay_entry = models.OneToOneField("economy.KarmaEntry", null=True, blank=True, on_delete=models.PROTECT,
                                        related_name="consumed_by")
     before = models.JSONField()
     after = models.JSONField()

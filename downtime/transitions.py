@@ -14,10 +14,11 @@ from django.utils import timezone
 
 from campaign.changes import change_set
 from campaign.errors import CampaignConflict, CampaignError
-from campaign.models import Campaign, KarmaEntry
+from campaign.models import Campaign
 from characters.events import WoundsChanged
 from characters.models import Character
 from characters.wounds import WOUND_COLUMNS, healing_state, lock_in_play, wound_columns
+from economy.models import KarmaEntry
 from rulebook import RulesError
 from rulebook.dice import EnteredDice, check_odds
 from rulebook.radiation import (

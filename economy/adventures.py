@@ -9,14 +9,15 @@ from django.utils import timezone
 
 from campaign.changes import change_set
 from campaign.errors import CampaignConflict, CampaignError
-from campaign.models import Adventure, BadNewsToken, Campaign, KarmaEntry, MacGuffin
-from characters.ledger import client_key, karma_post
+from campaign.models import Campaign
 from characters.models import Character
+from economy.ledger import client_key, karma_post
 from rulebook.experience import COMPLICATION_AWARD, NPC_BOOST_AWARD, adventure_payout
 from zenergate_site import limits
 
 from .common import Kind, current_adventure, lock_in_order, rules_call
 from .events import PoolChanged
+from .models import Adventure, BadNewsToken, KarmaEntry, MacGuffin
 
 # --- GM awards ----------------------------------------------------------------------------
 AWARD_KINDS = {"complication": COMPLICATION_AWARD, "npc_boost": NPC_BOOST_AWARD, "manual": None}

@@ -15,15 +15,15 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaign.errors import CampaignConflict, CampaignError
-from campaign.models import Adventure, BadNewsToken, MacGuffin
 from campaign.permissions import CampaignAccess, access_campaign
-from characters.ledger import karma_ledger
 from characters.models import Character
 from characters.permissions import access_character
 from characters.selectors import character_with_sheet
 from characters.serializers import NoBodyIn
+from economy.ledger import karma_ledger
 
 from . import services as economy
+from .models import Adventure, BadNewsToken, MacGuffin
 from .serializers import (
     AdventureIn,
     AdventureOut,

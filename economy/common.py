@@ -6,9 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from campaign.errors import CampaignConflict, CampaignError
-from campaign.models import Adventure, Campaign, KarmaEntry, MacGuffin
+from campaign.models import Campaign
 from characters.models import Character
 from rulebook import RulesError
+
+from .models import Adventure, KarmaEntry, MacGuffin
 
 Kind = KarmaEntry.Kind
 # The GM counts the rolls good fortune replaces, and deems when a setback may be paid off.

@@ -8,7 +8,6 @@ from django.db import transaction
 
 from campaign.changes import change_set
 from campaign.errors import CampaignConflict, CampaignError
-from campaign.models import Complication
 from characters import sheet as sheet_rules
 from characters.models import STAT_FIELDS, Character, Disadvantage
 from rulebook.karma import (
@@ -17,6 +16,8 @@ from rulebook.karma import (
 )
 from rulebook.stats import PRIMARY_STATS
 from zenergate_site import limits
+
+from .models import Complication
 
 
 # --- Karmic Debt, Starvation and Complications ----------------------------------------------

@@ -10,7 +10,6 @@ import uuid
 
 from django import forms
 
-from campaign.models import Adventure, Complication, MacGuffin
 from characters.models import STAT_FIELDS
 from rulebook import RulesError
 from rulebook.karma import stat_raise_cost
@@ -18,6 +17,8 @@ from rulebook.stats import PRIMARY_STATS, STAT_MAX
 from rulebook.tables import time_multiplier
 from zenergate_site import limits
 from zenergate_site.text import validate_name
+
+from .models import Adventure, Complication, MacGuffin
 
 #: The Karma spends a page offers, in the order of the article's "Other Uses For Karma".
 SPEND_CHOICES = [

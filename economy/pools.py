@@ -8,9 +8,9 @@ from django.utils import timezone
 
 from campaign.changes import change_set
 from campaign.errors import CampaignConflict, CampaignError
-from campaign.models import Campaign, KarmaEntry, MacGuffin
-from characters.ledger import client_key, karma_post
+from campaign.models import Campaign
 from characters.models import Character
+from economy.ledger import client_key, karma_post
 from rulebook.karma import (
     spend_cost,
 )
@@ -18,6 +18,7 @@ from zenergate_site import limits
 
 from .common import Kind, current_adventure, rules_call
 from .events import PoolChanged
+from .models import KarmaEntry, MacGuffin
 
 
 # --- Campaign MacGuffins -------------------------------------------------------------------

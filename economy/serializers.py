@@ -6,7 +6,6 @@ client sends; every rule (costs, limits, who may spend what) is ``economy``'s.
 
 from rest_framework import serializers
 
-from campaign.models import Adventure, BadNewsToken, Complication, KarmaEntry, MacGuffin
 from rulebook.karma import SPEND_KINDS
 from rulebook.stats import PRIMARY_STATS
 from zenergate_site import limits
@@ -19,6 +18,7 @@ from zenergate_site.api_fields import (
     WholeNumberField,
 )
 
+from .models import Adventure, BadNewsToken, Complication, KarmaEntry, MacGuffin
 from .services import AWARD_KINDS
 
 #: Karma amounts beyond this are typos or probes, never play: refused before any query.

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from campaign.errors import CampaignConflict, CampaignError
-from campaign.models import KarmaEntry
-from characters.ledger import KarmaShort, client_key, karma_post
 from characters.models import STAT_FIELDS, Character, Disadvantage
+from economy.ledger import KarmaShort, client_key, karma_post
 from rulebook import RulesError
 from rulebook.karma import (
     DELAY_TRANSITION_UPGRADES,
@@ -23,6 +22,7 @@ from .common import (
     rules_refusal,
     upgrades_in_effect,
 )
+from .models import KarmaEntry
 
 
 # --- Spends -------------------------------------------------------------------------------

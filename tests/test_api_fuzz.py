@@ -127,7 +127,7 @@ def world(personas, make_user, in_process_requests):
     GM's campaign and character: ids that exist but are not the GM's (404).
     """
     from campaign import services
-    from campaign.models import Adventure, BadNewsToken, Campaign, Job, MacGuffin
+    from campaign.models import Campaign, Job
     from characters.items import ITEM_KINDS
     from characters.models import Character, Disadvantage
     from combat import services as combat
@@ -136,6 +136,7 @@ def world(personas, make_user, in_process_requests):
     from downtime import transitions, treatments
     from downtime.models import TransitionBatch, Treatment
     from economy import services as economy
+    from economy.models import Adventure, BadNewsToken, MacGuffin
 
     gm = personas["gm"]
     call_command("seed_demo", stdout=io.StringIO())  # its "gm" is the personas' gm

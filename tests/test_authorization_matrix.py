@@ -332,7 +332,6 @@ def build_world() -> World:
     from django.contrib.auth import get_user_model
 
     from campaign import services as campaign_services
-    from campaign.models import MacGuffin
     from characters import items, lifecycle
     from characters import services as character_services
     from combat import attacks
@@ -342,6 +341,7 @@ def build_world() -> World:
     from downtime import transitions, treatments
     from downtime.serializers import DowntimeIn
     from economy import services as economy
+    from economy.models import MacGuffin
     from rolls import services as rolls
 
     User = get_user_model()

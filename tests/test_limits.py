@@ -10,14 +10,7 @@ from django.urls import reverse
 
 from campaign import forms as campaign_forms
 from campaign import serializers as campaign_in
-from campaign.models import (
-    Adventure,
-    BadNewsToken,
-    Campaign,
-    Complication,
-    KarmaEntry,
-    MacGuffin,
-)
+from campaign.models import Campaign
 from characters import forms as character_forms
 from characters import serializers as character_in
 from characters.api_wounds import WoundsIn
@@ -38,6 +31,7 @@ from downtime import serializers as downtime_in
 from downtime.models import Therapy
 from economy import forms as economy_forms
 from economy import serializers as economy_in
+from economy.models import Adventure, BadNewsToken, Complication, KarmaEntry, MacGuffin
 from zenergate_site import limits
 
 

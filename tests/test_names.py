@@ -9,12 +9,13 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from campaign.models import Adventure, Campaign, MacGuffin
+from campaign.models import Campaign
 from characters.models import Character, Skill
 from characters.tests.factories import INT_DICE, STATS, create_draft
 from combat import services as combat
 from combat.models import Combatant, Encounter
 from downtime.models import Therapy
+from economy.models import Adventure, MacGuffin
 
 pytestmark = pytest.mark.django_db
 

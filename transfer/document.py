@@ -34,18 +34,7 @@ from functools import cached_property
 
 from django.db import models
 
-from campaign.models import (
-    Adventure,
-    BadNewsToken,
-    Campaign,
-    Complication,
-    Event,
-    Job,
-    KarmaEntry,
-    LogEntry,
-    MacGuffin,
-    Membership,
-)
+from campaign.models import Campaign, Event, Job, LogEntry, Membership
 from characters.items import ITEM_KINDS
 from characters.models import Character
 from combat.models import Combatant, CombatEvent, Encounter
@@ -56,6 +45,7 @@ from downtime.models import (
     TransitionRecord,
     Treatment,
 )
+from economy.models import Adventure, BadNewsToken, Complication, KarmaEntry, MacGuffin
 from rolls.models import Roll
 
 from .references import Drop, Each, Fields, Keys, Ref

@@ -13,17 +13,7 @@ from collections import defaultdict
 from django.contrib.auth import get_user_model
 from django.db import models
 
-from campaign.models import (
-    Adventure,
-    BadNewsToken,
-    Campaign,
-    Complication,
-    Job,
-    KarmaEntry,
-    LogEntry,
-    MacGuffin,
-    Membership,
-)
+from campaign.models import Campaign, Job, LogEntry, Membership
 from characters.models import Character
 from combat.models import Combatant, CombatEvent, Encounter
 from downtime.models import (
@@ -33,6 +23,7 @@ from downtime.models import (
     TransitionRecord,
     Treatment,
 )
+from economy.models import Adventure, BadNewsToken, Complication, KarmaEntry, MacGuffin
 from rolls.models import Roll
 
 from . import document as doc

@@ -12,16 +12,7 @@ from decimal import Decimal
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from campaign.models import (
-    Adventure,
-    BadNewsToken,
-    Campaign,
-    Complication,
-    Job,
-    KarmaEntry,
-    LogEntry,
-    MacGuffin,
-)
+from campaign.models import Campaign, Job, LogEntry
 from characters.models import Character
 from combat.models import Combatant, CombatEvent, Encounter
 from downtime.models import (
@@ -31,6 +22,7 @@ from downtime.models import (
     TransitionRecord,
     Treatment,
 )
+from economy.models import Adventure, BadNewsToken, Complication, KarmaEntry, MacGuffin
 from rolls.models import Roll
 
 from . import document as doc

@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "simple_history",
     "campaign",
     "characters",
+    "economy",
     "downtime",
     "combat",
     "rolls",

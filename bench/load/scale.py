@@ -32,7 +32,7 @@ BREADTHS = ("specific", "narrow", "broad")
 def build() -> dict:
     """Create the users and the campaign (idempotent by name); return ids for the load run."""
     from campaign import services
-    from campaign.models import Campaign, MacGuffin
+    from campaign.models import Campaign
     from characters import items, lifecycle
     from characters import services as character_services
     from characters.models import (
@@ -44,6 +44,7 @@ def build() -> dict:
         Weapon,
     )
     from economy import services as economy
+    from economy.models import MacGuffin
 
     User = get_user_model()
     users = {}

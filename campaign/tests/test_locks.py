@@ -17,9 +17,10 @@ from django.db import OperationalError, connection, transaction
 
 from campaign import services
 from campaign.changes import change_set
-from campaign.models import Campaign, KarmaEntry, LogEntry
+from campaign.models import Campaign, LogEntry
 from characters import services as character_services
 from characters.models import Character
+from economy.models import KarmaEntry
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

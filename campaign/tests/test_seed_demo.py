@@ -3,10 +3,11 @@
 import pytest
 from django.core.management import call_command
 
-from campaign.models import Campaign, KarmaEntry, LogEntry, MacGuffin
+from campaign.models import Campaign, LogEntry
 from characters.models import Character
 from characters.selectors import character_with_sheet
 from characters.sheet import compute_sheet
+from economy.models import KarmaEntry, MacGuffin
 
 pytestmark = pytest.mark.django_db
 

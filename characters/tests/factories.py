@@ -145,8 +145,9 @@ def create_active(personas, **kwargs) -> Character:
 
 def snapshot(character_id: int | None = None) -> dict:
     """Return everything a write could change, to compare before and after a refused request."""
-    from campaign.models import KarmaEntry, LogEntry
+    from campaign.models import LogEntry
     from characters.items import ITEM_KINDS
+    from economy.models import KarmaEntry
 
     characters = Character.objects.order_by("pk")
     if character_id is not None:

@@ -2,9 +2,9 @@
 
 import pytest
 
-from campaign.tests.conftest import make_character  # noqa: F401  (fixture)
 from characters.models import Skill
 from economy import services as economy
+from economy.tests.conftest import make_character  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.django_db
 

@@ -7,14 +7,14 @@ RULINGS sections 2 (HP = 2·CON + RES + NIM, END maximum = CON), 6 (dying) and 7
 import pytest
 
 from campaign.models import Event, LogEntry
-from campaign.tests.conftest import make_character  # noqa: F401  (fixture)
 from characters.models import Character
 from characters.wounds import WOUND_COLUMNS
+from economy.tests.conftest import make_character  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.django_db
 
 KEYS = {"trauma", "shock", "end_spent", "stat_damage", "long_term_con", "transitions", "radiation", "dying", "next"}
-#: The test characters' stats (campaign.tests.conftest.BASE_STATS): CON 14, RES 13, NIM 15, STR 12.
+#: The test characters' stats (economy.tests.conftest.BASE_STATS): CON 14, RES 13, NIM 15, STR 12.
 HP = 2 * 14 + 13 + 15  # RULINGS 2: 56
 END_MAX = 14  # RULINGS 2: END maximum = CON at generation
 

@@ -1,3 +1,3 @@
 """Combat tests reuse the campaign's fixtures: personas and approved characters."""
 
-from campaign.tests.conftest import make_character  # noqa: F401  (fixture)
+from economy.tests.conftest import make_character  # noqa: F401  (fixture)

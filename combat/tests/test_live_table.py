@@ -11,10 +11,10 @@ import pytest
 from playwright.sync_api import expect
 
 from campaign import services as campaign_services
-from campaign.tests.conftest import campaign_gm
 from characters import items
 from combat import services
 from economy import services as economy
+from economy.tests.conftest import campaign_gm
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

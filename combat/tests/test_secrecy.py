@@ -25,9 +25,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from campaign.tests.conftest import campaign_gm
 from characters import items
 from combat.models import Combatant, CombatEvent
+from economy.tests.conftest import campaign_gm
 from rolls.models import Roll
 
 pytestmark = pytest.mark.django_db

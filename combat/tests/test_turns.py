@@ -58,8 +58,8 @@ def test_a_held_action_comes_back_before_the_one_acting(fight):
 
 def test_the_end_of_combat_gives_back_a_third_of_the_shock(fight):
     gm, e, alice = fight["gm"], fight["e"], fight["alice"]
-    from campaign.tests.conftest import campaign_gm
     from characters import wounds
+    from economy.tests.conftest import campaign_gm
 
     wounds.wounds_record(character=alice, by=campaign_gm(alice.campaign), reason="a punch", shock=8)
     Combatant.objects.filter(pk=fight["goon"]).update(shock=5)
@@ -86,8 +86,8 @@ def test_a_reaction_save_reads_the_milliseconds_on_the_time_chart(fight):
 def test_a_player_attack_waits_for_the_gm_when_the_gm_says_so(fight, api_as):
     gm, e = fight["gm"], fight["e"]
     alice = Character.objects.get(pk=fight["alice"].pk)
-    from campaign.tests.conftest import campaign_gm
     from characters import items
+    from economy.tests.conftest import campaign_gm
 
     items.item_create(character=alice, kind_name="weapons", by=campaign_gm(alice.campaign), is_gm=True,
                       data={"name": "Baton", "damage_points": 3, "melee": True})

@@ -62,7 +62,6 @@ class Migration(migrations.Migration):
                 ('outcome', models.JSONField(default=dict)),
                 ('batch', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='records', to='downtime.transitionbatch')),
                 ('character', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='characters.character')),
-                ('delay_entry', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='consumed_by', to='campaign.karmaentry')),
             ],
             options={
                 'ordering': ['batch_id', 'character_id'],

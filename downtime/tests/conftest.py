@@ -2,7 +2,7 @@
 
 import pytest
 
-from campaign.tests.conftest import elsewhere, make_character  # noqa: F401  (fixtures)
+from economy.tests.conftest import elsewhere, make_character  # noqa: F401  (fixtures)
 
 
 @pytest.fixture
@@ -11,8 +11,8 @@ def wounded(make_character):
 
     The wounds go through the wounds service, as a GM recording them at the table would.
     """
-    from campaign.tests.conftest import campaign_gm
     from characters import wounds
+    from economy.tests.conftest import campaign_gm
 
     def wound(owner, *, trauma=0, shock=0, end=0, stat_damage=None, **kwargs):
         character = make_character(owner, **kwargs)

@@ -7,10 +7,11 @@ below is worked out by hand from the article, not by calling the code under test
 
 import pytest
 
-from campaign.models import Event, KarmaEntry, LogEntry
+from campaign.models import Event, LogEntry
 from downtime.models import TransitionBatch, TransitionRecord
 from downtime.tests.helpers import all_wounds, stored_wounds
 from economy import services as economy
+from economy.models import KarmaEntry
 
 pytestmark = pytest.mark.django_db
 

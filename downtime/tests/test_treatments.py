@@ -541,7 +541,7 @@ def test_bad_treatment_input_names_the_field_and_changes_nothing(personas, api_a
 
 
 def test_another_campaigns_therapy_cannot_be_given(personas, api_as, make_character, elsewhere):
-    from campaign.tests.conftest import campaign_gm
+    from economy.tests.conftest import campaign_gm
 
     with arranged(elsewhere):
         foreign = Therapy.objects.create(campaign=elsewhere, name="Theirs", created_by=campaign_gm(elsewhere))

@@ -8,9 +8,9 @@ from django.db.models import Count, Q, Sum
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from campaign.models import Adventure, BadNewsToken, KarmaEntry
 from campaign.permissions import access_campaign
 from characters.models import Character
+from economy.models import Adventure, BadNewsToken, KarmaEntry
 from zenergate_site.errors import DomainError
 
 from .. import services as economy

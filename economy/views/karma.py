@@ -8,12 +8,12 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from campaign.models import Complication
 from characters import sheet as sheet_rules
-from characters.ledger import karma_ledger
 from characters.models import Character
 from characters.permissions import access_character
 from characters.selectors import character_with_sheet
+from economy.ledger import karma_ledger
+from economy.models import Complication
 from rulebook.karma import DELAY_TRANSITION_UPGRADES, karmic_starvation
 from zenergate_site.errors import DomainError
 

@@ -11,10 +11,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from campaign import pagecache
 from campaign.events import last_event_id
-from campaign.models import KarmaEntry, MacGuffin
 from campaign.permissions import access_campaign, campaign_standing
 from characters.models import Character
 from characters.permissions import access_character
+from economy.models import KarmaEntry, MacGuffin
 from zenergate_site.errors import DomainError
 
 from .. import services as economy

@@ -1,3 +1,3 @@
 """Roll-feed tests reuse the campaign's fixtures: personas and approved characters."""
 
-from campaign.tests.conftest import make_character  # noqa: F401  (a fixture)
+from economy.tests.conftest import make_character  # noqa: F401  (a fixture)

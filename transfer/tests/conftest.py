@@ -6,7 +6,7 @@ import random
 import pytest
 from django.core.management import call_command
 
-from campaign.tests.conftest import make_character  # noqa: F401  (fixture)
+from economy.tests.conftest import make_character  # noqa: F401  (fixture)
 
 
 def _play_combat(campaign, gm):
@@ -43,8 +43,8 @@ def _play_combat(campaign, gm):
 
 def _play_economy(campaign, gm, mara, tomas):
     """Close the demo adventure, a Complication, spends of several kinds, the upgrades that allow a delay."""
-    from campaign.models import Adventure, MacGuffin
     from economy import services as economy
+    from economy.models import Adventure, MacGuffin
 
     lisbon = campaign.adventures.get()
     economy.token_add(adventure=lisbon, note="The harbour floods", by=gm)

@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from campaign.models import Campaign, Job, KarmaEntry, LogEntry, Membership
+from campaign.models import Campaign, Job, LogEntry, Membership
 from characters import lifecycle
 from characters.models import Language
 from combat import services as combat
@@ -15,6 +15,7 @@ from combat.models import CombatEvent
 from downtime import services as downtime
 from downtime import transitions
 from downtime.models import TransitionBatch, Treatment
+from economy.models import KarmaEntry
 from rolls import selectors as roll_feed
 from rolls import services as rolls
 from transfer import services

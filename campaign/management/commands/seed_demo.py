@@ -5,11 +5,12 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from campaign import services
-from campaign.models import Campaign, MacGuffin, Membership
+from campaign.models import Campaign, Membership
 from characters import items, lifecycle
 from characters import services as character_services
 from characters.models import Character
 from economy import services as economy
+from economy.models import MacGuffin
 
 DEMO_PASSWORD = "zener-demo"
 DEMO_CAMPAIGN = "Chronosquad Seven"

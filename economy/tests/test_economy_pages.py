@@ -11,16 +11,10 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from campaign.models import (
-    Adventure,
-    BadNewsToken,
-    Complication,
-    KarmaEntry,
-    LogEntry,
-    MacGuffin,
-)
+from campaign.models import LogEntry
 from characters.models import Character, Disadvantage
 from economy import services as economy
+from economy.models import Adventure, BadNewsToken, Complication, KarmaEntry, MacGuffin
 
 pytestmark = pytest.mark.django_db
 

@@ -6,10 +6,11 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from campaign.errors import CampaignConflict, CampaignError
-from campaign.models import KarmaEntry, LogEntry, MacGuffin
-from characters.ledger import KarmaShort, karma_ledger, karma_post
+from campaign.models import LogEntry
 from characters.models import Character
 from economy import services as economy
+from economy.ledger import KarmaShort, karma_ledger, karma_post
+from economy.models import KarmaEntry, MacGuffin
 
 pytestmark = pytest.mark.django_db
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import pytest
 
-from campaign.models import KarmaEntry, LogEntry, MacGuffin
+from campaign.models import LogEntry
 from characters import lifecycle
 from characters.models import Character, Disadvantage
 from economy import services as economy
+from economy.models import KarmaEntry, MacGuffin
 
 pytestmark = pytest.mark.django_db
 

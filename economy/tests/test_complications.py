@@ -11,9 +11,10 @@ import pytest
 from django.urls import reverse
 
 from campaign.errors import CampaignError
-from campaign.models import Complication, LogEntry
+from campaign.models import LogEntry
 from characters.models import Character, Disadvantage
 from economy import services as economy
+from economy.models import Complication
 
 pytestmark = pytest.mark.django_db
 

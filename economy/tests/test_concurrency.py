@@ -17,9 +17,9 @@ import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
-from campaign.models import KarmaEntry, MacGuffin
 from characters.models import Character
 from economy import services as economy
+from economy.models import KarmaEntry, MacGuffin
 
 pytestmark = [pytest.mark.stack, pytest.mark.django_db(transaction=True)]  # stack: up to 16 real connections at once
 

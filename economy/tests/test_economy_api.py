@@ -11,18 +11,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from campaign.models import (
-    Adventure,
-    BadNewsToken,
-    Complication,
-    KarmaEntry,
-    LogEntry,
-    MacGuffin,
-)
+from campaign.models import LogEntry
 from characters.models import Character, Disadvantage
 from characters.selectors import character_with_sheet
 from characters.sheet import compute_sheet
 from economy import services as economy
+from economy.models import Adventure, BadNewsToken, Complication, KarmaEntry, MacGuffin
 
 pytestmark = pytest.mark.django_db
 

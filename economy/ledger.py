@@ -14,10 +14,10 @@ from django.db import IntegrityError, transaction
 
 from campaign.changes import change_set
 from campaign.errors import CampaignConflict, CampaignError
-from campaign.models import KarmaEntry
+from characters.models import Character
 from zenergate_site import limits
 
-from .models import Character
+from .models import KarmaEntry
 
 Kind = KarmaEntry.Kind
 
@@ -98,6 +98,11 @@ def karma_open(*, character: Character, by) -> KarmaEntry:
     entry, _ = karma_post(character=character, amount=character.starting_karma or 0, kind=Kind.OPENING, by=by,
                           reason="Starting Karma at approval", idempotency_key="system:opening")
     return entry
+
+
+def open_on_approval(*, character: Character, by, **_) -> None:
+    """``characters.signals.character_approved``: the approved character's ledger opens."""
+    karma_open(character=character, by=by)
 
 
 def karma_ledger(*, character: Character, limit: int = 200, before: int | None = None):

@@ -1,0 +1,14 @@
+from django.apps import AppConfig
+
+
+class EconomyConfig(AppConfig):
+    name = "economy"
+    verbose_name = "Economy"
+
+    def ready(self):
+        from characters.signals import character_approved
+
+        from .ledger import open_on_approval
+
+        # Approval lives with the sheet (layer 3); the ledger it opens lives here, a layer up.
+        character_approved.connect(open_on_approval, dispatch_uid="economy.open_on_approval")
