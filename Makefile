@@ -25,8 +25,8 @@ dev: $(STAMP)  ## the same stack, served by runserver with autoreload and DEBUG 
 test: $(STAMP)  ## the whole suite on a throw-away PostgreSQL and Redis (ARGS="-k foo" to narrow)
 	$(PY) -m zenergate_site.devstack test -- $(ARGS)
 
-test-fast: $(STAMP)  ## the same without browser, fuzz and stack tests (markers in pytest.ini): a few minutes
-	$(PY) -m zenergate_site.devstack test -- -m "not browser and not fuzz and not stack" $(ARGS)
+test-fast: $(STAMP)  ## the same without browser, fuzz and stack tests (markers in pytest.ini), on two workers
+	$(PY) -m zenergate_site.devstack test -- -m "not browser and not fuzz and not stack" -n 2 --dist loadfile $(ARGS)
 
 manage: $(STAMP)  ## manage.py against the running `make run` stack: make manage ARGS="createsuperuser"
 	$(PY) manage.py $(ARGS)

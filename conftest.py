@@ -33,6 +33,23 @@ MARKED_BY_FIXTURE = {
 IMPLIED_MARKERS = {"worker": "stack"}
 
 
+def pytest_configure(config):
+    """Under pytest-xdist (``make test-fast`` runs two workers), each worker gets a Redis database
+    of its own, as pytest-django gives it a PostgreSQL database of its own: a test that empties
+    the cache or counts login failures never sees another worker's."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if worker.startswith("gw"):
+        from django.conf import settings
+
+        number = int(worker[2:]) + 1  # database 0 stays the serial run's
+        location = settings.CACHES["default"]["LOCATION"]
+        if location.startswith("unix://"):
+            location = location.split("?")[0] + f"?db={number}"
+        else:
+            location = location.rsplit("/", 1)[0] + f"/{number}"
+        settings.CACHES["default"]["LOCATION"] = location
+
+
 @pytest.hookimpl(tryfirst=True)  # before -m deselects anything
 def pytest_collection_modifyitems(config, items):
     for item in items:
@@ -87,9 +104,8 @@ def make_user(db, django_user_model):
     return make
 
 
-@pytest.fixture
-def personas(db, make_user):
-    """The campaign's cast: gm, player, other_player, viewer, and an outsider in no campaign."""
+def cast_personas(make_user) -> dict:
+    """Make the campaign's cast: gm, player, other_player, viewer, and an outsider in no campaign."""
     from campaign import services
 
     cast = {name: make_user(name) for name in ("gm", "player", "other_player", "viewer", "outsider")}
@@ -98,6 +114,41 @@ def personas(db, make_user):
         services.membership_add(campaign=campaign, username=name, role=role, by=cast["gm"])
     cast["campaign"] = campaign
     return cast
+
+
+@pytest.fixture
+def personas(db, make_user):
+    """The campaign's cast (``cast_personas``), made for this test."""
+    return cast_personas(make_user)
+
+
+@pytest.fixture(scope="module")
+def module_db(django_db_setup, django_db_blocker):
+    """A transaction open for a whole module and rolled back at its end: rows made in it once are
+    there for every test of the module, each of which runs in a savepoint of its own on top
+    (Django's ``setUpTestData``). Only for modules whose tests all use ``db``, not
+    ``transactional_db``; such a module hands each test fresh copies (``fresh``), so a test that
+    changes an object in memory never leaks into the next."""
+    from django.db import transaction
+
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield
+        transaction.set_rollback(True)
+
+
+def fresh(value):
+    """A model instance read again from the database; a dict or namespace of them, each read again."""
+    from types import SimpleNamespace
+
+    from django.db.models import Model
+
+    if isinstance(value, Model):
+        return type(value)._default_manager.get(pk=value.pk)
+    if isinstance(value, dict):
+        return {key: fresh(item) for key, item in value.items()}
+    if isinstance(value, SimpleNamespace):
+        return SimpleNamespace(**fresh(vars(value)))
+    return value
 
 
 @pytest.fixture

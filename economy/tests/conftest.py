@@ -20,6 +20,11 @@ def campaign_gm(campaign):
 
 @pytest.fixture
 def make_character(personas):
+    """``character_maker`` for this test's personas."""
+    return character_maker(personas)
+
+
+def character_maker(personas: dict):
     """Return ``make(owner, *, karma=10, …)``: an approved character whose balance is ``karma``.
 
     ``owner`` is a persona name or a user. Starting Karma comes from the stats (10 less one per

@@ -15,8 +15,10 @@ from campaign.models import LogEntry
 from characters.models import Character, Disadvantage
 from characters.selectors import character_with_sheet
 from characters.sheet import compute_sheet
+from conftest import PASSWORD, cast_personas, fresh
 from economy import services as economy
 from economy.models import Adventure, BadNewsToken, Complication, KarmaEntry, MacGuffin
+from economy.tests.conftest import character_maker
 
 pytestmark = pytest.mark.django_db
 
@@ -49,18 +51,35 @@ def ledger_sum(character) -> int:
     return sum(KarmaEntry.objects.filter(character=character).values_list("amount", flat=True))
 
 
+@pytest.fixture(scope="module")
+def _cast(module_db):
+    """Built once for the module (``module_db``): the personas, Alice (the player's) and Bob (the
+    other player's), each with 10 Karma, and a pool."""
+    from django.contrib.auth import get_user_model
+
+    cast = cast_personas(lambda name: get_user_model().objects.create_user(username=name, password=PASSWORD))
+    make_character = character_maker(cast)
+    cast["alice"] = make_character("player", name="Alice")
+    cast["bob"] = make_character("other_player", name="Bob")
+    cast["macguffin"] = economy.macguffin_create(campaign=cast["campaign"], name="Crystal radio set",
+                                                 limitation="No word home", target=10, upgrade="", by=cast["gm"])
+    return cast
+
+
 @pytest.fixture
-def world(personas, make_character):
-    """Alice (the player's), Bob (the other player's), an open adventure with a token, a pool."""
+def personas(_cast, db):
+    """The module's personas, read afresh for each test."""
+    return fresh({name: _cast[name] for name in ("gm", "player", "other_player", "viewer", "outsider", "campaign")})
+
+
+@pytest.fixture
+def world(_cast, personas):
+    """Alice, Bob and the pool, and an open adventure with a token (each test opens its own)."""
     gm, campaign = personas["gm"], personas["campaign"]
-    alice = make_character("player", name="Alice")
-    bob = make_character("other_player", name="Bob")
     adventure = economy.adventure_start(campaign=campaign, name="Lisbon, 1755", base_xp=3, by=gm)
     token = economy.token_add(adventure=adventure, note="The quake is three days early", by=gm)
-    macguffin = economy.macguffin_create(campaign=campaign, name="Crystal radio set", limitation="No word home",
-                                         target=10, upgrade="", by=gm)
-    return SimpleNamespace(campaign=campaign, gm=gm, alice=alice, bob=bob, adventure=adventure, token=token,
-                           macguffin=macguffin)
+    return SimpleNamespace(campaign=campaign, gm=gm, alice=fresh(_cast["alice"]), bob=fresh(_cast["bob"]),
+                           adventure=adventure, token=token, macguffin=fresh(_cast["macguffin"]))
 
 
 def _close(w):

@@ -13,8 +13,10 @@ from django.urls import reverse
 
 from campaign.models import LogEntry
 from characters.models import Character, Disadvantage
+from conftest import PASSWORD, cast_personas, fresh
 from economy import services as economy
 from economy.models import Adventure, BadNewsToken, Complication, KarmaEntry, MacGuffin
+from economy.tests.conftest import character_maker
 
 pytestmark = pytest.mark.django_db
 
@@ -25,17 +27,32 @@ def key() -> str:
     return uuid.uuid4().hex
 
 
-@pytest.fixture
-def party(personas, make_character):
-    """Alia (player's, 10 Karma), Bram (other_player's, 10 Karma), an open adventure and a pool."""
-    gm = personas["gm"]
+@pytest.fixture(scope="module")
+def _party(module_db, django_db_blocker):
+    """Built once for the module (``module_db``): the personas, Alia (player's, 10 Karma), Bram
+    (other_player's, 10 Karma), an open adventure with a token and a pool."""
+    from django.contrib.auth import get_user_model
+
+    cast = cast_personas(lambda name: get_user_model().objects.create_user(username=name, password=PASSWORD))
+    make_character, gm = character_maker(cast), cast["gm"]
     alia = make_character("player", name="Alia")
     bram = make_character("other_player", name="Bram")
-    adventure = economy.adventure_start(campaign=personas["campaign"], name="Lisbon, 1755", base_xp=3, by=gm)
+    adventure = economy.adventure_start(campaign=cast["campaign"], name="Lisbon, 1755", base_xp=3, by=gm)
     token = economy.token_add(adventure=adventure, note="The quake comes early", by=gm)
-    pool = economy.macguffin_create(campaign=personas["campaign"], name="Crystal radio set",
+    pool = economy.macguffin_create(campaign=cast["campaign"], name="Crystal radio set",
                                     limitation="No word from Zener Command", target=10, upgrade="", by=gm)
-    return {"alia": alia, "bram": bram, "adventure": adventure, "token": token, "pool": pool, **personas}
+    return {"alia": alia, "bram": bram, "adventure": adventure, "token": token, "pool": pool, **cast}
+
+
+@pytest.fixture
+def personas(_party, db):
+    """The module's personas, read afresh for each test."""
+    return fresh({name: _party[name] for name in (*MEMBERS, "outsider", "campaign")})
+
+
+@pytest.fixture
+def party(_party, personas):
+    return {**fresh(_party), **personas}
 
 
 def snapshot() -> tuple:
@@ -562,9 +579,7 @@ def test_dashboard_query_count_does_not_grow_with_characters(personas, client, m
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    campaign = personas["campaign"]
-    economy.adventure_start(campaign=campaign, name="Count", base_xp=1, by=personas["gm"])
-    economy.macguffin_create(campaign=campaign, name="Pool", limitation="", target=4, upgrade="", by=personas["gm"])
+    campaign = personas["campaign"]  # with the module's open adventure and pool, and Alia and Bram
     url = reverse("campaign-dashboard", args=[campaign.pk])
     client.force_login(personas["gm"])
 
@@ -581,7 +596,7 @@ def test_dashboard_query_count_does_not_grow_with_characters(personas, client, m
                                {"name": f"Other {i}", "breadth": "specific", "ranks": 2, "stat": "PRAC"}],
                        disadvantages=[{"name": f"Flaw {i}", "value": 1, "ranks": 1}])
     make_character("player", name="Draft PC", approve=False)
-    assert campaign.characters.count() == 9
+    assert campaign.characters.count() == 11
     assert count() == one
     # A long campaign's ledger: awards for everyone, twenty times over.
     for n in range(20):
