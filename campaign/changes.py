@@ -37,6 +37,7 @@ from . import pagecache
 from .audience import EVERYONE, Seen
 from .events import LiveEvent
 from .models import Campaign, Event, LogEntry, PageVersion
+from .wakeup import CHANNEL as STREAM_CHANNEL
 
 #: Apps whose models belong to a campaign: saving one needs an open change set.
 CAMPAIGN_APPS = ("campaign", "characters", "economy", "combat", "downtime", "rolls", "transfer")
@@ -120,7 +121,7 @@ class ChangeSet:
 
 
 def _lock_stream(campaign_id: int) -> None:
-    """Queue behind any earlier writer of the campaign's stream until it commits.
+    """Queue behind any earlier writer of the campaign's stream until it commits, and wake its readers.
 
     Ids come from a sequence when the rows are inserted, but transactions commit in their own
     order: a reader could see id 12 before a slower transaction commits id 11 and then never
@@ -128,7 +129,10 @@ def _lock_stream(campaign_id: int) -> None:
     queue up until the earlier one commits, so ids become visible in order.
     """
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_LOCK_SPACE, campaign_id])
+        # And wake the campaign's open streams when (only if) this transaction commits
+        # (campaign/wakeup.py); PostgreSQL sends one notification however many events follow.
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s), pg_notify(%s, %s)",
+                       [_LOCK_SPACE, campaign_id, STREAM_CHANNEL, str(campaign_id)])
 
 
 # --- Opening -----------------------------------------------------------------------------------------

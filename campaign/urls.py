@@ -1,8 +1,9 @@
 from django.urls import path
 
-from . import views
+from . import stream, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("campaigns/<int:campaign_id>/settings/", views.settings_page, name="campaign-settings"),
+    path("campaigns/<int:campaign_id>/stream/", stream.campaign_stream, name="campaign-stream"),
 ]

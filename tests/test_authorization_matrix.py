@@ -244,6 +244,9 @@ MATRIX: dict[str, dict[str, Rule]] = {
     "api-campaign-detail": {"GET": MEMBERS_READ, "PATCH": GM_WRITES},
     "api-campaign-members": {"GET": MEMBERS_READ, "POST": GM_WRITES},
     "api-campaign-events": {"GET": MEMBERS_READ},
+    # An EventSource follows no log-in redirect: the stream answers 401 itself.
+    "campaign-stream": {"GET": MEMBERS_READ(who=_who(viewer=ALLOWED, other_player=ALLOWED, owner=ALLOWED,
+                                                     anonymous=401))},
     "api-campaign-export": {"GET": GM_WRITES},
     "api-campaign-import": {"POST": ANYONE_LOGGED_IN},
     # --- Character API ------------------------------------------------------------------------

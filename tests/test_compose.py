@@ -62,6 +62,16 @@ def test_nginx_accepts_the_proxy_config():
     assert "syntax is ok" in result.stderr
 
 
+def test_the_proxy_sends_the_event_stream_to_uvicorn_unbuffered(compose):
+    stream = compose["services"]["stream"]
+    assert stream["command"][:2] == ["uvicorn", "zenergate_site.asgi:application"]
+    assert stream["expose"] == ["8001"] and "ports" not in stream
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    block = conf[conf.index("location ~ ^/campaigns/[0-9]+/stream/$"):conf.index("location / {")]
+    assert "set $stream http://stream:8001;" in block and "proxy_pass $stream;" in block
+    assert "proxy_buffering off;" in block and "proxy_read_timeout 1h;" in block
+
+
 def test_health_checks_volumes_and_env(compose):
     services = compose["services"]
     for name in ("postgres", "redis", "web", "proxy", "worker", "beat"):

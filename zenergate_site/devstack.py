@@ -253,6 +253,10 @@ def run(port: int, *, dev: bool = False) -> int:
         fd = os.open(env_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w") as file:
             file.write("".join(f"{k}={v}\n" for k, v in published.items()))
+        # The pushed event stream runs in an ASGI process of its own on the next port; pages
+        # open it there, on the host they were opened on (cross-origin, with their cookies).
+        stream_port = port + 1
+        published["LIVE_STREAM_PORT"] = str(stream_port)
         env = {**os.environ, **published, "LOG_FORMAT": "plain", "PYTHONUNBUFFERED": "1"}
         _manage("migrate", "--noinput", env=env)
         _manage("seed_demo", env=env)
@@ -269,10 +273,14 @@ def run(port: int, *, dev: bool = False) -> int:
             web = [_python(), "-m", "gunicorn", "--config", str(BASE_DIR / "zenergate_site" / "gunicorn.conf.py"),
                    "zenergate_site.wsgi"]
         children.append(Child("web server", web, {**env, "HOST": host, "PORT": str(port)}))
+        children.append(Child("event stream", [
+            _python(), "-m", "uvicorn", "zenergate_site.asgi:application", "--host", host,
+            "--port", str(stream_port), "--no-access-log", "--timeout-graceful-shutdown", "2"], env, restart=True))
         for child in children:
             child.start()
         mode = "runserver, DEBUG on, reloads on changes" if dev else "gunicorn, DEBUG off"
         say(f"Zener Gate is running on http://{host}:{port}/ ({mode}; Ctrl-C stops everything)")
+        say(f"Live updates are pushed from http://{host}:{stream_port}/ (uvicorn)")
         say(f"Demo log-ins, password '{DEMO_PASSWORD}': gm (GM), alice and bob (players), carol (no campaign)")
         say("A second shell reaches the same servers: .venv/bin/python manage.py <command>")
         while all(child.check() for child in children):

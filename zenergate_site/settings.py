@@ -275,6 +275,25 @@ SECURE_CSP = {
     "form-action": ["'self'"],
 }
 
+# --- The pushed event stream (campaign/stream.py), served by the ASGI process -----------------
+#: Where pages open the stream: on this site by default (nginx sends /campaigns/<id>/stream/ to
+#: the ASGI process); on another origin with LIVE_STREAM_URL; or, with LIVE_STREAM_PORT, on that
+#: port of whatever host the page was opened on (`make run`, reached from phones on the LAN too).
+LIVE_STREAM_URL = env("LIVE_STREAM_URL", default="").rstrip("/")
+LIVE_STREAM_PORT = env.int("LIVE_STREAM_PORT", default=None)
+#: Page origins that may read a stream served from another origin, with their cookies. With
+#: LIVE_STREAM_PORT, a page on the stream's own host name may too (same machine, other port).
+LIVE_STREAM_ALLOWED_ORIGINS = env.list("LIVE_STREAM_ALLOWED_ORIGINS", default=[])
+LIVE_STREAM_PING = env.float("LIVE_STREAM_PING", default=15.0)  # under every common proxy's idle timeout
+LIVE_STREAM_SECONDS = env.float("LIVE_STREAM_SECONDS", default=300.0)  # then the browser reconnects
+LIVE_STREAM_RETRY_MS = env.int("LIVE_STREAM_RETRY_MS", default=1000)
+LIVE_STREAM_READERS = env.int("LIVE_STREAM_READERS", default=4)  # threads (and connections) per stream process
+LIVE_STREAM_POLL_MS = env.int("LIVE_STREAM_POLL_MS", default=1500)  # where a WSGI server answers the stream
+if LIVE_STREAM_URL:
+    SECURE_CSP["connect-src"] = ["'self'", LIVE_STREAM_URL]
+elif LIVE_STREAM_PORT:
+    SECURE_CSP["connect-src"] = ["'self'", f"http://*:{LIVE_STREAM_PORT}", f"https://*:{LIVE_STREAM_PORT}"]
+
 # --- Logging: one JSON object per line, ready for any log shipper -------------------------
 LOG_LEVEL = env("LOG_LEVEL", default="INFO")
 LOGGING = {

@@ -1,0 +1,236 @@
+"""The campaign's events, pushed: a server-sent event stream with exact catch-up.
+
+``GET /campaigns/<id>/stream/`` answers ``text/event-stream``. It first sends every event the
+viewer may see after the last id they saw (the ``Last-Event-ID`` header a reconnecting browser
+sends, else ``?after=``), then waits, at no cost, until a write to the campaign commits
+(campaign/wakeup.py) and sends what that write published. Each frame carries the event's id,
+so a reconnect resumes exactly where the last frame ended: nothing missed, nothing twice. A
+``ping`` every ``LIVE_STREAM_PING`` seconds keeps proxies from closing an idle connection and
+tells the page the connection is alive; after ``LIVE_STREAM_SECONDS`` the stream ends and the
+browser reconnects (to any server process) from its last id.
+
+It is served by the ASGI process (uvicorn), where a waiting stream holds no thread and no
+database connection: every stream's reads share a few reader threads (``LIVE_STREAM_READERS``),
+each with one connection, so a process holding hundreds of pages uses a handful of connections. Reached
+through a WSGI server instead (runserver, the test server), it answers with what is there and
+ends, and the browser asks again after ``LIVE_STREAM_POLL_MS``: polling, with the same catch-up.
+The poll endpoint (``/api/v1/campaigns/<id>/events/``) stays for clients that cannot stream.
+Both send the events ``events.events_after`` reads, filtered by the one audience rule.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import threading
+import time
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import urlsplit
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
+from django.db import InterfaceError, OperationalError, connection, connections
+from django.http import Http404, HttpResponse, StreamingHttpResponse
+from django.views.decorators.http import require_GET
+
+from . import events
+from .audience import can_see
+from .models import Event
+from .permissions import access_campaign
+from .serializers import EventOut
+from .wakeup import wakeup
+
+#: How many events one read sends at most; a longer backlog is sent in several reads.
+BATCH = events.PAGE
+
+
+def _frame(row) -> str:
+    """An event's frame, made once however many streams send it."""
+    text = getattr(row, "_frame", None)
+    if text is None:
+        data = json.dumps(EventOut(row).data, separators=(",", ":"))
+        text = row._frame = f"id: {row.id}\nevent: zg\ndata: {data}\n\n"
+    return text
+
+
+def _frames(rows) -> str:
+    return "".join(_frame(row) for row in rows)
+
+
+def _ping(*, retry: bool = False) -> str:
+    # No id and no count: how far the stream has read includes events this viewer may not see.
+    head = f"retry: {settings.LIVE_STREAM_RETRY_MS}\n" if retry else ""
+    return f"{head}event: ping\ndata: {{}}\n\n"
+
+
+def _read(access, user, after: int) -> list:
+    """What this viewer may see after ``after`` (one viewer's read: the WSGI answer)."""
+    return events.events_after(campaign=access.campaign, after=after, user=user, is_gm=access.is_gm, limit=BATCH)
+
+
+def _read_all(campaign_id: int, after: int) -> list:
+    """Every event after ``after``, whoever may see it: read once, filtered per stream."""
+    return list(Event.objects.filter(campaign_id=campaign_id, id__gt=after).order_by("id")[:BATCH])
+
+
+def _viewer(request, campaign_id: int):
+    """The logged-in user and their access to the campaign (None where they have none)."""
+    user = request.user
+    if not user.is_authenticated:
+        return None, None
+    try:
+        return user, access_campaign(user=user, campaign_id=campaign_id)
+    except Http404:
+        return user, None
+
+
+_readers: ThreadPoolExecutor | None = None
+
+
+def _reconnecting(func: Callable) -> Callable:
+    @functools.wraps(func)
+    def call(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except (OperationalError, InterfaceError):
+            connection.close()  # the database restarted under this reader: once more, connected anew
+            return func(*args, **kwargs)
+    return call
+
+
+def _on_readers(func: Callable) -> Callable:
+    """Run ``func`` on the streams' shared reader threads, each keeping its one connection open."""
+    global _readers
+    if _readers is None:
+        _readers = ThreadPoolExecutor(max_workers=settings.LIVE_STREAM_READERS, thread_name_prefix="zg-stream")
+    return sync_to_async(_reconnecting(func), thread_sensitive=False, executor=_readers)
+
+
+def close_readers() -> None:
+    """Close every reader thread's connection and stop the threads (tests; a process that ends)."""
+    global _readers
+    if _readers is None:
+        return
+    readers, _readers = _readers, None
+    count = readers._max_workers
+    together = threading.Barrier(count)
+
+    def close() -> None:
+        connections.close_all()
+        together.wait(timeout=10)  # each thread takes one of these, so every thread closes its own
+
+    for future in [readers.submit(close) for _ in range(count)]:
+        future.result()
+    readers.shutdown()
+
+
+#: Reads by (campaign, after, wake-up generation): the streams one commit wakes share one query,
+#: whether they ask while it runs or after. A later commit moves the generation: a new read.
+_reads: dict[tuple[int, int, tuple[int, int]], asyncio.Future] = {}
+
+
+async def _shared_read(campaign_id: int, after: int) -> list:
+    if not wakeup.listening:  # no generation moves without the listener: read for this stream alone
+        return await _on_readers(_read_all)(campaign_id, after)
+    key = (campaign_id, after, wakeup.generation(campaign_id))
+    future = _reads.get(key)
+    if future is None or future.get_loop() is not asyncio.get_running_loop():
+        for old in [k for k in _reads if k[0] == campaign_id and k[2] != key[2]]:
+            del _reads[old]  # an older generation's: no stream asks for it again
+        future = _reads[key] = asyncio.ensure_future(_on_readers(_read_all)(campaign_id, after))
+        future.add_done_callback(lambda done: done.exception() and _reads.pop(key, None))  # retried, not kept
+    return await asyncio.shield(future)  # a stream that goes away does not cancel the others' read
+
+
+async def _events(access, user, after: int) -> AsyncIterator[str]:
+    campaign_id = access.campaign.pk
+    flag = wakeup.register(campaign_id)  # before the first read: a commit in between still wakes us
+    ends = time.monotonic() + settings.LIVE_STREAM_SECONDS
+    try:
+        yield _ping(retry=True)
+        while True:
+            flag.clear()
+            while True:  # a backlog longer than a batch is sent in several reads
+                rows = await _shared_read(campaign_id, after)
+                text = _frames(row for row in rows if can_see(row.seen, user=user, is_gm=access.is_gm))
+                if text:
+                    yield text
+                if rows:
+                    after = rows[-1].id  # past what this viewer may not see, too: it never will
+                if len(rows) < BATCH:
+                    break
+            while True:  # wait for a commit, pinging while idle: an idle stream reads nothing
+                left = ends - time.monotonic()
+                if left <= 0:
+                    return
+                try:
+                    await asyncio.wait_for(flag.wait(), timeout=min(settings.LIVE_STREAM_PING, left))
+                    break
+                except TimeoutError:
+                    yield _ping()
+                    if not wakeup.listening:
+                        break  # no listener (the database is coming back): read on each ping instead
+    finally:
+        wakeup.forget(campaign_id, flag)
+
+
+def _start_id(request) -> int | None:
+    raw = request.headers.get("Last-Event-ID") or request.GET.get("after") or "0"
+    try:
+        value = int(raw)
+    except ValueError:
+        return None
+    return value if 0 <= value < 2**63 else None
+
+
+def _cors(request, response) -> None:
+    """Let the pages' own origin read the stream when it is served from another port or host
+    (``make run``: the stream process listens beside gunicorn); cookies come along."""
+    origin = request.headers.get("Origin")
+    if not origin:
+        return
+    allowed = origin in settings.LIVE_STREAM_ALLOWED_ORIGINS
+    if not allowed and settings.LIVE_STREAM_PORT:
+        # A page on this very host, on another port: the web server beside this process.
+        allowed = urlsplit(origin).hostname == urlsplit(f"//{request.get_host()}").hostname
+    if allowed:
+        response["Access-Control-Allow-Origin"] = origin
+        response["Access-Control-Allow-Credentials"] = "true"
+        response["Vary"] = "Origin"
+
+
+@require_GET
+async def campaign_stream(request, campaign_id: int):
+    streaming = isinstance(request, ASGIRequest)
+    # Under WSGI (runserver, the test server) everything stays on the request's own thread.
+    run = _on_readers if streaming else sync_to_async
+    user, access = await run(_viewer)(request, campaign_id)
+    if streaming:
+        # What the middleware opened for this request stays open until the response ends: for a
+        # stream, minutes. Give it back now; the stream reads on the readers' connections.
+        await sync_to_async(connections.close_all)()
+    after = _start_id(request)
+    if user is None:
+        response = HttpResponse("Log in to follow the campaign.", status=401, content_type="text/plain")
+    elif access is None:
+        response = HttpResponse("No such campaign.", status=404, content_type="text/plain")
+    elif after is None:
+        response = HttpResponse("after (or Last-Event-ID) is an event id: a whole number, 0 or more.",
+                                status=400, content_type="text/plain")
+    elif streaming:
+        response = StreamingHttpResponse(_events(access, user, after), content_type="text/event-stream")
+    else:
+        # A WSGI server would hold a thread for as long as a stream stays open: there the answer
+        # is what is already there, and the browser asks again after ``retry`` (a poll, with the
+        # stream's exact catch-up).
+        text = _frames(await run(_read)(access, user, after))
+        response = HttpResponse(f"retry: {settings.LIVE_STREAM_POLL_MS}\n\n" + text,
+                                content_type="text/event-stream")
+    if response.status_code == 200:
+        response["Cache-Control"] = "no-store"
+        response["X-Accel-Buffering"] = "no"  # nginx: pass each frame on at once
+    _cors(request, response)
+    return response
