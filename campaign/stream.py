@@ -9,9 +9,10 @@ so a reconnect resumes exactly where the last frame ended: nothing missed, nothi
 tells the page the connection is alive; after ``LIVE_STREAM_SECONDS`` the stream ends and the
 browser reconnects (to any server process) from its last id.
 
-It is served by the ASGI process (uvicorn), where a waiting stream holds no thread and no
-database connection: every stream's reads share a few reader threads (``LIVE_STREAM_READERS``),
-each with one connection, so a process holding hundreds of pages uses a handful of connections. Reached
+It is served by the ASGI process (uvicorn), where a waiting stream does no work and holds no
+database connection: every stream's access check and reads share a few reader threads
+(``LIVE_STREAM_READERS``), each with one connection, so a process holding hundreds of pages uses
+a handful of connections. Reached
 through a WSGI server instead (runserver, the test server), it answers with what is there and
 ends, and the browser asks again after ``LIVE_STREAM_POLL_MS``: polling, with the same catch-up.
 The poll endpoint (``/api/v1/campaigns/<id>/events/``) stays for clients that cannot stream.
@@ -101,12 +102,16 @@ def _reconnecting(func: Callable) -> Callable:
     return call
 
 
-def _on_readers(func: Callable) -> Callable:
-    """Run ``func`` on the streams' shared reader threads, each keeping its one connection open."""
+def _reader_threads() -> ThreadPoolExecutor:
     global _readers
     if _readers is None:
         _readers = ThreadPoolExecutor(max_workers=settings.LIVE_STREAM_READERS, thread_name_prefix="zg-stream")
-    return sync_to_async(_reconnecting(func), thread_sensitive=False, executor=_readers)
+    return _readers
+
+
+def _on_readers(func: Callable) -> Callable:
+    """Run ``func`` on the streams' shared reader threads, each keeping its one connection open."""
+    return sync_to_async(_reconnecting(func), thread_sensitive=False, executor=_reader_threads())
 
 
 def close_readers() -> None:
@@ -203,15 +208,16 @@ def _cors(request, response) -> None:
 
 
 @require_GET
-async def campaign_stream(request, campaign_id: int):
+def campaign_stream(request, campaign_id: int):
+    # A plain view, so that it runs as it is under both servers: under ASGI it hands back an
+    # async generator that the server streams (no worker thread waits on it); under WSGI it answers at once.
     streaming = isinstance(request, ASGIRequest)
-    # Under WSGI (runserver, the test server) everything stays on the request's own thread.
-    run = _on_readers if streaming else sync_to_async
-    user, access = await run(_viewer)(request, campaign_id)
     if streaming:
-        # What the middleware opened for this request stays open until the response ends: for a
-        # stream, minutes. Give it back now; the stream reads on the readers' connections.
-        await sync_to_async(connections.close_all)()
+        # On the readers' connections too: a hundred pages opening at once (a server restart)
+        # queue there instead of asking PostgreSQL for a hundred connections.
+        user, access = _reader_threads().submit(_reconnecting(_viewer), request, campaign_id).result()
+    else:
+        user, access = _viewer(request, campaign_id)
     after = _start_id(request)
     if user is None:
         response = HttpResponse("Log in to follow the campaign.", status=401, content_type="text/plain")
@@ -221,13 +227,15 @@ async def campaign_stream(request, campaign_id: int):
         response = HttpResponse("after (or Last-Event-ID) is an event id: a whole number, 0 or more.",
                                 status=400, content_type="text/plain")
     elif streaming:
+        # This request's connection would stay open until the response ends: for a stream,
+        # minutes. Give it back now; the stream reads on the readers' connections.
+        connections.close_all()
         response = StreamingHttpResponse(_events(access, user, after), content_type="text/event-stream")
     else:
         # A WSGI server would hold a thread for as long as a stream stays open: there the answer
         # is what is already there, and the browser asks again after ``retry`` (a poll, with the
         # stream's exact catch-up).
-        text = _frames(await run(_read)(access, user, after))
-        response = HttpResponse(f"retry: {settings.LIVE_STREAM_POLL_MS}\n\n" + text,
+        response = HttpResponse(f"retry: {settings.LIVE_STREAM_POLL_MS}\n\n" + _frames(_read(access, user, after)),
                                 content_type="text/event-stream")
     if response.status_code == 200:
         response["Cache-Control"] = "no-store"

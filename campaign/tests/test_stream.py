@@ -13,10 +13,11 @@ import contextlib
 import json
 import random
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from asgiref.sync import async_to_sync, sync_to_async
-from django.db import connection, transaction
+from asgiref.sync import sync_to_async
+from django.db import connection, connections, transaction
 from django.test import AsyncClient
 
 from campaign import stream
@@ -82,14 +83,18 @@ class Reader:
 
 
 def run(coroutine_function):
-    """Run an async test body on a loop of its own, and stop the listener it started."""
+    """Run an async test body on an event loop of its own, in a thread of its own (a browser test
+    before it may have left Playwright's loop on this one), and stop what it started."""
     async def body():
         try:
             await coroutine_function()
         finally:
             await wakeup.stop()
+            await sync_to_async(connections.close_all)()
+
     try:
-        async_to_sync(body)()
+        with ThreadPoolExecutor(max_workers=1) as thread:
+            thread.submit(asyncio.run, body()).result()
     finally:
         stream.close_readers()
 
