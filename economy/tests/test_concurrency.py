@@ -178,7 +178,7 @@ def test_two_requests_that_both_pass_the_key_check_post_once(personas, make_char
     """
     from django.db import IntegrityError
 
-    from characters import ledger
+    from economy import ledger
 
     hero = make_character("player", karma=10)
     pool = economy.macguffin_create(campaign=personas["campaign"], name="Meitner lattice", limitation="",
