@@ -77,9 +77,14 @@ def audience_constraint(name: str) -> models.CheckConstraint:
 
 
 def visible(rows: models.QuerySet, *, user, is_gm: bool) -> models.QuerySet:
-    """The rows of ``rows`` (an ``Audienced`` model) that this member may read."""
+    """The rows of ``rows`` (an ``Audienced`` model) that this member may read.
+
+    ``user=None``: what every player may read (a render shared by the players, campaign.parts).
+    """
     if is_gm:
         return rows
+    if user is None:
+        return rows.filter(audience=Audience.EVERYONE)
     return rows.filter(Q(audience=Audience.EVERYONE) | Q(audience=Audience.OWNER, audience_user_id=user.pk))
 
 

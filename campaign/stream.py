@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import logging
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
@@ -37,12 +38,16 @@ from django.db import InterfaceError, OperationalError, connection, connections
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 
-from . import events
+from zenergate_site import csrf
+
+from . import events, parts
 from .audience import can_see
 from .models import Event
 from .permissions import access_campaign
 from .serializers import EventOut
 from .wakeup import wakeup
+
+logger = logging.getLogger(__name__)
 
 #: How many events one read sends at most; a longer backlog is sent in several reads.
 BATCH = events.PAGE
@@ -61,6 +66,25 @@ def _frames(rows) -> str:
     return "".join(_frame(row) for row in rows)
 
 
+def _part_frame(part: parts.LivePart, key: int | None, html: str | None) -> str:
+    """A part's frame, made once per audience: the page swaps ``html`` in (no id: it is not an event)."""
+    data = json.dumps({"part": part.name, "key": key, "html": html}, separators=(",", ":"))
+    return f"event: part\ndata: {data}\n\n"
+
+
+def _render_part(campaign_id: int, part: parts.LivePart, key: int | None, gm: bool, last_event: int) -> str:
+    try:
+        html = parts.render(part, key, campaign_id=campaign_id, gm=gm, last_event=last_event)
+    except (OperationalError, InterfaceError):
+        raise  # the reader reconnects and tries again
+    except Exception:
+        # A part that fails to render must not end the stream past its events: the page is
+        # told to fetch that part itself (html null), and the error is logged.
+        logger.exception("live part %s failed to render", part.name)
+        html = None
+    return _part_frame(part, key, html)
+
+
 def _ping(*, retry: bool = False) -> str:
     # No id and no count: how far the stream has read includes events this viewer may not see.
     head = f"retry: {settings.LIVE_STREAM_RETRY_MS}\n" if retry else ""
@@ -70,6 +94,14 @@ def _ping(*, retry: bool = False) -> str:
 def _read(access, user, after: int) -> list:
     """What this viewer may see after ``after`` (one viewer's read: the WSGI answer)."""
     return events.events_after(campaign=access.campaign, after=after, user=user, is_gm=access.is_gm, limit=BATCH)
+
+
+def _parts_once(access, asked, rows, token: str) -> str:
+    """The asked-for parts these events change, for this viewer's audience (the WSGI answer)."""
+    if not rows:
+        return ""
+    return "".join(_render_part(access.campaign.pk, part, key, access.is_gm, rows[-1].id)
+                   for part, key in parts.changed(asked, rows)).replace(csrf.PLACEHOLDER, token)
 
 
 def _read_all(campaign_id: int, after: int) -> list:
@@ -150,7 +182,22 @@ async def _shared_read(campaign_id: int, after: int) -> list:
     return await asyncio.shield(future)  # a stream that goes away does not cancel the others' read
 
 
-async def _events(access, user, after: int) -> AsyncIterator[str]:
+#: Part renders in flight, by (campaign, part, key, audience, last event): the streams one commit
+#: wakes share one render per audience; a stream asking after it is done finds it in the cache.
+_renders: dict[tuple, asyncio.Future] = {}
+
+
+async def _shared_part(campaign_id: int, part: parts.LivePart, key: int | None, gm: bool, last_event: int) -> str:
+    ident = (campaign_id, part.name, key, gm, last_event)
+    future = _renders.get(ident)
+    if future is None or future.get_loop() is not asyncio.get_running_loop():
+        future = _renders[ident] = asyncio.ensure_future(
+            _on_readers(_render_part)(campaign_id, part, key, gm, last_event))
+        future.add_done_callback(lambda done: _renders.pop(ident, None))
+    return await asyncio.shield(future)
+
+
+async def _events(access, user, after: int, asked=(), token: str = "") -> AsyncIterator[str]:
     campaign_id = access.campaign.pk
     flag = wakeup.register(campaign_id)  # before the first read: a commit in between still wakes us
     ends = time.monotonic() + settings.LIVE_STREAM_SECONDS
@@ -158,15 +205,21 @@ async def _events(access, user, after: int) -> AsyncIterator[str]:
         yield _ping(retry=True)
         while True:
             flag.clear()
+            changed: dict = {}
             while True:  # a backlog longer than a batch is sent in several reads
                 rows = await _shared_read(campaign_id, after)
-                text = _frames(row for row in rows if can_see(row.seen, user=user, is_gm=access.is_gm))
-                if text:
-                    yield text
+                seen = [row for row in rows if can_see(row.seen, user=user, is_gm=access.is_gm)]
+                if seen:
+                    yield _frames(seen)
+                    changed.update(dict.fromkeys(parts.changed(asked, seen)))
                 if rows:
                     after = rows[-1].id  # past what this viewer may not see, too: it never will
                 if len(rows) < BATCH:
                     break
+            # Then the page's parts those events changed, as they are now: once, after the backlog.
+            for part, key in changed:
+                frame = await _shared_part(campaign_id, part, key, access.is_gm, after)
+                yield frame.replace(csrf.PLACEHOLDER, token) if token else frame
             while True:  # wait for a commit, pinging while idle: an idle stream reads nothing
                 left = ends - time.monotonic()
                 if left <= 0:
@@ -219,6 +272,7 @@ def campaign_stream(request, campaign_id: int):
     else:
         user, access = _viewer(request, campaign_id)
     after = _start_id(request)
+    asked = parts.wanted(request.GET.get("parts", ""))
     if user is None:
         response = HttpResponse("Log in to follow the campaign.", status=401, content_type="text/plain")
     elif access is None:
@@ -229,14 +283,17 @@ def campaign_stream(request, campaign_id: int):
     elif streaming:
         # This request's connection would stay open until the response ends: for a stream,
         # minutes. Give it back now; the stream reads on the readers' connections.
+        token = csrf.get_token(request) if asked else ""
         connections.close_all()
-        response = StreamingHttpResponse(_events(access, user, after), content_type="text/event-stream")
+        response = StreamingHttpResponse(_events(access, user, after, asked, token), content_type="text/event-stream")
     else:
         # A WSGI server would hold a thread for as long as a stream stays open: there the answer
         # is what is already there, and the browser asks again after ``retry`` (a poll, with the
         # stream's exact catch-up).
-        response = HttpResponse(f"retry: {settings.LIVE_STREAM_POLL_MS}\n\n" + _frames(_read(access, user, after)),
-                                content_type="text/event-stream")
+        rows = _read(access, user, after)
+        token = csrf.get_token(request) if asked else ""
+        response = HttpResponse(f"retry: {settings.LIVE_STREAM_POLL_MS}\n\n" + _frames(rows)
+                                + _parts_once(access, asked, rows, token), content_type="text/event-stream")
     if response.status_code == 200:
         response["Cache-Control"] = "no-store"
         response["X-Accel-Buffering"] = "no"  # nginx: pass each frame on at once

@@ -4,3 +4,10 @@ from django.apps import AppConfig
 class CombatConfig(AppConfig):
     name = "combat"
     verbose_name = "Combat"
+
+    def ready(self):
+        from campaign.parts import register
+
+        from .parts import TRACKER
+
+        register(TRACKER)

@@ -1,8 +1,6 @@
 """Tracker pages: the encounter list, the GM console and the player view (one page, scoped by
 who looks), its live fragment and the attack preview. Every POST answers with a redirect."""
 
-import hashlib
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -15,8 +13,7 @@ from campaign.permissions import access_campaign
 from characters.models import Character
 from zenergate_site.errors import DomainError
 
-from . import attacks, selectors, services
-from .events import CombatChanged
+from . import attacks, parts, selectors, services
 from .forms import AttackForm, DyingForm, EncounterForm, NpcForm
 from .models import Combatant
 from .permissions import EncounterAccess, access_encounter
@@ -36,35 +33,20 @@ def encounter_list(request, campaign_id: int):
 
 
 def _context(request, access: EncounterAccess) -> dict:
-    state = selectors.tracker(access=access)
+    context = parts.shared_context(access)
+    state = context["state"]
     mine = {c.pk for c in Combatant.objects.filter(encounter=access.encounter, character__owner=request.user)}
     attackers = [c for c in state["combatants"] if access.is_gm or c["id"] in mine]
     if not access.is_gm:  # a player acts with their own character, on its turn
         attackers = [c for c in attackers if c["id"] == state["acting"]]
-    log = selectors.log_after(access=access, after=max(state["last_event"] - 30, 0))
-    context = {"campaign": access.encounter.campaign, "access": access, "encounter": access.encounter, "state": state,
-               "log": list(reversed(log)), "is_gm": access.is_gm,
-               "attack_form": _attack_form(state, attackers), "attack_key": _attack_key(state, attackers),
-               "live_trigger": CombatChanged.trigger(encounter=access.encounter.pk),
-               "live_campaign": access.encounter.campaign_id, "live_after": last_event_id(
-                   campaign=access.encounter.campaign)}
+    context.update({"attack_form": _attack_form(state, attackers), "live_campaign": access.encounter.campaign_id,
+                    "live_after": last_event_id(campaign=access.encounter.campaign)})
     if access.is_gm:
         present = {c["character"] for c in state["combatants"] if c["character"]}
         context["characters"] = Character.objects.filter(campaign=access.encounter.campaign,
                                                          state=Character.State.ACTIVE).exclude(pk__in=present)
         context["npc_form"] = NpcForm()
-        context["requests"] = selectors.requests_pending(encounter=access.encounter)
-        context["dying_forms"] = [(c, DyingForm(initial={"combatant": c["id"]})) for c in state["combatants"]
-                                  if c["dying"]]
     return context
-
-
-def _attack_key(state: dict, attackers: list[dict]) -> str:
-    """Names the attack form by what it offers: the same turn and the same choices keep the form
-    (and what was typed in it) across live refreshes; a new turn or a new target makes a new one."""
-    offered = (state["round"], state["acting"], [c["id"] for c in attackers],
-               [(c["id"], c["dead"]) for c in state["combatants"]])
-    return hashlib.blake2b(repr(offered).encode(), digest_size=6).hexdigest()
 
 
 def _attack_form(state: dict, attackers: list[dict]) -> AttackForm | None:

@@ -12,3 +12,9 @@ class EconomyConfig(AppConfig):
 
         # Approval lives with the sheet (layer 3); the ledger it opens lives here, a layer up.
         character_approved.connect(open_on_approval, dispatch_uid="economy.open_on_approval")
+
+        from campaign.parts import register
+
+        from .parts import POOLS
+
+        register(POOLS)

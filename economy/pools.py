@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, Sum
 from django.utils import timezone
 
 from campaign.changes import change_set
@@ -81,3 +81,17 @@ def macguffin_contribute(*, macguffin: MacGuffin, character: Character, amount: 
 
 def macguffin_summary(campaign: Campaign):
     return campaign.macguffins.annotate(contributors=Count("contributions__character", distinct=True))
+
+
+def pools_with_givers(campaign: Campaign) -> list[MacGuffin]:
+    """The campaign's pools, each with its contributors and what they gave (two queries)."""
+    pools = list(macguffin_summary(campaign))
+    given: dict[int, list] = {}
+    rows = (KarmaEntry.objects.filter(macguffin__campaign=campaign, kind=KarmaEntry.Kind.MACGUFFIN)
+            .values("macguffin_id", "character__name").annotate(total=Sum("amount"))
+            .order_by("macguffin_id", "total", "character__name"))
+    for row in rows:
+        given.setdefault(row["macguffin_id"], []).append((row["character__name"], -row["total"]))
+    for pool in pools:
+        pool.givers = given.get(pool.pk, [])
+    return pools

@@ -20,11 +20,12 @@ from .common import (
     upgrades_in_effect,
 )
 from .complications import complication_record, karma_flags
-from .pools import macguffin_contribute, macguffin_create, macguffin_summary
+from .pools import macguffin_contribute, macguffin_create, macguffin_summary, pools_with_givers
 from .spends import karma_spend, spend_quote
 
 __all__ = [
     "AWARD_KINDS", "adventure_close", "adventure_start", "award", "complication_record", "current_adventure",
     "karma_flags", "karma_spend", "lock_in_order", "macguffin_contribute", "macguffin_create", "macguffin_summary",
+    "pools_with_givers",
     "payout_preview", "removals_this_adventure", "spend_quote", "token_add", "token_void", "upgrades_in_effect",
 ]

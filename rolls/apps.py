@@ -8,3 +8,10 @@ class RollsConfig(AppConfig):
     name = "rolls"
     label = "rolls"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        from campaign.parts import register
+
+        from .parts import ROLL_FEED
+
+        register(ROLL_FEED)

@@ -9,7 +9,7 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from campaign.events import CampaignChanged, last_event_id
+from campaign.events import last_event_id
 from campaign.permissions import access_campaign
 from rulebook import RulesError
 from rulebook.systems import ParamError
@@ -64,7 +64,7 @@ def roller(request, campaign_id: int):
         return render(request, "rolls/_check.html", context)
     context.update(_feed_context(request, access))
     context.update({"live_campaign": campaign.pk, "live_after": last_event_id(campaign=campaign),
-                    "notation": request.GET.get("notation", ""), "settings_trigger": CampaignChanged.trigger()})
+                    "notation": request.GET.get("notation", "")})
     return render(request, "rolls/roller.html", context)
 
 

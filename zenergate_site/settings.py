@@ -90,6 +90,8 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                # After Django's own csrf processor: shared renders get a placeholder token.
+                "zenergate_site.csrf.csrf",
             ],
         },
     },

@@ -49,21 +49,26 @@ def test_close_out_pays_and_a_pool_fills_live(personas, make_character, page_for
     live = bob_page.locator(f"#pool-{pool.pk}-live [data-progress]")
     expect(live).to_have_text("0")
     bob_page.evaluate("window.stillTheSamePage = true")
-    poll_url = url + reverse("campaign-macguffins-live", args=[campaign.pk])
-    polls = []
-    bob_page.on("response", lambda response: polls.append(response) if response.url == poll_url else None)
+    fragment_url = url + reverse("campaign-macguffins-live", args=[campaign.pk])
+    fetches, pushed = [], []
+    bob_page.on("request", lambda request: fetches.append(request) if request.url == fragment_url else None)
+    bob_page.on("response", lambda response: pushed.append(response.text()) if "/stream/" in response.url else None)
 
     alice_page.goto(url + reverse("campaign-macguffins", args=[campaign.pk]))
     alice_page.fill(f"#id_pool{pool.pk}_amount", "3")
     alice_page.locator(f"form[action$='/macguffins/{pool.pk}/contribute/'] button").click()
     expect(alice_page.locator(".msg-success")).to_contain_text("Alia gave 3 Karma to Crystal radio set")
 
-    # The page's own poll brings the new total: a wait, however long the machine takes.
+    # The stream brings the pools rendered for the players: a wait, however long the machine takes.
     expect(live).to_have_text("3")
     expect(bob_page.locator(f"#pool-{pool.pk}-live")).to_contain_text("Alia 3")
     assert bob_page.evaluate("window.stillTheSamePage") is True  # no reload
-    carried = [re.search(r"data-progress>(\d+)<", poll.text())[1] for poll in polls]
-    assert "3" in carried, carried  # the live fragment delivered it, not a navigation
+    carried = [value for text in pushed for value in re.findall(r"data-progress>(\d+)<", text)]
+    assert "3" in carried, carried  # the pushed part delivered it, not a navigation
+    assert fetches == [], fetches  # swapped in as pushed: no second request for the fragment
+    assert any("event: part" in text for text in pushed), pushed
+    # Bob's give form stayed his own, in its slot, with its token filled in.
+    assert bob_page.locator(f"#give-{pool.pk} input[name=csrfmiddlewaretoken]").get_attribute("value").isalnum()
     alia.refresh_from_db()
     assert alia.karma == 35
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Sum
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -14,11 +13,10 @@ from campaign.events import last_event_id
 from campaign.permissions import access_campaign, campaign_standing
 from characters.models import Character
 from characters.permissions import access_character
-from economy.models import KarmaEntry, MacGuffin
+from economy.models import MacGuffin
 from zenergate_site.errors import DomainError
 
 from .. import services as economy
-from ..events import PoolChanged
 from ..forms import (
     ContributionForm,
     MacGuffinForm,
@@ -29,20 +27,6 @@ Active = Character.State.ACTIVE
 
 
 # --- MacGuffin pools -----------------------------------------------------------------------
-def _pools(campaign) -> list[MacGuffin]:
-    """Return the campaign's pools, each with its contributors and what they gave (two queries)."""
-    pools = list(economy.macguffin_summary(campaign))
-    given: dict[int, list] = {}
-    rows = (KarmaEntry.objects.filter(macguffin__campaign=campaign, kind=KarmaEntry.Kind.MACGUFFIN)
-            .values("macguffin_id", "character__name").annotate(total=Sum("amount"))
-            .order_by("macguffin_id", "total", "character__name"))
-    for row in rows:
-        given.setdefault(row["macguffin_id"], []).append((row["character__name"], -row["total"]))
-    for pool in pools:
-        pool.givers = given.get(pool.pk, [])
-    return pools
-
-
 def _pool_ids(pool_id: int) -> str:
     """Each pool's form gets its own element ids: several sit on one page."""
     return f"id_pool{pool_id}_%s"
@@ -58,7 +42,7 @@ def _contributors_for(user, access) -> list[Character]:
 def _pools_context(request, access, *, bound=None) -> dict:
     """The pools as this viewer sees them, each with a give form where they may give."""
     mine = _contributors_for(request.user, access)
-    pools = _pools(access.campaign)
+    pools = economy.pools_with_givers(access.campaign)
     for pool in pools:
         if bound is not None and bound[0] == pool.pk:
             pool.form = bound[1]
@@ -73,8 +57,7 @@ def _macguffins_page(request, access, *, create_form=None, bound=None, status=20
     if access.is_gm and create_form is None:
         create_form = MacGuffinForm()
     context = {**_pools_context(request, access, bound=bound), "create_form": create_form,
-               "live_campaign": access.campaign.pk, "live_after": last_event_id(campaign=access.campaign),
-               "live_trigger": PoolChanged.trigger()}
+               "live_campaign": access.campaign.pk, "live_after": last_event_id(campaign=access.campaign)}
     return render(request, "campaign/macguffins.html", context, status=status)
 
 

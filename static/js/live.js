@@ -2,12 +2,19 @@
 // its write commits (server-sent events, campaign/stream.py); where streaming fails (a proxy
 // that buffers, no EventSource), the page polls for every event after the last id seen instead.
 // Either way each event is re-dispatched on <body> as "zg:<kind>", and once more for each id in
-// its data as "zg:<kind>:<key>=<id>", so htmx parts can refresh on what concerns them:
-//   hx-trigger="zg:roll from:body"                    any roll
-//   hx-trigger="zg:wounds:characters=12 from:body"    {"characters": [12, 14]}
-//   hx-trigger="zg:combat:encounter=3 from:body"      {"encounter": 3}
-// (Named events rather than htmx's [filter] expressions: those are compiled with eval, which
-// the Content-Security-Policy forbids.)
+// its data as "zg:<kind>:<key>=<id>" (named events rather than htmx's [filter] expressions:
+// those are compiled with eval, which the Content-Security-Policy forbids).
+//
+// A live part of the page names the events it follows ({% live_on %} / {% live_part %}):
+//   data-live-on="zg:roll"                      any roll
+//   data-live-on="zg:wounds:characters=12"      {"characters": [12, 14]}
+// Parts the stream renders for the page's audience (data-live-part, campaign/parts.py) arrive
+// rendered right after their events and are swapped in without a request; the others, and all
+// of them while polling, are fetched again (htmx, on "zg-refresh"). A part is never fetched
+// twice at once, and an event that arrives while it is being fetched fetches it once more
+// afterwards: no refresh is dropped. A pushed copy that leaves a slot empty (a new form of this
+// viewer's own: a new pool, a new turn) is followed by a fetch of the viewer's own copy.
+//
 // A page that reconnects (sleep, network, a server restart) resumes from the last id: nothing is
 // missed or repeated.
 (function () {
@@ -52,16 +59,87 @@
   }
   show("live", "Live");
 
+  var pushing = false;  // the stream is open: parts it renders arrive by themselves
+
+  // --- Fetching a part, never twice at once and never dropping one ----------------------------
+  function refresh(el) {
+    if (el.classList.contains("htmx-request")) {
+      el.zgAgain = true;  // once more when this fetch is done: it may have read too early
+      return;
+    }
+    htmx.trigger(el, "zg-refresh");
+  }
+
+  function put(el, html) {
+    if (html === null) { refresh(el); return; }  // the server could not render it: fetch it
+    if (el.classList.contains("htmx-request")) {
+      el.zgPushed = html;  // newer than what the fetch in flight may bring: put after it
+      return;
+    }
+    htmx.swap(el, html, {swapStyle: "innerHTML"});
+    var empty = el.querySelectorAll("[data-live-slot]");
+    if (!empty.length) return;
+    // A new slot: fetch the viewer's own copy, whose filled slot must not be kept out by this
+    // empty one (hx-preserve keeps the element already on the page with the same id).
+    empty.forEach(function (slot) { slot.removeAttribute("id"); });
+    refresh(el);
+  }
+
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var el = e.detail.elt;
+    if (!el || !(el.zgAgain || el.zgPushed)) return;
+    setTimeout(function () {  // after htmx has swapped and released the element
+      var html = el.zgPushed;
+      el.zgPushed = undefined;
+      if (el.zgAgain) { el.zgAgain = false; refresh(el); }
+      if (html !== undefined) put(el, html);
+    }, 0);
+  });
+
+  function parts() {
+    var asked = [];
+    document.querySelectorAll("[data-live-part]").forEach(function (el) {
+      var key = el.getAttribute("data-live-key");
+      asked.push(el.getAttribute("data-live-part") + (key ? ":" + key : ""));
+    });
+    return asked;
+  }
+
   function dispatch(event) {
     var name = "zg:" + event.kind;
     var data = event.data || {};
-    document.body.dispatchEvent(new CustomEvent(name, {detail: data}));
+    var names = [name];
     Object.keys(data).forEach(function (key) {
       [].concat(data[key]).forEach(function (value) {
-        if (typeof value === "number" && Math.floor(value) === value) {
-          document.body.dispatchEvent(new CustomEvent(name + ":" + key + "=" + value, {detail: data}));
-        }
+        if (typeof value === "number" && Math.floor(value) === value) names.push(name + ":" + key + "=" + value);
       });
+    });
+    names.forEach(function (n) { document.body.dispatchEvent(new CustomEvent(n, {detail: data})); });
+    document.querySelectorAll("[data-live-on]").forEach(function (el) {
+      if (names.indexOf(el.getAttribute("data-live-on")) < 0) return;
+      if (pushing && el.hasAttribute("data-live-part")) {
+        el.zgWaiting = true;  // its rendered copy follows (or, if the stream is cut first, a fetch)
+        return;
+      }
+      refresh(el);
+    });
+  }
+
+  function receivePart(message) {
+    var part = JSON.parse(message.data);
+    document.querySelectorAll("[data-live-part]").forEach(function (el) {
+      var key = el.getAttribute("data-live-key");
+      if (el.getAttribute("data-live-part") !== part.part) return;
+      if ((key === null ? null : parseInt(key, 10)) !== part.key) return;
+      el.zgWaiting = false;
+      put(el, part.html);
+    });
+  }
+
+  // The stream was cut between an event and its part's copy: fetch what is still awaited.
+  function fetchAwaited() {
+    document.querySelectorAll("[data-live-part]").forEach(function (el) {
+      if (el.zgWaiting) { el.zgWaiting = false; refresh(el); }
     });
   }
 
@@ -102,7 +180,10 @@
   var PATIENCE = 40000;
   function stream() {
     var crossOrigin = streamUrl.indexOf("//") >= 0 && streamUrl.indexOf(location.origin + "/") !== 0;
-    var source = new EventSource(streamUrl + "?after=" + after, {withCredentials: crossOrigin});
+    var asked = parts();
+    var query = "?after=" + after + (asked.length ? "&parts=" + encodeURIComponent(asked.join(",")) : "");
+    var source = new EventSource(streamUrl + query, {withCredentials: crossOrigin});
+    pushing = true;
     var opened = false, failures = 0, watchdog = null;
     function alive() {
       clearTimeout(watchdog);
@@ -111,6 +192,8 @@
     function giveUp() {
       clearTimeout(watchdog);
       source.close();
+      pushing = false;
+      fetchAwaited();
       startPolling();
     }
     var quiet = null;  // a stream that ended is reopened at once: only a reopen that fails is news
@@ -127,7 +210,9 @@
       alive();
       receive(JSON.parse(message.data));
     });
+    source.addEventListener("part", receivePart);
     source.addEventListener("error", function () {
+      fetchAwaited();
       failures += 1;
       if (source.readyState === EventSource.CLOSED || (!opened && failures >= 3)) {
         lost();

@@ -1,0 +1,53 @@
+"""The encounter's tracker as a live part: rendered once per combat event for the players (the
+tracker and log they may see) and once for the GM (hidden NPCs, approval requests, dying rounds).
+
+The attack form is each viewer's own (their characters, on their turn): the shared copy leaves
+its slot empty, named by the turn, so a page keeps its form while the turn stays and fetches
+its own when the turn moves on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from campaign.models import Membership
+from campaign.parts import LivePart, render_shared
+from campaign.permissions import CampaignAccess
+
+from . import selectors
+from .events import CombatChanged
+from .forms import DyingForm
+from .models import Encounter
+from .permissions import EncounterAccess
+
+
+def turn_key(state: dict) -> str:
+    """Names the attack form's slot by the turn: the same round, the same one acting and the same
+    combatants keep the form (and what was typed in it); a new turn or a new target makes a new one."""
+    offered = (state["round"], state["acting"], [(c["id"], c["dead"]) for c in state["combatants"]])
+    return hashlib.blake2b(repr(offered).encode(), digest_size=6).hexdigest()
+
+
+def shared_context(access: EncounterAccess) -> dict:
+    """What the tracker shows to the viewer's audience (the GM, or every player)."""
+    state = selectors.tracker(access=access)
+    log = selectors.log_after(access=access, after=max(state["last_event"] - 30, 0))
+    context = {"campaign": access.encounter.campaign, "access": access, "encounter": access.encounter,
+               "state": state, "log": list(reversed(log)), "is_gm": access.is_gm, "turn_key": turn_key(state)}
+    if access.is_gm:
+        context["requests"] = selectors.requests_pending(encounter=access.encounter)
+        context["dying_forms"] = [(c, DyingForm(initial={"combatant": c["id"]})) for c in state["combatants"]
+                                  if c["dying"]]
+    return context
+
+
+def _tracker(campaign, key: int, gm: bool) -> str:
+    encounter = Encounter.objects.select_related("campaign").filter(pk=key, campaign=campaign).first()
+    if encounter is None:
+        return ""
+    role = Membership.Role.GM if gm else Membership.Role.PLAYER
+    access = EncounterAccess(encounter, CampaignAccess(campaign=campaign, role=role), None)
+    return render_shared("combat/_live.html", shared_context(access))
+
+
+TRACKER = LivePart(name="encounter", follows=CombatChanged, key="encounter", render=_tracker)

@@ -1,0 +1,16 @@
+"""The roll feed as a live part: rendered once per roll for the players and once for the GM."""
+
+from __future__ import annotations
+
+from campaign.parts import LivePart, render_shared
+
+from . import selectors
+from .events import RollMade
+
+
+def _feed(campaign, key: None, gm: bool) -> str:
+    rolls = selectors.feed(campaign_id=campaign.pk, user=None, is_gm=gm)
+    return render_shared("rolls/_feed_items.html", {"rolls": rolls, "campaign": campaign})
+
+
+ROLL_FEED = LivePart(name="roll-feed", follows=RollMade, render=_feed)
