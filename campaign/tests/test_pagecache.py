@@ -18,6 +18,7 @@ from rest_framework.test import APIClient
 
 from campaign.changes import change_set
 from characters.models import Character
+from conftest import PASSWORD
 from downtime import services as downtime
 
 pytestmark = [pytest.mark.page_cache, pytest.mark.django_db(transaction=True)]
@@ -226,3 +227,30 @@ def test_a_cached_read_costs_the_same_few_queries_whatever_the_campaign_holds(ta
         browser.get(url)
         with django_assert_num_queries(3):
             assert browser.get(url)["X-Page-Cache"] == "hit"
+
+
+def test_a_log_in_keeps_the_pages_cached_and_each_copy_carries_its_own_token(table, personas):
+    """The key is the page, the viewer and the campaign's version, not the session: a player who
+    logs in again (a new CSRF secret) is served the copy cached before, with a token of the new
+    session that the server accepts."""
+    sheet = f"/characters/{table.character.pk}/"
+    assert table.browsers["player"].get(sheet)["X-Page-Cache"] in ("hit", "miss")
+    assert table.browsers["player"].get(sheet)["X-Page-Cache"] == "hit"
+
+    again = Client(enforce_csrf_checks=True)
+    assert again.login(username=personas["player"].username, password=PASSWORD)
+    again.get("/")  # the new session's CSRF cookie
+    response = again.get(sheet)
+    assert response["X-Page-Cache"] == "hit"  # the log-in changed no key
+    body = response.content.decode()
+    assert "zg-csrf-token-here" not in body
+    token = re.search(r'name="csrfmiddlewaretoken" value="(\w+)"', body)[1]
+    old_body = table.browsers["player"].get(sheet).content.decode()
+    assert token != re.search(r'name="csrfmiddlewaretoken" value="(\w+)"', old_body)[1]
+    # The token served with the cached copy is this session's: a form posted with it is accepted.
+    logout = again.post("/accounts/logout/", {"csrfmiddlewaretoken": token})
+    assert logout.status_code == 302
+    refused = Client(enforce_csrf_checks=True)
+    refused.force_login(personas["player"])
+    refused.get("/")
+    assert refused.post("/accounts/logout/", {"csrfmiddlewaretoken": token}).status_code == 403
