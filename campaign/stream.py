@@ -292,7 +292,7 @@ def campaign_stream(request, campaign_id: int):
         # stream's exact catch-up).
         rows = _read(access, user, after)
         token = csrf.get_token(request) if asked else ""
-        response = HttpResponse(f"retry: {settings.LIVE_STREAM_POLL_MS}\n\n" + _frames(rows)
+        response = HttpResponse(f"retry: {settings.LIVE_STREAM_POLL_MS}\nevent: ping\ndata: {{}}\n\n" + _frames(rows)
                                 + _parts_once(access, asked, rows, token), content_type="text/event-stream")
     if response.status_code == 200:
         response["Cache-Control"] = "no-store"

@@ -271,7 +271,7 @@ def test_through_a_wsgi_server_the_stream_answers_once_and_says_when_to_ask_agai
     response = client.get(_stream_url(campaign))
     assert response.status_code == 200 and response["Content-Type"] == "text/event-stream"
     body = response.content.decode()
-    assert body.startswith("retry: 1500\n\n")
+    assert body.startswith("retry: 1500\nevent: ping\n")
     assert body.count("event: zg") == 1
 
 

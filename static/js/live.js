@@ -174,20 +174,35 @@
     document.addEventListener("visibilitychange", poll);
   }
 
+  function stopPolling() {
+    if (polling === null) return;
+    clearInterval(polling);
+    polling = null;
+    document.removeEventListener("visibilitychange", poll);
+  }
+
   // Pushed: the browser reconnects by itself, sending the last id it saw (Last-Event-ID). A ping
   // comes at least every 15 s; a stream silent for much longer, or one that never opens, is
-  // given up for polling, which needs nothing from proxies.
+  // given up for polling, which needs nothing from proxies. A stream given up is tried again
+  // later (30 s, then less and less often: a proxy that buffers would cost 40 s each time), and
+  // polling stops once a frame has come through it.
   var PATIENCE = 40000;
-  function stream() {
+  var retryIn = 30000;
+  function stream(retrying) {
     var crossOrigin = streamUrl.indexOf("//") >= 0 && streamUrl.indexOf(location.origin + "/") !== 0;
     var asked = parts();
     var query = "?after=" + after + (asked.length ? "&parts=" + encodeURIComponent(asked.join(",")) : "");
     var source = new EventSource(streamUrl + query, {withCredentials: crossOrigin});
-    pushing = true;
+    if (!retrying) pushing = true;
     var opened = false, failures = 0, watchdog = null;
     function alive() {
       clearTimeout(watchdog);
       watchdog = setTimeout(giveUp, PATIENCE);
+      if (!pushing) {  // a stream tried again delivers: back from polling to pushing
+        pushing = true;
+        stopPolling();
+        retryIn = 30000;
+      }
     }
     function giveUp() {
       clearTimeout(watchdog);
@@ -195,14 +210,17 @@
       pushing = false;
       fetchAwaited();
       startPolling();
+      setTimeout(function () { stream(true); }, retryIn);
+      retryIn = Math.min(retryIn * 2, 600000);
     }
     var quiet = null;  // a stream that ended is reopened at once: only a reopen that fails is news
     source.addEventListener("open", function () {
       opened = true;
       failures = 0;
       clearTimeout(quiet);
-      connected();
-      alive();
+      if (pushing) connected();  // a stream tried again counts only once a frame comes through
+      clearTimeout(watchdog);
+      watchdog = setTimeout(giveUp, PATIENCE);
     });
     source.addEventListener("ping", function () { connected(); alive(); });
     source.addEventListener("zg", function (message) {
@@ -215,20 +233,21 @@
       fetchAwaited();
       failures += 1;
       if (source.readyState === EventSource.CLOSED || (!opened && failures >= 3)) {
-        lost();
+        if (pushing) lost();
         giveUp();
       } else if (failures > 1) {
-        lost();
+        if (pushing) lost();
       } else {
         clearTimeout(quiet);
-        quiet = setTimeout(lost, 5000);
+        quiet = setTimeout(function () { if (pushing) lost(); }, 5000);
       }
     });
-    alive();
+    clearTimeout(watchdog);
+    watchdog = setTimeout(giveUp, PATIENCE);
   }
 
   if (streamUrl && window.EventSource) {
-    stream();
+    stream(false);
   } else {
     startPolling();
   }
