@@ -378,6 +378,8 @@ async def _run(tables: list[Table], *, mode: str, seconds: float, processes) -> 
         "write_p50": _pick(write_ms, 0.5), "write_p99": _pick(write_ms, 0.99),
         "visible_p50": _pick(visible, 0.5), "visible_p95": _pick(visible, 0.95), "visible_p99": _pick(visible, 0.99),
         "app_cores": busy["app"] / elapsed, "db_cores": busy["db"] / elapsed,
+        "web_cores": busy["web"] / elapsed, "stream_cores": busy["stream"] / elapsed,
+        "browser_cores": busy["browsers"] / elapsed,
         "app_ms_per_write": app_busy * 1000 / writes if writes else float("nan"),
         "app_ms_per_browser_minute": app_busy * 1000 / browsers * 60 / elapsed,
         "idle_app_ms_per_browser_minute": idle["app"] * 1000 / browsers * 60 / IDLE_SECONDS,
@@ -387,7 +389,7 @@ async def _run(tables: list[Table], *, mode: str, seconds: float, processes) -> 
     }
 
 
-def _build_tables(count: int, players: int) -> list[dict]:
+def _build_tables(count: int, players: int, row: int) -> list[dict]:
     """A campaign per table: its GM, its players, an encounter with two revealed NPCs."""
     from django.contrib.auth import get_user_model
 
@@ -397,11 +399,11 @@ def _build_tables(count: int, players: int) -> list[dict]:
     User = get_user_model()
     built = []
     for n in range(count):
-        gm = User.objects.create_user(username=f"bench-gm-{n}-{players}")
+        gm = User.objects.create_user(username=f"bench-gm-{row}-{n}")
         campaign = campaign_services.campaign_create(name=f"Table {n}", by=gm)
         users = []
         for p in range(players):
-            name = f"bench-p{p}-{n}-{players}"
+            name = f"bench-p{p}-{row}-{n}"
             users.append(User.objects.create_user(username=name))
             campaign_services.membership_add(campaign=campaign, username=name, role="player", by=gm)
         encounter = combat.encounter_create(campaign=campaign, by=gm, name="The customs house")
@@ -447,6 +449,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=60.0, help="writes per run (then a settle)")
     parser.add_argument("--players", type=int, action="append",
                         help="players per table (default 5); given twice or more, one run of --tables[0] each")
+    parser.add_argument("--stream-workers", type=int, default=1, help="uvicorn processes for the stream (default 1)")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON too")
     args = parser.parse_args()
     seats = args.players or [5]
@@ -471,6 +474,7 @@ def main() -> int:
                                          "zenergate_site.wsgi:application"], env=env, cwd=ROOT))
         servers.append(subprocess.Popen([sys.executable, "-m", "uvicorn", "zenergate_site.asgi:application", "--port",
                                          str(live), "--no-access-log", "--log-level", "warning",
+                                         "--workers", str(args.stream_workers),
                                          "--timeout-keep-alive", "30"], env=env, cwd=ROOT))
         os.environ.setdefault("DJANGO_SETTINGS_MODULE", "zenergate_site.settings")
         import django
@@ -480,10 +484,11 @@ def main() -> int:
         _wait_for(live, "uvicorn")
 
         def processes() -> dict:
-            app, db = [], []
-            for server in servers:
+            app, db, groups = [], [], {}
+            for name, server in zip(("web", "stream"), servers, strict=True):
                 parent = psutil.Process(server.pid)
-                app += [parent, *parent.children(recursive=True)]
+                groups[name] = [parent, *parent.children(recursive=True)]
+                app += groups[name]
             for process in psutil.process_iter(["name", "cmdline"]):
                 line = " ".join(process.info["cmdline"] or [])
                 if str(root) in line and ("postgres" in line or "redis" in line):
@@ -493,11 +498,12 @@ def main() -> int:
                     db += psutil.Process(pid).children(recursive=True)
                 except psutil.Error:
                     pass
-            return {"app": app, "db": list({p.pid: p for p in db}.values())}
+            return {"app": app, "db": list({p.pid: p for p in db}.values()), **groups,
+                    "browsers": [psutil.Process()]}
 
         plan = [(n, seats[0]) for n in args.tables] if len(seats) == 1 else [(args.tables[0], s) for s in seats]
-        for count, players in plan:
-            specs = _build_tables(count, players)
+        for row_number, (count, players) in enumerate(plan):
+            specs = _build_tables(count, players, row_number)
             stats = Counter()
             tables = []
             for spec in specs:
@@ -538,6 +544,9 @@ def main() -> int:
               f"{row['visible_p50']:.0f} / {row['visible_p95']:.0f} / {row['visible_p99']:.0f} ms | "
               f"{row['app_cores']:.2f} | {row['db_cores']:.2f} | {row['app_ms_per_write']:.1f} ms "
               f"({ratio:.2f}x) | {row['idle_app_ms_per_browser_minute']:.1f} ms | {row['missed']} | {row['dropped']} |")
+    print("\n| tables | app CPU: gunicorn + uvicorn (cores) | the simulated browsers (cores) |\n|---:|---:|---:|")
+    for row in rows:
+        print(f"| {row['tables']} | {row['web_cores']:.2f} + {row['stream_cores']:.2f} | {row['browser_cores']:.2f} |")
     for row in rows:
         for what, count in row["error_kinds"].items():
             print(f"  {row['tables']} table(s): {count} x {what}")
