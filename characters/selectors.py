@@ -4,7 +4,7 @@ from django.db.models import Prefetch, QuerySet
 
 from campaign.models import Membership
 
-from .models import Armour, Character, Disadvantage, Equipment, Language, Skill, Weapon
+from .models import Armour, Breadth, Character, Disadvantage, Equipment, Language, Skill, Weapon
 
 SHEET_PREFETCH = (
     Prefetch("skills", queryset=Skill.objects.order_by("position", "id")),
@@ -16,9 +16,16 @@ SHEET_PREFETCH = (
 )
 
 
+#: The skills a fight reads: the weapon skills give an attacker its ranks.
+WEAPON_SKILLS = (Breadth.WEAPON_MODEL, Breadth.WEAPON_TYPE, Breadth.WEAPON_CATEGORY)
+
 #: What a character in a fight needs: stats in play read worn armour, the attack reads weapons
-#: and weapon skills. Nothing else of the sheet is loaded for an attack.
-COMBAT_PREFETCH = tuple(p for p in SHEET_PREFETCH if p.prefetch_through in ("skills", "weapons", "armour"))
+#: and weapon skills. Nothing else of the sheet is loaded for an attack (a character with 30
+#: skills and two weapon skills loads two: the tracker loads every combatant's on every render).
+COMBAT_PREFETCH = (
+    Prefetch("skills", queryset=Skill.objects.filter(breadth__in=WEAPON_SKILLS).order_by("position", "id")),
+    *(p for p in SHEET_PREFETCH if p.prefetch_through in ("weapons", "armour")),
+)
 
 
 def character_for_combat(*, character_id: int, lock: bool = False) -> Character:

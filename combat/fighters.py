@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 from django.db.models import Prefetch
 
-from characters.models import Breadth, Character
-from characters.selectors import COMBAT_PREFETCH
+from characters.models import Character
+from characters.selectors import COMBAT_PREFETCH, WEAPON_SKILLS
 from characters.sheet import current_stats, worn_armour_rating
 from rulebook.combat import defense
 from rulebook.damage import WoundState
@@ -22,7 +22,6 @@ from .models import Combatant
 
 #: A quick NPC with no stats given: an average person (the middle of 4d6).
 DEFAULT_NPC_STAT = 14
-WEAPON_SKILLS = (Breadth.WEAPON_MODEL, Breadth.WEAPON_TYPE, Breadth.WEAPON_CATEGORY)
 
 
 @dataclass
