@@ -273,9 +273,13 @@ def run(port: int, *, dev: bool = False) -> int:
             web = [_python(), "-m", "gunicorn", "--config", str(BASE_DIR / "zenergate_site" / "gunicorn.conf.py"),
                    "zenergate_site.wsgi"]
         children.append(Child("web server", web, {**env, "HOST": host, "PORT": str(port)}))
+        # Two stream processes (STREAM_WORKERS) under `make run`: one process holds the GIL while it
+        # renders a table's parts, and a hundred tables keep it busy (docs/performance.md).
+        stream_workers = "1" if dev else os.environ.get("STREAM_WORKERS", "2")
         children.append(Child("event stream", [
             _python(), "-m", "uvicorn", "zenergate_site.asgi:application", "--host", host,
-            "--port", str(stream_port), "--no-access-log", "--timeout-graceful-shutdown", "2"], env, restart=True))
+            "--port", str(stream_port), "--workers", stream_workers, "--no-access-log",
+            "--timeout-graceful-shutdown", "2"], env, restart=True))
         for child in children:
             child.start()
         mode = "runserver, DEBUG on, reloads on changes" if dev else "gunicorn, DEBUG off"

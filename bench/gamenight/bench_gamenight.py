@@ -3,7 +3,7 @@
 Starts a throw-away embedded PostgreSQL and Redis (or uses DATABASE_URL / REDIS_URL), builds one
 campaign per table (a GM, five players, an encounter with two revealed NPCs), and runs the app as
 `make run` does: gunicorn with the production settings (2 workers x 4 threads) for pages, the API
-and writes, and the stream's ASGI process (uvicorn) for pushed events. Then, for each number of
+and writes, and the stream's ASGI processes (uvicorn, 2 by default) for pushed events. Then, for each number of
 tables, every browser opens the encounter page with the roll feed beside it and behaves as
 static/js/live.js does:
 
@@ -23,7 +23,8 @@ browser at the table never showed).
 
     .venv/bin/python bench/gamenight/bench_gamenight.py                  # 1, 10, 30, 100 tables, push
     .venv/bin/python bench/gamenight/bench_gamenight.py --mode poll --tables 1 10 30
-    .venv/bin/python bench/gamenight/bench_gamenight.py --tables 3 --seconds 20 --players 2 --players 11
+    .venv/bin/python bench/gamenight/bench_gamenight.py --tables 10 --players 2 --players 11
+    .venv/bin/python bench/gamenight/bench_gamenight.py --tables 100 --stream-workers 1
 """
 
 from __future__ import annotations
@@ -449,7 +450,8 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=60.0, help="writes per run (then a settle)")
     parser.add_argument("--players", type=int, action="append",
                         help="players per table (default 5); given twice or more, one run of --tables[0] each")
-    parser.add_argument("--stream-workers", type=int, default=1, help="uvicorn processes for the stream (default 1)")
+    parser.add_argument("--stream-workers", type=int, default=2,
+                        help="uvicorn processes for the stream (default 2, as make run and compose start)")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON too")
     args = parser.parse_args()
     seats = args.players or [5]
