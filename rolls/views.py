@@ -38,6 +38,9 @@ def _odds(campaign, source) -> dict:
         params = rule_set.clean({**(campaign.rulings or {}), **given})
         odds = rule_set.odds(**params)
     except ParamError as exc:
+        if exc.field not in source:  # a form not yet filled in (a fresh page): a prompt, not an error
+            label = next((p.label for p in rule_set.params if p.name == exc.field), exc.field)
+            return {"prompt": f"Give the {label.lower()} to see the odds of the check."}
         return {"error": str(exc), "field": exc.field}
     except RulesError as exc:
         return {"error": str(exc)}

@@ -27,6 +27,17 @@ def test_the_roller_page_is_for_members(client, personas, persona, code):
         assert ("GM only" in html) == (persona == "gm")
 
 
+def test_a_fresh_roller_asks_for_the_target_instead_of_showing_an_error(client, personas):
+    client.force_login(personas["player"])
+    url = reverse("campaign-roller", args=[personas["campaign"].pk])
+    html = client.get(url).content.decode()
+    assert "Give the target to see the odds of the check." in html
+    assert "is required" not in html and 'role="alert"' not in html
+    # A target typed, then cleared, is an error the player made: it is said as one.
+    cleared = client.get(url, {"part": "odds", "target": "", "dice": 3}, **HTMX).content.decode()
+    assert 'role="alert"' in cleared and "required" in cleared.lower()
+
+
 def test_anonymous_visitors_are_sent_to_log_in(client, personas):
     response = client.get(reverse("campaign-roller", args=[personas["campaign"].pk]))
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
