@@ -35,8 +35,9 @@ def placeholder_tokens(request):
         request._zg_csrf_placeholder = False
 
 
-def fill(text: str, request) -> str:
-    """``text`` with this visitor's token where the placeholder is (a token made once per call)."""
-    if PLACEHOLDER not in text:
-        return text
-    return text.replace(PLACEHOLDER, get_token(request))
+def fill(content: bytes, request) -> bytes:
+    """``content`` with this visitor's token where the placeholder is (one token made per call)."""
+    placeholder = PLACEHOLDER.encode()
+    if placeholder not in content:
+        return content
+    return content.replace(placeholder, get_token(request).encode())
