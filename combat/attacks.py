@@ -16,7 +16,7 @@ from django.db import transaction
 from campaign.changes import change_set
 from characters.selectors import character_for_combat
 from rolls.services import record_roll
-from rulebook import RulesError
+from rulebook import RulesError, game_time
 from rulebook.combat import ATTACK_DICE_SLOTS, attack_odds, attack_with_damage
 from rulebook.damage import dying_round, restore_from_dying
 from rulebook.dice import DiceSlots, check_odds, roll_check
@@ -25,8 +25,8 @@ from rulebook.tables import aiming_bonus
 from .errors import CombatConflict, CombatError
 from .fighters import Fighter, fighter
 from .log import Changes, record
-from .models import OUT_COLD_TURNS_MAX, Combatant, CombatEvent, Encounter
-from .services import _running, hidden, locked, pay_and_wound, seen_by
+from .models import Combatant, CombatEvent, Encounter
+from .services import _running, hidden, locked, out_cold_now, pay_and_wound, seen_by
 
 
 @dataclass(frozen=True)
@@ -111,7 +111,7 @@ def attack_preview(*, encounter: Encounter, request: AttackRequest, is_gm: bool 
 
 
 def _check_turn(encounter: Encounter, attacker: Fighter, *, is_gm: bool) -> None:
-    if attacker.combatant.dead or attacker.combatant.dying or attacker.combatant.out_cold_turns:
+    if attacker.combatant.dead or attacker.combatant.dying or out_cold_now(encounter, attacker.combatant):
         raise CombatConflict(f"{attacker.combatant.name} cannot act now.", field="attacker")
     if not is_gm and encounter.order[encounter.turn] != attacker.combatant.pk:
         raise CombatConflict(f"It is not {attacker.combatant.name}'s turn.", field="attacker")
@@ -179,8 +179,9 @@ def attack_make(*, encounter: Encounter, by, request: AttackRequest, dice: dict 
         out = hit.unconscious_seconds if hit.unconscious_seconds is not None else (
             hit.unconscious_minutes * 60 if hit.unconscious_minutes is not None else None)
         if out:
-            victim.out_cold_turns = min(max(victim.out_cold_turns, ceil(out / encounter.round_seconds)),
-                                        OUT_COLD_TURNS_MAX)
+            until = game_time.ends_at(round_number=encounter.round, round_seconds=encounter.round_seconds,
+                                      seconds=out, acts_later=victim.pk in encounter.order[encounter.turn + 1:])
+            victim.out_cold_until = max(victim.out_cold_until or 0, until)
         if hit.dying and not victim.dying:
             victim.dying, victim.dying_modifier = True, None
         if location.next_attack_bonus:
@@ -190,29 +191,56 @@ def attack_make(*, encounter: Encounter, by, request: AttackRequest, dice: dict 
             "trauma": hit.trauma, "shock": hit.shock_taken, "shock_rolled": hit.full_shock,
             "shock_this_round": hit.round_shock, "shock_threshold": target.shock_threshold,
             "save": None if hit.save is None else {
-                "target": hit.save.target, "faces": list(hit.save.check.faces), "saved": hit.save.saved,
+                "target": hit.save.target, "faces": list(hit.save.check.faces), "total": hit.save.check.total,
+                "dice": len(hit.save.check.faces), "saved": hit.save.saved,
                 "breakdown": [list(t) for t in hit.save.breakdown]},
             "unconscious_seconds": None if hit.unconscious_seconds is None else float(hit.unconscious_seconds),
             "unconscious_minutes": None if hit.unconscious_minutes is None else float(hit.unconscious_minutes),
-            "turns_out_cold": victim.out_cold_turns, "stat_damage": stat_damage, "dying": victim.dying,
+            "out_cold_seconds": None if not out else min(ceil(out), game_time.LONGEST_SECONDS),
+            "actions_missed": None if not out else game_time.actions_missed(out, encounter.round_seconds),
+            "stat_damage": stat_damage, "dying": victim.dying,
             "hit_breakdown": [list(t) for t in hit.breakdown],
         })
-        summary += f" at the {location.location.replace('_', ' ')}: {hit.trauma} trauma, {hit.shock_taken} shock"
-        if out:
-            summary += f", out cold for {victim.out_cold_turns} turn(s)"
+    told = what_it_did(result, round_seconds=encounter.round_seconds)
     hidden_target = target.combatant.is_npc
     public = result if not hidden_target else {k: v for k, v in result.items()
                                                if k not in ("trauma", "shock", "shock_rolled", "shock_this_round",
                                                             "shock_threshold", "hit_breakdown", "save", "stat_damage")}
-    if hidden_target:
-        public["band"] = fighter(target.combatant).band() if target.combatant.character is None else None
-        summary = summary.split(": ")[0] + f": {attack.outcome}"
+    gm_data = result
+    if hidden_target:  # players read what a hit did to an NPC as its place and how hurt it looks
+        public["band"] = fighter(target.combatant).band()
+        gm_data = {**result, "summary": f"{summary}{told}"}
+        summary += what_it_did(public, round_seconds=encounter.round_seconds)
+    else:
+        summary += told
     seen = seen_by(attacker.combatant, target.combatant)
     record_roll(campaign=encounter.campaign_id, by=by, kind="combat", label=summary,
                 faces=result["dice"].get("attack", []), total=attack.check.total, success=attack.check.success,
                 probability=check_odds(attack.target.total, 3).probability, seen=seen)
-    return record(changes=changes, kind="attack", by=by, summary=summary, data=public, gm_data=result,
+    return record(changes=changes, kind="attack", by=by, summary=summary, data=public, gm_data=gm_data,
                   idempotency_key=idempotency_key, answers=answers, seen=seen)
+
+
+def what_it_did(result: dict, *, round_seconds: int) -> str:
+    """The rest of an attack's log line after its outcome: where the hit landed and everything it
+    did, from what its reader may see (an NPC's numbers only behind the screen, its look else)."""
+    if "location" not in result:
+        return ""
+    said = [f" at the {result['location']['location'].replace('_', ' ')}"]
+    if "trauma" in result:
+        said.append(f"{result['trauma']} trauma, {result['shock']} shock")
+        save = result.get("save")
+        if save is not None:
+            said.append(f"shock save {'made' if save['saved'] else 'failed'} (CON {save['target']} on "
+                        f"{save.get('dice', 4)}d6, rolled {save.get('total', sum(save['faces']))})")
+        said += [f"{stat} −{points}" for stat, points in sorted(result.get("stat_damage", {}).items()) if points]
+    elif result.get("band"):
+        said.append(f"looks {result['band']}")
+    if result.get("out_cold_seconds"):
+        said.append(f"out cold {game_time.out_cold(result['out_cold_seconds'], round_seconds)}")
+    if result.get("dying"):
+        said.append("dying")
+    return said[0] + (": " + ", ".join(said[1:]) if len(said) > 1 else "")
 
 
 @transaction.atomic

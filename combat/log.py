@@ -14,7 +14,7 @@ from .models import Combatant, CombatEvent, Encounter
 
 ENCOUNTER_FIELDS = ("state", "round", "turn", "order")
 COMBATANT_FIELDS = ("revealed", "trauma", "shock", "end_spent", "stat_damage", "initiative", "initiative_breakdown",
-                    "surprised", "prone", "cant_move", "shock_this_round", "out_cold_turns", "skipped_rounds", "held",
+                    "surprised", "prone", "cant_move", "shock_this_round", "out_cold_until", "skipped_rounds", "held",
                     "dying_modifier", "dying", "dead", "follow_up")
 
 

@@ -73,8 +73,9 @@ class Combatant(models.Model):
     prone = models.BooleanField(default=False)
     cant_move = models.BooleanField(default=False)
     shock_this_round = models.PositiveIntegerField(default=0)
-    out_cold_turns = models.PositiveSmallIntegerField(default=0)  # actions still to miss
-    skipped_rounds = models.PositiveSmallIntegerField(default=0)  # in a row; every second one recovers END
+    # Out cold until this second on the fight's clock (rulebook.game_time); None: awake.
+    out_cold_until = models.PositiveBigIntegerField(null=True, blank=True)
+    skipped_rounds = models.PositiveIntegerField(default=0)  # in a row; every second one recovers END
     held = models.BooleanField(default=False)  # holding its action this round, to come back before someone
     dying_modifier = models.SmallIntegerField(null=True, blank=True)  # the last dying round's; None: none yet
     dying = models.BooleanField(default=False)
@@ -99,12 +100,6 @@ class Combatant(models.Model):
     @property
     def is_npc(self) -> bool:
         return self.character_id is None
-
-
-#: The most actions a knocked-out combatant can be marked to miss: the column's range (a small
-#: integer), 91 hours of 10-second turns, far past the end of any fight. A knock-out past the
-#: time chart's end is capped here rather than refused: the hit happened.
-OUT_COLD_TURNS_MAX = 32767
 
 
 #: The aimed areas an attack may name, largest first (RULINGS section 6).

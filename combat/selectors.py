@@ -3,19 +3,32 @@
 from __future__ import annotations
 
 from campaign.audience import visible
+from rulebook import game_time
 
 from .fighters import combatants_loaded, fighter
 from .models import CombatEvent, Encounter
 from .permissions import EncounterAccess
 
 
-def _combatant_view(combatant, *, is_gm: bool, acting: int | None) -> dict | None:
+def _out_cold(combatant, encounter: Encounter) -> dict:
+    """How long a combatant stays out cold, from the start of this round: seconds, and the words
+    of its card ("until round 4", "30 min, until round 182")."""
+    left = game_time.seconds_left(until=combatant.out_cold_until, round_number=encounter.round,
+                                  round_seconds=encounter.round_seconds)
+    if not left:
+        return {"out_cold_seconds": 0, "out_cold": ""}
+    back = f"until round {game_time.back_in_round(combatant.out_cold_until, encounter.round_seconds):,}"
+    return {"out_cold_seconds": left,
+            "out_cold": back if left < game_time.MINUTE else f"{game_time.duration(left)}, {back}"}
+
+
+def _combatant_view(combatant, encounter: Encounter, *, is_gm: bool, acting: int | None) -> dict | None:
     if combatant.is_npc and not combatant.revealed and not is_gm:
         return None
     me = fighter(combatant)
     view = {"id": combatant.pk, "name": combatant.name, "npc": combatant.is_npc, "revealed": combatant.revealed,
             "character": combatant.character_id, "initiative": combatant.initiative,
-            "acting": combatant.pk == acting, "out_cold_turns": combatant.out_cold_turns,
+            "acting": combatant.pk == acting, **_out_cold(combatant, encounter),
             "dying": combatant.dying, "dead": combatant.dead, "surprised": combatant.surprised,
             "prone": combatant.prone, "cant_move": combatant.cant_move, "held": combatant.held, "band": me.band()}
     if is_gm or not combatant.is_npc:
@@ -48,7 +61,7 @@ def tracker(*, access: EncounterAccess) -> dict:
     encounter: Encounter = access.encounter
     acting = encounter.order[encounter.turn] if encounter.order and encounter.state == "running" else None
     combatants = combatants_loaded(encounter.pk)
-    views = {c.pk: _combatant_view(c, is_gm=access.is_gm, acting=acting) for c in combatants}
+    views = {c.pk: _combatant_view(c, encounter, is_gm=access.is_gm, acting=acting) for c in combatants}
     ordered = [views[pk] for pk in encounter.order if views.get(pk)]
     ordered += [v for pk, v in views.items() if v and pk not in encounter.order]
     last = CombatEvent.objects.filter(encounter=encounter).order_by("-id").values_list("id", flat=True).first()

@@ -17,7 +17,7 @@ from campaign.changes import change_set
 from characters.models import Character
 from characters.selectors import character_for_combat
 from characters.wounds import apply_damage, healing_state, save_wounds
-from rulebook import RulesError
+from rulebook import RulesError, game_time
 from rulebook.dice import DiceSlots, EnteredDice, default_rng
 from rulebook.initiative import Combatant as Initiative
 from rulebook.initiative import initiative_order, reaction_save
@@ -44,6 +44,12 @@ def locked(encounter_id: int) -> Encounter:
 def hidden(combatant: Combatant) -> bool:
     """An NPC the GM has not revealed: players never see it named, counted or ordered."""
     return combatant.is_npc and not combatant.revealed
+
+
+def out_cold_now(encounter: Encounter, combatant: Combatant) -> bool:
+    """Whether a combatant is still out cold in this round (its time is on the fight's clock)."""
+    return game_time.misses_action(until=combatant.out_cold_until, round_number=encounter.round,
+                                   round_seconds=encounter.round_seconds)
 
 
 def seen_by(*combatants: Combatant) -> Seen:
@@ -307,14 +313,15 @@ def turn_next(*, encounter: Encounter, by, skip: bool = False, hold: bool = Fals
         current = combatants.get(encounter.order[encounter.turn])
         if current is None or current.dead or current.held:
             continue
-        if current.out_cold_turns:
+        if out_cold_now(encounter, current):
             changes.watch(current)
-            current.out_cold_turns -= 1
             notes.append((f"{current.name} is out cold and misses the action", current))
             notes += _skip_action(current, changes, end_dice)
-            if not current.out_cold_turns:
-                notes.append((f"{current.name} comes round", current))
             continue
+        if current.out_cold_until is not None:
+            changes.watch(current)
+            current.out_cold_until = None
+            notes.append((f"{current.name} comes round", current))
         break
     try:
         end_dice.check_all_used()
@@ -367,7 +374,7 @@ def encounter_end(*, encounter: Encounter, by) -> Encounter:
     combatants = list(Combatant.objects.select_for_update(of=("self",), no_key=True).select_related("character")
                       .filter(encounter=encounter))
     _lock_characters(combatants)
-    changes, notes = Changes(encounter), []
+    changes, notes, still = Changes(encounter), [], []
     for combatant in combatants:
         changes.watch(combatant)
         if combatant.character is not None:
@@ -379,15 +386,25 @@ def encounter_end(*, encounter: Encounter, by) -> Encounter:
             combatant.shock -= healed
         if healed:
             notes.append((f"{combatant.name} {healed}", combatant))
+        # The fight's clock stops at the end of this round; a knock-out runs on past it.
+        left = (combatant.out_cold_until or 0) - encounter.round * encounter.round_seconds
+        if left > 0:
+            still.append((f"{combatant.name} for {game_time.duration(left)}", combatant))
     encounter.state = Encounter.State.ENDED
     public = [text for text, about in notes if not hidden(about)]
     complete = [text for text, _ in notes]
+    out_public = [text for text, about in still if not hidden(about)]
+    out_complete = [text for text, _ in still]
 
-    def said(parts):
-        return "The encounter ends" + (f"; shock back at the end of combat: {', '.join(parts)}" if parts else "")
+    def said(parts, out):
+        return ("The encounter ends" + (f"; shock back at the end of combat: {', '.join(parts)}" if parts else "")
+                + (f"; still out cold: {', '.join(out)}" if out else ""))
 
-    record(changes=changes, kind="end", by=by, summary=said(public), data={"shock_back": public},
-           gm_data={"shock_back": complete, "summary": said(complete)} if public != complete else None)
+    secret = public != complete or out_public != out_complete
+    record(changes=changes, kind="end", by=by, summary=said(public, out_public),
+           data={"shock_back": public, "out_cold": out_public},
+           gm_data={"shock_back": complete, "out_cold": out_complete,
+                    "summary": said(complete, out_complete)} if secret else None)
     return encounter
 
 

@@ -50,8 +50,9 @@ def _context(request, access: EncounterAccess) -> dict:
 
 
 def _attack_form(state: dict, attackers: list[dict]) -> AttackForm | None:
-    """The attack form, set for the combatant acting against the first one on the other side."""
-    if not attackers:
+    """The attack form while the fight runs, set for the combatant acting against the first one on
+    the other side."""
+    if not attackers or state["state"] != "running":
         return None
     attacker = next((c for c in attackers if c["id"] == state["acting"]), attackers[0])
     others = [c for c in state["combatants"] if c["id"] != attacker["id"] and not c["dead"]]

@@ -1,8 +1,10 @@
-"""Fights that run long or hit hard: no number leaves its column, no later action fails."""
+"""Fights that run long or hit hard: no number leaves its column, no later action fails, and a
+knock-out is kept as game time on the fight's clock (rulebook.game_time)."""
 
 import pytest
 
-from combat.models import OUT_COLD_TURNS_MAX, Combatant
+from combat.models import Combatant
+from rulebook import game_time
 
 pytestmark = pytest.mark.django_db
 
@@ -26,18 +28,72 @@ def fight(personas, api_as):
     return {"gm": gm, "encounter": encounter, "pc": pc, "npc": npc}
 
 
-def test_a_knock_out_past_the_time_chart_is_capped_and_the_fight_goes_on(fight):
+def test_a_knock_out_past_the_time_chart_is_kept_as_time_and_the_fight_goes_on(fight):
     """Regression: out cold for longer than a small integer holds was a 500 on this attack and
-    on every later one against the same combatant (DataError: smallint out of range)."""
+    on every later one against the same combatant (DataError: smallint out of range). It is now
+    the second on the fight's clock the knock-out ends, said with its unit."""
     gm, e = fight["gm"], fight["encounter"]
     url = f"/api/v1/encounters/{e}/attacks/"
     first = gm.post(url, {"attacker": fight["pc"], "target": fight["npc"], "stat": "MEL", "dice": BIG_HIT},
                     format="json")
     assert first.status_code == 201, first.content
-    assert first.json()["data"]["turns_out_cold"] == OUT_COLD_TURNS_MAX
-    assert Combatant.objects.get(pk=fight["npc"]).out_cold_turns == OUT_COLD_TURNS_MAX
+    out = first.json()["data"]["out_cold_seconds"]
+    assert out > 32767 * 10  # far past what the old count of turns could hold
+    # Its turn was still to come in round 1: the knock-out counts from that round's start.
+    assert Combatant.objects.get(pk=fight["npc"]).out_cold_until == out
+    gm_line = gm.get(f"/api/v1/encounters/{e}/log/").json()["events"][-1]["summary"]
+    assert f"out cold {game_time.duration(out)} — misses" in gm_line, gm_line
     again = gm.post(url, {"attacker": fight["pc"], "target": fight["npc"], "stat": "MEL",
                           "dice": {"attack": [6, 6, 6]}}, format="json")
     assert again.status_code == 201, again.content
     assert gm.post(f"/api/v1/encounters/{e}/undo/", {}, format="json").status_code == 201
     assert gm.post(f"/api/v1/encounters/{e}/next-turn/", {}, format="json").status_code in (200, 201)
+    card = next(c for c in gm.get(f"/api/v1/encounters/{e}/").json()["combatants"] if c["id"] == fight["npc"])
+    assert card["out_cold"].endswith(f"until round {game_time.back_in_round(out, 10):,}"), card["out_cold"]
+
+
+def test_twenty_seconds_out_cold_misses_two_actions_then_comes_round(fight):
+    """A knock-out of 20 s in 10-second rounds, landed in round 1 before the NPC's turn, misses
+    its actions in rounds 1 and 2; it comes round and acts in round 3."""
+    gm, e = fight["gm"], fight["encounter"]
+    Combatant.objects.filter(pk=fight["npc"]).update(
+        out_cold_until=game_time.ends_at(round_number=1, round_seconds=10, seconds=20, acts_later=True))
+    summaries = []
+    for _ in range(3):  # each pass: the mook misses its action and the brute acts; then the mook acts
+        assert gm.post(f"/api/v1/encounters/{e}/next-turn/", {}, format="json").status_code == 200
+    for event in gm.get(f"/api/v1/encounters/{e}/log/").json()["events"]:
+        summaries.append(event["summary"])
+    text = " | ".join(summaries)
+    assert text.count("Frail Mook is out cold and misses the action") == 2, text
+    assert text.count("Frail Mook comes round") == 1, text
+    state = gm.get(f"/api/v1/encounters/{e}/").json()
+    assert state["round"] == 3 and state["acting"] == fight["npc"]
+    assert Combatant.objects.get(pk=fight["npc"]).out_cold_until is None
+
+
+def test_a_fight_that_ends_with_someone_still_out_cold_says_for_how_long(fight):
+    gm, e = fight["gm"], fight["encounter"]
+    Combatant.objects.filter(pk=fight["npc"]).update(
+        out_cold_until=game_time.ends_at(round_number=1, round_seconds=10, seconds=1800))
+    assert gm.post(f"/api/v1/encounters/{e}/end/", {}, format="json").status_code == 200
+    last = gm.get(f"/api/v1/encounters/{e}/log/").json()["events"][-1]
+    assert "still out cold: Frail Mook for 30 min" in last["summary"], last["summary"]
+
+
+def test_a_hit_on_an_npc_is_told_in_full_to_the_gm_and_as_its_look_to_players(fight, api_as):
+    """What a hit did to an NPC: the GM's line has its numbers; players read where it landed and
+    how hurt the NPC now looks, never its trauma, shock or save."""
+    gm, e = fight["gm"], fight["encounter"]
+    hit = gm.post(f"/api/v1/encounters/{e}/attacks/", {
+        "attacker": fight["pc"], "target": fight["npc"], "stat": "MEL",
+        "dice": {"attack": [3, 3, 3], "location": [40], "damage": [5, 5, 5, 5, 5], "shock": [2],
+                 "save": [1, 1, 1, 1]}}, format="json")
+    assert hit.status_code == 201, hit.content
+    gm_line = gm.get(f"/api/v1/encounters/{e}/log/").json()["events"][-1]["summary"]
+    assert gm_line.startswith("Brute attacks Frail Mook with Club: hit at the ") and " trauma, " in gm_line, gm_line
+    assert "shock save failed (CON " in gm_line and "out cold 100 years or more" in gm_line, gm_line
+    for persona in ("player", "viewer"):
+        line = api_as(persona).get(f"/api/v1/encounters/{e}/log/").json()["events"][-1]["summary"]
+        where = gm_line.split(": ")[1]  # "hit at the left abdomen"
+        assert line == (f"Brute attacks Frail Mook with Club: {where}: looks down, out cold 100 years or more "
+                        "— misses 315,576,000 actions, dying"), (persona, line)

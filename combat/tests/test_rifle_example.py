@@ -62,9 +62,14 @@ def test_the_rifle_example_end_to_end(fight):
     assert outcome["trauma"] == 4  # 8 + 1 (chest) − 5 (armour)
     assert outcome["shock_rolled"] == 8 and outcome["shock_threshold"] == 6  # ⌈4 / 2⌉ + 4 + 2 (chest)
     assert outcome["save"]["target"] == 5 and not outcome["save"]["saved"]  # CON 7 − 2 over the threshold
-    assert outcome["unconscious_seconds"] == 10 and outcome["turns_out_cold"] == 1
+    assert outcome["unconscious_seconds"] == 10 and outcome["actions_missed"] == 1
     assert outcome["stat_damage"] == {"RES": 1}
     assert outcome["end_paid"] == 1  # a trigger pull
+    # The log line says everything the hit did, to every reader: the victim is a player character.
+    line = api.get(f"/api/v1/encounters/{encounter}/log/").json()["events"][-1]["summary"]
+    assert line == ("Rifleman attacks Ambush-victim with Rifle: hit at the right chest: 4 trauma, 8 shock, "
+                    "shock save failed (CON 5 on 4d6, rolled 24), RES −1, out cold 10 s — misses 1 action"
+                    ).replace("Ambush-victim", alice.name), line
 
     wounds = api.get(f"/api/v1/characters/{alice.pk}/wounds/").json()
     assert (wounds["trauma"], wounds["shock"], wounds["stat_damage"]) == (4, 8, {"RES": 1})
@@ -87,7 +92,7 @@ def test_the_rifle_example_end_to_end(fight):
     assert rifleman.end_spent == 0
     encounter_row = Encounter.objects.get(pk=encounter)
     assert (encounter_row.round, encounter_row.turn) == (1, 0)
-    assert Combatant.objects.get(pk=fight["pc"]).out_cold_turns == 0
+    assert Combatant.objects.get(pk=fight["pc"]).out_cold_until is None
 
 
 def test_the_dying_example(fight, personas):

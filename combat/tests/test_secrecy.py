@@ -196,7 +196,7 @@ def test_turns_never_name_an_unrevealed_npc_for_players(api_as, personas, fight)
     """Leak 1: turn_next (combat/services.py) writes "Hidden Ninja acts", "Hidden Ninja is out cold
     and misses the action", "... gets 2 shock back" into a public event, with ``acting`` = its id."""
     fight["roll"](ALICE_FIRST)
-    Combatant.objects.filter(pk=fight["ninja"]).update(out_cold_turns=1, shock=6)  # knocked out earlier
+    Combatant.objects.filter(pk=fight["ninja"]).update(out_cold_until=10, shock=6)  # knocked out earlier, till round 2
     fight["act"]("next-turn/")  # the NPC is out cold: 2 shock back, comes round; bob acts
     fight["act"]("next-turn/")  # round 2: alice acts
     state = fight["act"]("next-turn/")  # the NPC acts

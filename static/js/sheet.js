@@ -116,9 +116,3 @@
     }
   });
 })();
-
-// Forms that ask before they post: <form data-confirm="Put the sheet back?">.
-document.addEventListener("submit", function (event) {
-  var question = event.target.getAttribute && event.target.getAttribute("data-confirm");
-  if (question && !window.confirm(question)) event.preventDefault();
-});

@@ -1,0 +1,99 @@
+"""Game time: how long things last, on the fight's clock and the campaign's.
+
+A fight's clock counts seconds from its first round, one combat turn (``round_seconds``, ten by
+default, "Combat time") per round. Something that lasts a while in a fight (a knock-out) is
+kept as the second on that clock at which it ends, never as a count of turns: a count can
+overflow a column, a time cannot mean anything but what the rules rolled.
+
+A knock-out is dated to its victim's next chance to act: the start of this round when the
+victim's turn is still to come in it, the end of this round when it has acted. The victim then
+misses every action of a round that starts before it comes round. So a knock-out of 20 seconds
+in 10-second rounds misses two actions, one of 10 seconds misses one, whenever it lands.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import ceil
+
+from rulebook import RulesError
+
+MINUTE, HOUR, DAY, YEAR = 60, 3600, 86400, 31_557_600  # a Julian year: 365.25 days
+
+#: The longest stretch a fight records: a century. The time chart goes on without end (a huge
+#: shock excess); past this the victim is out for longer than any campaign, and the record
+#: says so instead of holding a number no column can.
+LONGEST_SECONDS = 100 * YEAR
+
+
+def round_start(round_number: int, round_seconds: int) -> int:
+    """The fight clock at the start of a round (round 1 starts at 0)."""
+    return max(round_number - 1, 0) * round_seconds
+
+
+def ends_at(*, round_number: int, round_seconds: int, seconds: Fraction | int, acts_later: bool = False) -> int:
+    """The second on the fight clock at which a knock-out of ``seconds`` in ``round_number``
+    ends, dated to the victim's next chance to act (``acts_later``: its turn in this round is
+    still to come), the time rounded up to a whole second and capped at LONGEST_SECONDS."""
+    if seconds < 0:
+        raise RulesError(f"A duration cannot be negative, not {seconds}.")
+    start = round_start(round_number, round_seconds) if acts_later else round_number * round_seconds
+    return start + min(ceil(seconds), LONGEST_SECONDS)
+
+
+def misses_action(*, until: int | None, round_number: int, round_seconds: int) -> bool:
+    """Whether a combatant out cold until ``until`` misses its action in this round."""
+    return until is not None and round_start(round_number, round_seconds) < until
+
+
+def actions_missed(seconds: Fraction | int, round_seconds: int) -> int:
+    """How many actions a knock-out of ``seconds`` costs in rounds of ``round_seconds``."""
+    return ceil(min(ceil(seconds), LONGEST_SECONDS) / round_seconds)
+
+
+def back_in_round(until: int, round_seconds: int) -> int:
+    """The first round whose start is not before ``until``: the one a knocked-out combatant
+    acts in again."""
+    return -(-until // round_seconds) + 1
+
+
+def seconds_left(*, until: int | None, round_number: int, round_seconds: int) -> int:
+    """What is left, at the start of this round, of something that ends at ``until``."""
+    if until is None:
+        return 0
+    return max(until - round_start(round_number, round_seconds), 0)
+
+
+def duration(seconds: Fraction | int | float) -> str:
+    """A duration as a player reads it, in its largest sensible unit: "20 s", "30 min",
+    "2 h 5 min", "3 days", "12 years". Below a second: "a moment"."""
+    if seconds <= 0:
+        return "no time"
+    if seconds < 1:
+        return "a moment"
+    whole = ceil(seconds)
+    if whole >= LONGEST_SECONDS:
+        return "100 years or more"
+    if whole < MINUTE:
+        return f"{whole} s"
+    if whole < HOUR:
+        minutes, rest = divmod(whole, MINUTE)
+        return f"{minutes} min" + (f" {rest} s" if rest else "")
+    if whole < DAY:  # to the minute, rounded up: "out cold 2 h 5 min" is never too short
+        hours, minutes = divmod(ceil(whole / MINUTE), 60)
+        return f"{hours} h" + (f" {minutes} min" if minutes else "")
+    if whole < YEAR:
+        days, hours = divmod(ceil(whole / HOUR), 24)
+        return _plural(days, "day") + (f" {hours} h" if hours and days < 10 else "")
+    return _plural(round(whole / YEAR, 1 if whole < 10 * YEAR else None), "year")
+
+
+def _plural(count, unit: str) -> str:
+    count = int(count) if float(count).is_integer() else count
+    return f"{count} {unit}" + ("" if count == 1 else "s")
+
+
+def out_cold(seconds: Fraction | int, round_seconds: int) -> str:
+    """A knock-out as the log and the card say it: "20 s — misses 2 actions"."""
+    missed = actions_missed(seconds, round_seconds)
+    return f"{duration(seconds)} — misses {missed:,} action{'' if missed == 1 else 's'}"
