@@ -7,9 +7,9 @@ from rest_framework.views import APIView
 
 from campaign.permissions import access_campaign
 
-from . import attacks, selectors, services
+from . import attacks, library, selectors, services
 from .models import Combatant
-from .permissions import access_encounter
+from .permissions import access_encounter, access_npc_setup
 from .serializers import (
     ActNowIn,
     AnswerIn,
@@ -20,9 +20,12 @@ from .serializers import (
     EncounterIn,
     EncounterPatchIn,
     EncounterSummaryOut,
+    FightFromSetupIn,
     InitiativeIn,
     LogQueryIn,
     NextTurnIn,
+    NpcSetupIn,
+    NpcSetupOut,
     ReactionIn,
 )
 
@@ -209,3 +212,52 @@ class EndApi(APIView):
         access = access_encounter(user=request.user, encounter_id=encounter_id, write=True)
         services.encounter_end(encounter=access.encounter, by=request.user)
         return _tracker(request, encounter_id)
+
+
+class FightAgainApi(APIView):
+    @extend_schema(request=None, responses={201: dict})
+    def post(self, request, encounter_id: int):
+        access = access_encounter(user=request.user, encounter_id=encounter_id, write=True)
+        again = library.fight_again(encounter=access.encounter, by=request.user)
+        return _tracker(request, again.pk, status.HTTP_201_CREATED)
+
+
+class NpcSetupListApi(APIView):
+    """The GM's NPC library: the campaign's saved casts of NPCs."""
+
+    @extend_schema(responses=NpcSetupOut(many=True))
+    def get(self, request, campaign_id: int):
+        access = access_campaign(user=request.user, campaign_id=campaign_id, write=True)
+        return Response(NpcSetupOut(access.campaign.npc_setups.all(), many=True).data)
+
+    @extend_schema(request=NpcSetupIn, responses={201: NpcSetupOut, 200: NpcSetupOut})
+    def post(self, request, campaign_id: int):
+        access = access_campaign(user=request.user, campaign_id=campaign_id, write=True)
+        data = _valid(NpcSetupIn, request.data)
+        encounter = access.campaign.encounters.filter(pk=data["encounter"]).first()
+        if encounter is None:
+            raise exceptions.ValidationError({"encounter": ["No such encounter in this campaign."]})
+        setup, created = library.setup_save(encounter=encounter, by=request.user, name=data["name"])
+        return Response(NpcSetupOut(setup).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+class NpcSetupDetailApi(APIView):
+    @extend_schema(responses=NpcSetupOut)
+    def get(self, request, setup_id: int):
+        setup, _ = access_npc_setup(user=request.user, setup_id=setup_id)
+        return Response(NpcSetupOut(setup).data)
+
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request, setup_id: int):
+        setup, _ = access_npc_setup(user=request.user, setup_id=setup_id)
+        library.setup_delete(setup=setup, by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class FightFromSetupApi(APIView):
+    @extend_schema(request=FightFromSetupIn, responses={201: dict})
+    def post(self, request, setup_id: int):
+        setup, _ = access_npc_setup(user=request.user, setup_id=setup_id)
+        data = _valid(FightFromSetupIn, request.data)
+        encounter = library.fight_from_setup(setup=setup, by=request.user, **data)
+        return _tracker(request, encounter.pk, status.HTTP_201_CREATED)

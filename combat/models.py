@@ -138,3 +138,21 @@ class CombatEvent(Audienced):
                                                condition=Q(idempotency_key__isnull=False),
                                                name="combat_event_idempotency_key_once"),
                        audience_constraint("combat_event_audience_valid")]
+
+
+class NpcSetup(models.Model):
+    """A cast of NPCs the GM keeps in the campaign to start fights from: their stat blocks and
+    weapons, hidden or not, never their wounds. GM-only: a set-up names hidden NPCs."""
+
+    campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="npc_setups")
+    name = models.CharField(max_length=limits.ENCOUNTER_NAME)
+    npcs = models.JSONField(default=list)  # [{"name", "revealed", "stats", "hit_points", ..., "weapons"}]
+    gm_notes = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [models.UniqueConstraint(fields=["campaign", "name"], name="npc_setup_name_once")]
+
+    def __str__(self) -> str:
+        return self.name

@@ -11,7 +11,7 @@ from django.http import Http404
 
 from campaign.permissions import CampaignAccess, access_to
 
-from .models import Combatant, Encounter
+from .models import Combatant, Encounter, NpcSetup
 
 
 @dataclass(frozen=True)
@@ -44,3 +44,18 @@ def access_encounter(*, user, encounter_id, write: bool = False) -> EncounterAcc
     if write and not access.is_gm:
         raise PermissionDenied("Only the campaign's GM runs the encounter.")
     return EncounterAccess(encounter, access, user)
+
+
+def access_npc_setup(*, user, setup_id) -> tuple[NpcSetup, CampaignAccess]:
+    """Return a set-up of the GM's NPC library with the GM's standing, or raise: members who are
+    not the GM get PermissionDenied (a set-up names hidden NPCs), everyone else Http404."""
+    try:
+        setup = NpcSetup.objects.select_related("campaign").filter(pk=int(setup_id)).first()
+    except (TypeError, ValueError, OverflowError):
+        setup = None
+    if setup is None:
+        raise Http404("No such set-up.")
+    access = access_to(campaign=setup.campaign, user=user)
+    if not access.is_gm:
+        raise PermissionDenied("Only the campaign's GM keeps the NPC library.")
+    return setup, access

@@ -15,7 +15,7 @@ from zenergate_site.api_fields import (
     WholeNumberField,
 )
 
-from .models import Encounter
+from .models import Encounter, NpcSetup
 
 MAX_FACES = 60
 #: The stats an attack (and initiative) rests on: ACC for ranged, MEL for melee.
@@ -162,3 +162,21 @@ class EncounterSummaryOut(serializers.ModelSerializer):
     class Meta:
         model = Encounter
         fields = ["id", "name", "state", "round", "created_at"]
+
+
+class NpcSetupIn(StrictInput):
+    """Save a fight's NPCs as a set-up of the GM's NPC library (the same name replaces it)."""
+
+    encounter = WholeNumberField(min_value=1, max_value=MAX_ID)
+    name = NameField(max_length=limits.ENCOUNTER_NAME)
+
+
+class FightFromSetupIn(StrictInput):
+    name = NameField(max_length=limits.ENCOUNTER_NAME, required=False, default="")
+    characters = FlagField(required=False, default=True)
+
+
+class NpcSetupOut(serializers.ModelSerializer):
+    class Meta:
+        model = NpcSetup
+        fields = ["id", "name", "npcs", "gm_notes", "created_at"]

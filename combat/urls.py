@@ -8,4 +8,5 @@ urlpatterns = [
     path("encounters/<int:encounter_id>/live/", views.encounter_live, name="encounter-live"),
     path("encounters/<int:encounter_id>/preview/", views.attack_preview, name="encounter-preview"),
     path("encounters/<int:encounter_id>/act/", views.encounter_act, name="encounter-act"),
+    path("npc-setups/<int:setup_id>/act/", views.npc_setup_act, name="npc-setup-act"),
 ]

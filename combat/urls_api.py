@@ -21,4 +21,8 @@ urlpatterns = [
     path(encounter + "log/", api.LogApi.as_view(), name="api-encounter-log"),
     path(encounter + "undo/", api.UndoApi.as_view(), name="api-encounter-undo"),
     path(encounter + "end/", api.EndApi.as_view(), name="api-encounter-end"),
+    path(encounter + "again/", api.FightAgainApi.as_view(), name="api-encounter-again"),
+    path("campaigns/<int:campaign_id>/npc-setups/", api.NpcSetupListApi.as_view(), name="api-campaign-npc-setups"),
+    path("npc-setups/<int:setup_id>/", api.NpcSetupDetailApi.as_view(), name="api-npc-setup"),
+    path("npc-setups/<int:setup_id>/fights/", api.FightFromSetupApi.as_view(), name="api-npc-setup-fights"),
 ]

@@ -13,10 +13,10 @@ from campaign.permissions import access_campaign
 from characters.models import Character
 from zenergate_site.errors import DomainError
 
-from . import attacks, parts, selectors, services
+from . import attacks, library, parts, selectors, services
 from .forms import AttackForm, DyingForm, EncounterForm, NpcForm
 from .models import Combatant
-from .permissions import EncounterAccess, access_encounter
+from .permissions import EncounterAccess, access_encounter, access_npc_setup
 
 
 @login_required
@@ -28,7 +28,8 @@ def encounter_list(request, campaign_id: int):
         encounter = services.encounter_create(campaign=access.campaign, by=request.user, **form.cleaned_data)
         return redirect("encounter", encounter_id=encounter.pk)
     return render(request, "combat/list.html", {"campaign": access.campaign, "access": access, "form": form,
-                                                "encounters": access.campaign.encounters.all()},
+                                                "encounters": access.campaign.encounters.all(),
+                                                "setups": access.campaign.npc_setups.all() if access.is_gm else ()},
                   status=400 if request.method == "POST" else 200)
 
 
@@ -162,6 +163,14 @@ def encounter_act(request, encounter_id: int):
             messages.success(request, event.summary)
         elif action == "end":
             services.encounter_end(encounter=encounter, by=by)
+        elif action == "save_setup":
+            setup, created = library.setup_save(encounter=encounter, by=by, name=request.POST.get("name", ""))
+            messages.success(request, f"{'Saved' if created else 'Replaced'} the NPC set-up {setup.name}: "
+                                      f"start a fight from it on the Combat page.")
+        elif action == "again":
+            again = library.fight_again(encounter=encounter, by=by)
+            messages.success(request, f"{again.name} is set up: roll initiative when the table is ready.")
+            return _back(again.pk)
         elif action == "dying":
             form = DyingForm(request.POST)
             if not form.is_valid():
@@ -175,3 +184,25 @@ def encounter_act(request, encounter_id: int):
     except (DomainError, Combatant.DoesNotExist, ValueError) as exc:
         messages.error(request, getattr(exc, "message", None) or "That combatant is not in this encounter.")
     return _back(encounter_id)
+
+
+@login_required
+@require_POST
+def npc_setup_act(request, setup_id: int):
+    """Start a fight from a set-up of the NPC library, or delete the set-up (GM)."""
+    setup, access = access_npc_setup(user=request.user, setup_id=setup_id)
+    action = request.POST.get("action", "")
+    try:
+        if action == "fight":
+            encounter = library.fight_from_setup(setup=setup, by=request.user, name=request.POST.get("name", ""),
+                                                 characters=request.POST.get("characters") == "on")
+            messages.success(request, f"{encounter.name} is set up: roll initiative when the table is ready.")
+            return _back(encounter.pk)
+        if action == "delete":
+            library.setup_delete(setup=setup, by=request.user)
+            messages.success(request, f"Deleted the NPC set-up {setup.name}.")
+        else:
+            raise DomainError("Unknown action.")
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    return redirect(reverse("campaign-encounters", args=[access.campaign.pk]))

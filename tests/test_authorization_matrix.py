@@ -234,6 +234,7 @@ MATRIX: dict[str, dict[str, Rule]] = {
     "encounter-live": {"GET": MEMBERS_READ},
     "encounter-preview": {"GET": MEMBERS_READ},
     "encounter-act": {"POST": GM_WRITES},  # every action but a player's own attack is the GM's
+    "npc-setup-act": {"POST": GM_WRITES},
     # --- Dice roller, roll feed, tables -------------------------------------------------------
     "campaign-roller": {"GET": MEMBERS_READ},
     "campaign-roller-roll": {"POST": PLAYERS_OR_GM_WRITE},
@@ -303,6 +304,12 @@ MATRIX: dict[str, dict[str, Rule]] = {
     "api-encounter-log": {"GET": MEMBERS_READ},
     "api-encounter-undo": {"POST": GM_WRITES},
     "api-encounter-end": {"POST": GM_WRITES},
+    "api-encounter-again": {"POST": GM_WRITES},
+    # The NPC library names hidden NPCs: the GM's alone, to read too.
+    "api-campaign-npc-setups": {"GET": GM_WRITES, "POST": GM_WRITES(body=lambda w: {
+        "encounter": w.ids["encounter_id"], "name": "Bar fight cast"})},
+    "api-npc-setup": {"GET": GM_WRITES, "DELETE": GM_WRITES},
+    "api-npc-setup-fights": {"POST": GM_WRITES},
     # --- Rolls and odds API -------------------------------------------------------------------
     "api-campaign-rolls": {"GET": MEMBERS_READ, "POST": PLAYERS_OR_GM_WRITE},
     "api-odds": {"POST": ANYONE_LOGGED_IN},  # odds of any rule set: no campaign in them
@@ -337,7 +344,7 @@ def build_world() -> World:
     from campaign import services as campaign_services
     from characters import items, lifecycle
     from characters import services as character_services
-    from combat import attacks
+    from combat import attacks, library
     from combat import services as combat
     from combat.models import CombatEvent
     from downtime import services as downtime
@@ -404,12 +411,13 @@ def build_world() -> World:
     request = attacks.attack_request(encounter=encounter, by=player, request=attacks.AttackRequest(
         attacker=pc.pk, target=goon.pk, weapon="Knife", stat="MEL"))
     assert CombatEvent.objects.filter(encounter=encounter).count() > 1
+    setup, _ = library.setup_save(encounter=encounter, by=gm, name="Bar fight cast")  # the GM's NPC library
 
     ids = {
         "campaign_id": campaign.pk, "character_id": character.pk, "adventure_id": adventure.pk,
         "token_id": token.pk, "macguffin_id": macguffin.pk, "job_id": job.pk, "treatment_id": treatment.pk,
         "transition_id": transition["id"], "encounter_id": encounter.pk, "combatant_id": goon.pk,
-        "pc_combatant_id": pc.pk, "event_id": request.pk,
+        "pc_combatant_id": pc.pk, "event_id": request.pk, "setup_id": setup.pk,
     }
     return World(users=users, ids=ids, lines=lines, draft_id=draft.pk)
 

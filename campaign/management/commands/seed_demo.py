@@ -115,9 +115,8 @@ class Command(BaseCommand):
 
     def _encounter(self, campaign, gm):
         """A fight ready to run: both characters, a revealed guard and a hidden sniper."""
-        from combat import (
-            services as combat,  # the demo composes every app; nothing imports it back
-        )
+        from combat import library  # the demo composes every app; nothing imports it back
+        from combat import services as combat
 
         fight = combat.encounter_create(campaign=campaign, by=gm, name="The customs house",
                                         gm_notes="The sniper on the roof is a Chronosquad deserter.")
@@ -130,6 +129,8 @@ class Command(BaseCommand):
         combat.combatant_add(encounter=fight, by=gm, npc={
             "name": "Rooftop sniper", "stats": {"ACC": 17, "AWA": 15},
             "weapons": [{"name": "Long rifle", "damage_points": 5, "ranks": 2}]})
+        # The same cast in the GM's NPC library, to start the next fight at the customs house from.
+        library.setup_save(encounter=fight, by=gm, name="Customs house crew")
 
     def _economy(self, campaign, gm):
         radio = economy.macguffin_create(campaign=campaign, name="Crystal radio set",
