@@ -49,6 +49,8 @@ def _fraction(p) -> dict:
 
 
 def _pair(encounter: Encounter, request: AttackRequest, *, lock: bool, is_gm: bool) -> tuple[Fighter, Fighter]:
+    if request.modifier and not is_gm:  # the situational modifier is the GM's call, not the attacker's
+        raise CombatError("Only the GM gives a situational modifier; leave it at 0.", field="modifier")
     query = Combatant.objects.filter(encounter=encounter, pk__in=[request.attacker, request.target])
     if lock:
         query = query.select_for_update(of=("self",), no_key=True)

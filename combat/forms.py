@@ -49,7 +49,7 @@ class NpcForm(forms.Form):
 class AttackForm(forms.Form):
     attacker = forms.TypedChoiceField(coerce=int)
     target = forms.TypedChoiceField(coerce=int)
-    weapon = forms.CharField(required=False, max_length=80)
+    weapon = forms.ChoiceField(required=False)
     stat = forms.ChoiceField(choices=[("ACC", "ACC (ranged)"), ("MEL", "MEL (melee)")])
     aimed_area = forms.ChoiceField(choices=AREA_CHOICES, initial="whole_body", label="Aimed at")
     range_m = forms.FloatField(required=False, min_value=0.01, label="Range (m)")
@@ -59,22 +59,35 @@ class AttackForm(forms.Form):
     cover = forms.IntegerField(required=False, min_value=0, max_value=20, label="Cover (size steps)")
     modifier = forms.IntegerField(required=False, min_value=-50, max_value=50, label="GM modifier")
     dice_attack = forms.CharField(required=False, max_length=40, label="Attack 3d6")
-    dice_location = forms.CharField(required=False, max_length=10, label="d100")
+    dice_location = forms.CharField(required=False, max_length=10, label="Hit location d100")
     dice_damage = forms.CharField(required=False, max_length=60, label="Damage dice")
     dice_shock = forms.CharField(required=False, max_length=10, label="Shock d6")
     idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False)
 
-    def __init__(self, *args, attackers=(), targets=(), **kwargs):
+    #: What the form keeps from one attack to the attacker's next (``remembered``).
+    KEPT = ("target", "weapon", "stat", "aimed_area", "range_m", "aim_seconds", "weapon_class", "cover")
+
+    def __init__(self, *args, attackers=(), targets=(), is_gm: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["attacker"].choices = [(c["id"], c["name"]) for c in attackers]
         self.fields["target"].choices = [(c["id"], c["name"]) for c in targets]
+        # Each attacker's own weapons, grouped under its name: a player picks, never types.
+        groups = [(c["name"], [(w["name"], f"{w['name']} ({w['damage']})") for w in c.get("weapons") or []])
+                  for c in attackers]
+        self.fields["weapon"].choices = [("", "the first weapon")] + [g for g in groups if g[1]]
+        if not is_gm:  # the situational modifier is the GM's call
+            del self.fields["modifier"]
         self.fields["idempotency_key"].initial = uuid.uuid4().hex
+
+    def remembered(self) -> dict:
+        """What to keep for this attacker's next attack (range, aim, what it aimed at, ...)."""
+        return {name: self.cleaned_data.get(name) for name in self.KEPT}
 
     def request(self) -> dict:
         d = self.cleaned_data
         return {"attacker": d["attacker"], "target": d["target"], "weapon": d["weapon"] or None, "stat": d["stat"],
                 "aimed_area": d["aimed_area"], "range_m": d["range_m"], "aim_seconds": d["aim_seconds"] or 0,
-                "weapon_class": d["weapon_class"], "cover": d["cover"] or 0, "modifier": d["modifier"] or 0}
+                "weapon_class": d["weapon_class"], "cover": d["cover"] or 0, "modifier": d.get("modifier") or 0}
 
     def dice(self) -> dict:
         out = {}

@@ -40,7 +40,8 @@ def _context(request, access: EncounterAccess) -> dict:
     attackers = [c for c in state["combatants"] if access.is_gm or c["id"] in mine]
     if not access.is_gm:  # a player acts with their own character, on its turn
         attackers = [c for c in attackers if c["id"] == state["acting"]]
-    context.update({"attack_form": _attack_form(state, attackers), "live_campaign": access.encounter.campaign_id,
+    context.update({"attack_form": _attack_form(request, access, state, attackers),
+                    "live_campaign": access.encounter.campaign_id,
                     "live_after": last_event_id(campaign=access.encounter.campaign)})
     if access.is_gm:
         present = {c["character"] for c in state["combatants"] if c["character"]}
@@ -50,16 +51,27 @@ def _context(request, access: EncounterAccess) -> dict:
     return context
 
 
-def _attack_form(state: dict, attackers: list[dict]) -> AttackForm | None:
-    """The attack form while the fight runs, set for the combatant acting against the first one on
-    the other side."""
+def _remembered_key(encounter_id: int, attacker_id: int) -> str:
+    return f"attack:{encounter_id}:{attacker_id}"
+
+
+def _attack_form(request, access: EncounterAccess, state: dict, attackers: list[dict]) -> AttackForm | None:
+    """The attack form while the fight runs, set for the combatant acting: what it chose for its
+    last attack (target, weapon, range, aim, ...) when it made one from this browser, else against
+    the first one on the other side with its first weapon."""
     if not attackers or state["state"] != "running":
         return None
     attacker = next((c for c in attackers if c["id"] == state["acting"]), attackers[0])
     others = [c for c in state["combatants"] if c["id"] != attacker["id"] and not c["dead"]]
     target = next((c for c in others if c["npc"] != attacker["npc"]), others[0] if others else None)
-    return AttackForm(attackers=attackers, targets=state["combatants"],
-                      initial={"attacker": attacker["id"], "target": target and target["id"]})
+    weapons = attacker.get("weapons") or []
+    initial = {"attacker": attacker["id"], "target": target and target["id"],
+               "weapon": weapons[0]["name"] if weapons else ""}
+    kept = request.session.get(_remembered_key(access.encounter.pk, attacker["id"])) or {}
+    if kept.get("target") not in {c["id"] for c in others}:
+        kept.pop("target", None)  # gone, dead or hidden since: the default target it is
+    initial.update({k: v for k, v in kept.items() if v not in (None, "")})
+    return AttackForm(attackers=attackers, targets=state["combatants"], is_gm=access.is_gm, initial=initial)
 
 
 @login_required
@@ -84,7 +96,7 @@ def encounter_live(request, encounter_id: int):
 def attack_preview(request, encounter_id: int):
     access = access_encounter(user=request.user, encounter_id=encounter_id)
     state = selectors.tracker(access=access)
-    form = AttackForm(request.GET, attackers=state["combatants"], targets=state["combatants"])
+    form = AttackForm(request.GET, attackers=state["combatants"], targets=state["combatants"], is_gm=access.is_gm)
     preview, error = None, None
     if form.is_valid():
         combatant = Combatant.objects.select_related("character").filter(
@@ -115,7 +127,8 @@ def encounter_act(request, encounter_id: int):
     try:
         if is_attack:
             state = selectors.tracker(access=access)
-            form = AttackForm(request.POST, attackers=state["combatants"], targets=state["combatants"])
+            form = AttackForm(request.POST, attackers=state["combatants"], targets=state["combatants"],
+                              is_gm=access.is_gm)
             if not form.is_valid():
                 raise DomainError("; ".join(e for errs in form.errors.values() for e in errs))
             combatant = Combatant.objects.select_related("character").get(pk=form.cleaned_data["attacker"])
@@ -133,6 +146,7 @@ def encounter_act(request, encounter_id: int):
                 event = attacks.attack_make(encounter=encounter, by=by, request=attack, dice=dice, is_gm=access.is_gm,
                                             idempotency_key=form.cleaned_data["idempotency_key"] or None)
                 messages.success(request, event.summary)
+            request.session[_remembered_key(encounter.pk, combatant.pk)] = form.remembered()
         elif action == "add_character":
             services.combatant_add(encounter=encounter, by=by, character_id=int(request.POST.get("character", 0)))
         elif action == "add_npc":

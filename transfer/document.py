@@ -37,7 +37,7 @@ from django.db import models
 from campaign.models import Campaign, Event, Job, LogEntry, Membership
 from characters.items import ITEM_KINDS
 from characters.models import Character
-from combat.models import Combatant, CombatEvent, Encounter
+from combat.models import Combatant, CombatEvent, Encounter, NpcSetup
 from downtime.models import (
     DowntimeClaim,
     Therapy,
@@ -171,6 +171,7 @@ FIGHTER = Table(Combatant, key="combatant", refs={"character": "character"},
 COMBAT_LOG = Table(CombatEvent, key="event", users=("by", "audience_user"), refs={"undoes": "event", "answers": "event"},
                    blobs={"data": _event_data, "gm_data": _event_data, "before": CHANGES, "after": CHANGES},
                    implied=("encounter",))
+NPC_SETUP = Table(NpcSetup, implied=("campaign",))
 THERAPY = Table(Therapy, key="therapy", users=("created_by",), implied=("campaign",))
 DOWNTIME = Table(Job, key="downtime", users=("created_by",), without=("kind", "heartbeat_at", "sends"),
                  blobs={"params": DOWNTIME_PARAMS}, implied=("campaign",))
@@ -190,7 +191,7 @@ ROLL = Table(Roll, users=("by", "audience_user"), implied=("campaign",))
 #: The tables the document holds, by model label.
 EXPORTED: dict[str, Table] = {table.model._meta.label: table for table in (
     CAMPAIGN, MEMBER, CHARACTER, *LINES.values(), SHEET_HISTORY, *LINE_HISTORY.values(), ADVENTURE, TOKEN,
-    MACGUFFIN, LEDGER, COMPLICATION, ENCOUNTER, FIGHTER, COMBAT_LOG, THERAPY, DOWNTIME, CLAIM, TREATMENT,
+    MACGUFFIN, LEDGER, COMPLICATION, ENCOUNTER, FIGHTER, COMBAT_LOG, NPC_SETUP, THERAPY, DOWNTIME, CLAIM, TREATMENT,
     TRANSITION, TRANSITION_RECORD, HISTORY, ROLL)}
 #: The tables of the campaign's apps the document leaves out, and why.
 NOT_EXPORTED: dict[str, str] = {
@@ -200,5 +201,6 @@ NOT_EXPORTED: dict[str, str] = {
 
 #: The top level of a document, in the order the export writes it.
 TOP_LEVEL = ("format", "version", "exported_at", "campaign", "members", "characters", "adventures", "pools",
-             "ledger", "complications", "encounters", "therapies", "downtimes", "treatments", "transitions",
+             "ledger", "complications", "encounters", "npc_setups",
+             "therapies", "downtimes", "treatments", "transitions",
              "history", "rolls")

@@ -15,7 +15,7 @@ from django.db import models
 
 from campaign.models import Campaign, Job, LogEntry, Membership
 from characters.models import Character
-from combat.models import Combatant, CombatEvent, Encounter
+from combat.models import Combatant, CombatEvent, Encounter, NpcSetup
 from downtime.models import (
     DowntimeClaim,
     Therapy,
@@ -104,6 +104,7 @@ class Importer:
         self.read_ledger(_list(d.get("ledger"), "ledger", self.problems))
         self.read_rows(d, "complications", doc.COMPLICATION)
         self.read_encounters(_list(d.get("encounters"), "encounters", self.problems))
+        self.read_rows(d, "npc_setups", doc.NPC_SETUP)
         self.read_rows(d, "therapies", doc.THERAPY)
         self.read_parents(d, "downtimes", doc.DOWNTIME, "claims", doc.CLAIM, status_check=True)
         self.read_rows(d, "treatments", doc.TREATMENT)
@@ -415,6 +416,6 @@ class Importer:
         insert(Character, list(self.characters.values()))
         for model in (*[t.model for t in doc.LINES.values()], doc.SHEET_HISTORY.model,
                       *[t.model for t in doc.LINE_HISTORY.values()], Adventure, BadNewsToken, MacGuffin, KarmaEntry,
-                      Complication, Encounter, Combatant, CombatEvent, Therapy, Job, DowntimeClaim, Treatment,
+                      Complication, Encounter, Combatant, CombatEvent, NpcSetup, Therapy, Job, DowntimeClaim, Treatment,
                       TransitionBatch, TransitionRecord, LogEntry, Roll):
             insert(model, [instance for instance, _ in self.rows.get(model, [])])

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from campaign.models import Campaign, Job, LogEntry
 from characters.models import Character
-from combat.models import Combatant, CombatEvent, Encounter
+from combat.models import Combatant, CombatEvent, Encounter, NpcSetup
 from downtime.models import (
     DowntimeClaim,
     Therapy,
@@ -91,6 +91,7 @@ class Exporter:
         self.combatants = _by(Combatant.objects.filter(encounter__campaign=c).order_by("position", "id"),
                               "encounter_id")
         self.combat_log = _by(CombatEvent.objects.filter(encounter__campaign=c).order_by("id"), "encounter_id")
+        self.npc_setups = list(NpcSetup.objects.filter(campaign=c).order_by("id"))
         self.therapies = list(Therapy.objects.filter(campaign=c).order_by("id"))
         self.downtimes = list(Job.objects.filter(campaign=c, kind=Job.Kind.DOWNTIME).order_by("id"))
         self.claims = _by(DowntimeClaim.objects.filter(job__campaign=c).order_by("id"), "job_id")
@@ -168,6 +169,7 @@ class Exporter:
             "ledger": [self.entry(e) for e in self.ledger],
             "complications": [self.row(c, doc.COMPLICATION) for c in self.complications],
             "encounters": [self.encounter(e) for e in self.encounters],
+            "npc_setups": [self.row(s, doc.NPC_SETUP) for s in self.npc_setups],
             "therapies": [self.row(t, doc.THERAPY) for t in self.therapies],
             "downtimes": [{**self.row(j, doc.DOWNTIME),
                            "claims": [self.row(c, doc.CLAIM) for c in self.claims[j.pk]]} for j in self.downtimes],

@@ -11,7 +11,7 @@ from economy.tests.conftest import make_character  # noqa: F401  (fixture)
 
 def _play_combat(campaign, gm):
     """Initiative, an attack, turns, a refused and a waiting attack request, a reaction and its undo."""
-    from combat import attacks
+    from combat import attacks, library
     from combat import services as combat
     from combat.models import Combatant
 
@@ -39,6 +39,7 @@ def _play_combat(campaign, gm):
                            request=attacks.AttackRequest(attacker=acting.pk, target=other.pk, weapon=own))
     combat.reaction(encounter=fight, by=gm, combatant_id=guard.pk, milliseconds=300, rng=random.Random(4))
     combat.undo_last(encounter=fight, by=gm)
+    library.setup_save(encounter=fight, by=gm, name="Customs house crew")  # the GM's NPC library
 
 
 def _play_economy(campaign, gm, mara, tomas):
