@@ -355,9 +355,10 @@ def act_now(*, encounter: Encounter, by, combatant_id: int) -> Encounter:
         raise CombatConflict("Only a combatant holding its action this round can come back now.", field="combatant")
     changes = Changes(encounter)
     changes.watch(combatant)
-    order = [pk for pk in encounter.order if pk != combatant.pk]
-    position = order.index(encounter.order[encounter.turn])
-    encounter.order, encounter.turn = order[:position] + [combatant.pk] + order[position:], position
+    if encounter.order[encounter.turn] != combatant.pk:  # the turn came back to it when no one else could act
+        order = [pk for pk in encounter.order if pk != combatant.pk]
+        position = order.index(encounter.order[encounter.turn])
+        encounter.order, encounter.turn = order[:position] + [combatant.pk] + order[position:], position
     combatant.held = False
     record(changes=changes, kind="act_now", by=by, summary=f"{combatant.name} comes back and acts now",
            data={"combatant": combatant.pk}, seen=seen_by(combatant))

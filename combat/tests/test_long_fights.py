@@ -97,3 +97,16 @@ def test_a_hit_on_an_npc_is_told_in_full_to_the_gm_and_as_its_look_to_players(fi
         where = gm_line.split(": ")[1]  # "hit at the left abdomen"
         assert line == (f"Brute attacks Frail Mook with Club: {where}: looks down, out cold 100 years or more "
                         "— misses 315,576,000 actions, dying"), (persona, line)
+
+
+def test_acting_now_when_the_one_holding_is_the_one_acting(fight):
+    """Regression (found by the random fights): initiative rolled again while a combatant holds its
+    action can put it first; "act now" for it was a 500 (ValueError)."""
+    gm, e = fight["gm"], fight["encounter"]
+    assert gm.post(f"/api/v1/encounters/{e}/hold/", {}, format="json").status_code == 200  # the brute holds
+    again = gm.post(f"/api/v1/encounters/{e}/initiative/",
+                    {"dice": {str(fight["pc"]): [6], str(fight["npc"]): [1]}}, format="json")
+    assert again.json()["acting"] == fight["pc"] and Combatant.objects.get(pk=fight["pc"]).held
+    now = gm.post(f"/api/v1/encounters/{e}/act-now/", {"combatant": fight["pc"]}, format="json")
+    assert now.status_code == 200, now.content
+    assert now.json()["acting"] == fight["pc"] and not Combatant.objects.get(pk=fight["pc"]).held
