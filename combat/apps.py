@@ -8,6 +8,7 @@ class CombatConfig(AppConfig):
     def ready(self):
         from campaign.parts import register
 
-        from .parts import TRACKER
+        from .parts import TABLE, TABLE_ROLLS, TRACKER
 
-        register(TRACKER)
+        for part in (TRACKER, TABLE, TABLE_ROLLS):
+            register(part)

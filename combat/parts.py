@@ -4,6 +4,9 @@ tracker and log they may see) and once for the GM (hidden NPCs, approval request
 The attack form is each viewer's own (their characters, on their turn): the shared copy leaves
 its slot empty, named by the turn, so a page keeps its form while the turn stays and fetches
 its own when the turn moves on.
+
+The table display (a screen facing the players) has two parts of its own, the order and the last
+rolls, both rendered for the players whoever watches.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ import hashlib
 from campaign.models import Membership
 from campaign.parts import LivePart, render_shared
 from campaign.permissions import CampaignAccess
+from rolls import selectors as roll_selectors
+from rolls.events import RollMade
 
 from . import selectors
 from .events import CombatChanged
@@ -51,3 +56,31 @@ def _tracker(campaign, key: int, gm: bool) -> str:
 
 
 TRACKER = LivePart(name="encounter", follows=CombatChanged, key="encounter", render=_tracker)
+
+
+# --- The table display: what the players may see, whoever opens it --------------------------------
+def table_context(encounter: Encounter) -> dict:
+    """The table display's order, turn and public log: always the players' view, so a GM's laptop
+    turned to the table shows nothing the GM hides."""
+    access = EncounterAccess(encounter, CampaignAccess(campaign=encounter.campaign, role=Membership.Role.PLAYER),
+                             None)
+    state = selectors.tracker(access=access)
+    log = selectors.log_after(access=access, after=max(state["last_event"] - 30, 0))
+    acting = next((c for c in state["combatants"] if c["acting"]), None)
+    return {"encounter": encounter, "state": state, "acting": acting, "log": list(reversed(log))[:6]}
+
+
+def _table(campaign, key: int, gm: bool) -> str:
+    encounter = Encounter.objects.select_related("campaign").filter(pk=key, campaign=campaign).first()
+    if encounter is None:
+        return ""
+    return render_shared("combat/_table.html", table_context(encounter))  # ``gm`` ignored: see table_context
+
+
+def _table_rolls(campaign, key: None, gm: bool) -> str:
+    rolls = roll_selectors.feed(campaign_id=campaign.pk, user=None, is_gm=False, limit=6)
+    return render_shared("combat/_table_rolls.html", {"rolls": rolls, "campaign": campaign})
+
+
+TABLE = LivePart(name="table", follows=CombatChanged, key="encounter", render=_table)
+TABLE_ROLLS = LivePart(name="table-rolls", follows=RollMade, render=_table_rolls)

@@ -8,5 +8,6 @@ urlpatterns = [
     path("encounters/<int:encounter_id>/live/", views.encounter_live, name="encounter-live"),
     path("encounters/<int:encounter_id>/preview/", views.attack_preview, name="encounter-preview"),
     path("encounters/<int:encounter_id>/act/", views.encounter_act, name="encounter-act"),
+    path("encounters/<int:encounter_id>/table/", views.encounter_table, name="encounter-table"),
     path("npc-setups/<int:setup_id>/act/", views.npc_setup_act, name="npc-setup-act"),
 ]

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from campaign.events import last_event_id
 from campaign.permissions import access_campaign
 from characters.models import Character
+from rolls import selectors as roll_selectors
 from zenergate_site.errors import DomainError
 
 from . import attacks, library, parts, selectors, services
@@ -220,3 +221,23 @@ def npc_setup_act(request, setup_id: int):
     except DomainError as exc:
         messages.error(request, exc.message)
     return redirect(reverse("campaign-encounters", args=[access.campaign.pk]))
+
+
+@login_required
+@require_GET
+def encounter_table(request, encounter_id: int):
+    """The table display: a read-only screen for a TV or a laptop facing the players (order, whose
+    turn, wounds as how hurt each looks, the last rolls, in large type), the players' view for
+    everyone who opens it. ``?part=table`` or ``?part=table-rolls``: one part, for live.js."""
+    access = access_encounter(user=request.user, encounter_id=encounter_id)
+    campaign = access.encounter.campaign
+    rolls = {"rolls": roll_selectors.feed(campaign_id=campaign.pk, user=None, is_gm=False, limit=6)}
+    part = request.GET.get("part")
+    if part == "table-rolls":
+        return render(request, "combat/_table_rolls.html", rolls)
+    context = parts.table_context(access.encounter)
+    if part == "table":
+        return render(request, "combat/_table.html", context)
+    return render(request, "combat/table.html", {**context, **rolls, "campaign": campaign,
+                                                 "live_campaign": campaign.pk,
+                                                 "live_after": last_event_id(campaign=campaign)})

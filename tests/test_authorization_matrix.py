@@ -235,6 +235,7 @@ MATRIX: dict[str, dict[str, Rule]] = {
     "encounter-preview": {"GET": MEMBERS_READ},
     "encounter-act": {"POST": GM_WRITES},  # every action but a player's own attack is the GM's
     "npc-setup-act": {"POST": GM_WRITES},
+    "encounter-table": {"GET": MEMBERS_READ},
     # --- Dice roller, roll feed, tables -------------------------------------------------------
     "campaign-roller": {"GET": MEMBERS_READ},
     "campaign-roller-roll": {"POST": PLAYERS_OR_GM_WRITE},
