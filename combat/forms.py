@@ -50,7 +50,8 @@ class AttackForm(forms.Form):
     attacker = forms.TypedChoiceField(coerce=int)
     target = forms.TypedChoiceField(coerce=int)
     weapon = forms.ChoiceField(required=False)
-    stat = forms.ChoiceField(choices=[("ACC", "ACC (ranged)"), ("MEL", "MEL (melee)")])
+    stat = forms.ChoiceField(required=False, choices=[("", "the weapon's"), ("ACC", "ACC (ranged)"),
+                                                      ("MEL", "MEL (melee)")])
     aimed_area = forms.ChoiceField(choices=AREA_CHOICES, initial="whole_body", label="Aimed at")
     range_m = forms.FloatField(required=False, min_value=0.01, label="Range (m)")
     aim_seconds = forms.FloatField(required=False, min_value=0, label="Aiming (s)")
@@ -75,13 +76,29 @@ class AttackForm(forms.Form):
         groups = [(c["name"], [(w["name"], f"{w['name']} ({w['damage']})") for w in c.get("weapons") or []])
                   for c in attackers]
         self.fields["weapon"].choices = [("", "the first weapon")] + [g for g in groups if g[1]]
+        self._weapons = {c["id"]: c.get("weapons") or [] for c in attackers}
         if not is_gm:  # the situational modifier is the GM's call
             del self.fields["modifier"]
         self.fields["idempotency_key"].initial = uuid.uuid4().hex
 
+    def clean(self):
+        data = super().clean()
+        if not data.get("stat") and "attacker" in data:  # the weapon's stat: MEL for melee, else ACC
+            weapons = self._weapons.get(data["attacker"], [])
+            weapon = next((w for w in weapons if w["name"] == data.get("weapon")), weapons[0] if weapons else None)
+            data["stat"] = "MEL" if weapon and weapon.get("melee") else "ACC"
+        return data
+
+    @property
+    def single_attacker(self) -> str | None:
+        """The attacker's name when there is only one to choose (a player on their turn)."""
+        choices = self.fields["attacker"].choices
+        return choices[0][1] if len(choices) == 1 else None
+
     def remembered(self) -> dict:
-        """What to keep for this attacker's next attack (range, aim, what it aimed at, ...)."""
-        return {name: self.cleaned_data.get(name) for name in self.KEPT}
+        """What to keep for this attacker's next attack (range, aim, what it aimed at, ...); the
+        stat as chosen, so "the weapon's" stays the weapon's."""
+        return {**{name: self.cleaned_data.get(name) for name in self.KEPT}, "stat": self.data.get("stat", "")}
 
     def request(self) -> dict:
         d = self.cleaned_data

@@ -35,8 +35,9 @@ def _combatant_view(combatant, encounter: Encounter, *, is_gm: bool, acting: int
         view.update({"hp": max(me.hit_points - me.trauma, 0), "hp_max": me.hit_points, "trauma": me.trauma,
                      "shock": me.shock, "shock_threshold": me.shock_threshold, "end": me.endurance,
                      "end_max": me.endurance_max, "stat_damage": me.stat_damage,
-                     "defense": me.defense().total, "weapons": [{"id": w["id"], "name": w["name"],
-                                                                 "damage": w["damage"]} for w in me.weapons],
+                     "defense": me.defense().total,
+                     "weapons": [{"id": w["id"], "name": w["name"], "damage": w["damage"], "melee": bool(w.get("melee"))}
+                                 for w in me.weapons],
                      "initiative_breakdown": combatant.initiative_breakdown, "dying_modifier": combatant.dying_modifier})
     return view
 

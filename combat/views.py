@@ -41,7 +41,7 @@ def _context(request, access: EncounterAccess) -> dict:
     attackers = [c for c in state["combatants"] if access.is_gm or c["id"] in mine]
     if not access.is_gm:  # a player acts with their own character, on its turn
         attackers = [c for c in attackers if c["id"] == state["acting"]]
-    context.update({"attack_form": _attack_form(request, access, state, attackers),
+    context.update({"attack_form": _attack_form(request, access, state, attackers), "mine": sorted(mine),
                     "live_campaign": access.encounter.campaign_id,
                     "live_after": last_event_id(campaign=access.encounter.campaign)})
     if access.is_gm:

@@ -10,6 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from characters import items
+from combat.forms import AttackForm
 from combat.models import CombatEvent
 from economy.tests.conftest import campaign_gm
 
@@ -83,3 +84,16 @@ def test_what_the_player_chose_is_kept_for_their_next_attack(fight):
     assert re.search(r'name="range_m" value="2\.0"', form), form
     assert re.search(r'name="aim_seconds" value="1\.0"', form)
     assert '<option value="pistol" selected>' in form
+
+
+def test_the_stat_follows_the_weapon_unless_chosen():
+    """Left at "the weapon's", a knife attacks with MEL and a pistol with ACC; a chosen stat stays."""
+    alice = {"id": 1, "name": "Alice", "weapons": [{"name": "Pistol", "damage": "1d6", "melee": False},
+                                                   {"name": "Knife", "damage": "½d6", "melee": True}]}
+    thug = {"id": 2, "name": "Thug"}
+    for weapon, chosen, stat in (("Knife", "", "MEL"), ("Pistol", "", "ACC"), ("", "", "ACC"), ("Knife", "ACC", "ACC")):
+        form = AttackForm({"attacker": 1, "target": 2, "weapon": weapon, "stat": chosen, "aimed_area": "whole_body",
+                           "weapon_class": "pistol"}, attackers=[alice], targets=[alice, thug], is_gm=False)
+        assert form.is_valid(), form.errors
+        assert form.cleaned_data["stat"] == stat, (weapon, chosen)
+        assert form.remembered()["stat"] == chosen

@@ -25,8 +25,8 @@ def fight(personas, api_as, make_character):
                       data={"name": "Pistol", "damage_points": 4})
     gm = api_as("gm")
     campaign = personas["campaign"]
-    e = gm.post(f"/api/v1/campaigns/{campaign.pk}/encounters/", {"name": "The customs house",
-                                                                 "gm_notes": "GM-ONLY-NOTE"}, format="json").json()["id"]
+    e = gm.post(f"/api/v1/campaigns/{campaign.pk}/encounters/",
+                {"name": "The customs house", "gm_notes": "GM-ONLY-NOTE"}, format="json").json()["id"]
     ids = [gm.post(f"/api/v1/encounters/{e}/combatants/", body, format="json").json()["id"]
            for body in ({"character": alice.pk}, GUARD, SNIPER)]
     gm.post(f"/api/v1/encounters/{e}/initiative/", {"dice": {str(ids[0]): [6], str(ids[1]): [2],

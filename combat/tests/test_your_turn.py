@@ -1,0 +1,52 @@
+"""In Chromium at 390×844: when the GM passes the turn to a player's character, the player's
+phone says "Your turn" at the top without a reload, with the attack form and its Roll button on
+the first screen; the odds follow what the player types before Roll."""
+
+import pytest
+from playwright.sync_api import expect
+
+from characters import items
+from combat import services
+from economy.tests.conftest import campaign_gm
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+LIVE = 2_000  # ms: "pages update within 2 s" (DESIGN.md, Live parts)
+
+
+def test_the_acting_players_phone_says_your_turn_with_roll_on_the_first_screen(personas, make_character,
+                                                                               page_for, live_server):
+    gm = personas["gm"]
+    alice = make_character("player", name="Alice")
+    items.item_create(character=alice, kind_name="weapons", by=campaign_gm(alice.campaign), is_gm=True,
+                      data={"name": "Service pistol", "damage_points": 4})
+    encounter = services.encounter_create(campaign=personas["campaign"], by=gm, name="Warehouse")
+    alice_c = services.combatant_add(encounter=encounter, by=gm, character_id=alice.pk)
+    thug = services.combatant_add(encounter=encounter, by=gm, npc={"name": "Thug", "revealed": True})
+    services.initiative_roll(encounter=encounter, by=gm, dice={thug.pk: [6], alice_c.pk: [1]})
+
+    phone = page_for(personas["player"], width=390, height=844)
+    phone.goto(f"{live_server.url}/encounters/{encounter.pk}/")
+    expect(phone.locator(".live-state")).to_have_text("Live")
+    expect(phone.locator("#your-turn")).to_be_hidden()  # the thug acts first
+    phone.evaluate("window.zgNotReloaded = true")
+
+    services.turn_next(encounter=encounter, by=gm)  # the GM passes the turn: Alice acts
+    banner = phone.locator("#your-turn")
+    expect(banner).to_be_visible(timeout=LIVE)
+    expect(banner).to_contain_text("Your turn: Alice acts")
+    roll = phone.locator("button:has-text('Roll the attack')")
+    expect(roll).to_be_visible()
+    preview = phone.locator("#attack-preview")
+    expect(preview).to_contain_text("to hit", timeout=LIVE)  # the odds are in, above the button
+    box = roll.bounding_box()
+    assert box["y"] + box["height"] <= 844, f"Roll is {box['y']:.0f} px down: not on the first screen"
+    assert phone.locator("#id_weapon option:checked").inner_text().startswith("Service pistol")
+
+    before = preview.inner_text()
+    phone.locator("#id_range_m").press_sequentially("400")  # typing, no change event yet
+    expect(preview).not_to_have_text(before, timeout=LIVE)
+    assert phone.evaluate("window.zgNotReloaded === true")
+
+    services.turn_next(encounter=encounter, by=gm)  # the thug again: the banner goes
+    expect(banner).to_be_hidden(timeout=LIVE)
