@@ -50,3 +50,22 @@ def test_the_acting_players_phone_says_your_turn_with_roll_on_the_first_screen(p
 
     services.turn_next(encounter=encounter, by=gm)  # the thug again: the banner goes
     expect(banner).to_be_hidden(timeout=LIVE)
+
+
+def test_the_gms_console_comes_back_where_the_gm_was(personas, make_character, page_for, live_server):
+    gm = personas["gm"]
+    encounter = services.encounter_create(campaign=personas["campaign"], by=gm, name="Warehouse")
+    for n in range(6):
+        services.combatant_add(encounter=encounter, by=gm, npc={"name": f"Thug {n}", "revealed": True})
+    last = encounter.combatants.order_by("-position").first()
+    console = page_for(gm, width=390, height=700)
+    console.goto(f"{live_server.url}/encounters/{encounter.pk}/")
+    chip = console.locator(f"li[data-combatant='{last.pk}'] button[value=prone]")
+    chip.scroll_into_view_if_needed()
+    before = console.evaluate("window.scrollY")
+    assert before > 300
+    with console.expect_navigation():
+        chip.click()
+    expect(console.locator(f"li[data-combatant='{last.pk}'] .badge", has_text="prone")).to_be_visible()
+    after = console.evaluate("window.scrollY")
+    assert abs(after - before) < 150, (before, after)

@@ -31,3 +31,21 @@
   new MutationObserver(check).observe(live, { childList: true, subtree: true });
   check();
 })();
+
+// The GM's console posts a form per action and comes back to the page: it comes back where the
+// GM was, not at the top (a fight is run from the middle of a long page on a phone).
+(function () {
+  "use strict";
+  var key = "zg-scroll:" + location.pathname;
+  document.addEventListener("submit", function (event) {
+    if (event.defaultPrevented || !event.target.closest("main")) return;
+    try {
+      sessionStorage.setItem(key, JSON.stringify({ y: window.scrollY, at: Date.now() }));
+    } catch (e) { /* private mode: the page opens at the top, as before */ }
+  });
+  try {
+    var kept = JSON.parse(sessionStorage.getItem(key) || "null");
+    sessionStorage.removeItem(key);
+    if (kept && Date.now() - kept.at < 15000) window.scrollTo(0, kept.y);
+  } catch (e) { /* nothing kept */ }
+})();
