@@ -171,7 +171,8 @@ class AttackApi(APIView):
         if preview:
             return Response(attacks.attack_preview(encounter=access.encounter, request=request_, is_gm=access.is_gm))
         if access.encounter.require_approval and not access.is_gm:
-            event = attacks.attack_request(encounter=access.encounter, by=request.user, request=request_, dice=dice)
+            event = attacks.attack_request(encounter=access.encounter, by=request.user, request=request_, dice=dice,
+                                           idempotency_key=key)
             return Response(selectors.event_view(event, is_gm=False), status=status.HTTP_202_ACCEPTED)
         event = attacks.attack_make(encounter=access.encounter, by=request.user, request=request_, dice=dice,
                                     is_gm=access.is_gm, idempotency_key=key)

@@ -303,16 +303,26 @@ def dying_check(*, encounter: Encounter, by, combatant_id: int, medical_target: 
 
 
 @transaction.atomic
-def attack_request(*, encounter: Encounter, by, request: AttackRequest, dice: dict | None = None) -> CombatEvent:
-    """A player's attack when the GM approves attacks first: checked now, rolled on approval."""
+def attack_request(*, encounter: Encounter, by, request: AttackRequest, dice: dict | None = None,
+                   idempotency_key: str | None = None) -> CombatEvent:
+    """A player's attack when the GM approves attacks first: checked now, rolled on approval.
+
+    With an ``idempotency_key`` seen before, return that request and add none."""
     change_set(campaign=encounter.campaign_id, by=by)
     encounter = locked(encounter.pk)
+    if idempotency_key:
+        done = CombatEvent.objects.filter(encounter=encounter, idempotency_key=idempotency_key).first()
+        if done is not None:
+            if done.kind != "request" or done.data["request"].get("attacker") != request.attacker:
+                raise CombatConflict("This idempotency key was already used for another action.",
+                                     field="idempotency_key")
+            return done
     _running(encounter)
     attacker, target = _pair(encounter, request, lock=False, is_gm=False)
     _check_turn(encounter, attacker, is_gm=False)
     _weapon(attacker, request.weapon)
     data = {"request": {**request.__dict__}, "dice": dice or {}, "status": "waiting for the GM"}
-    return record(changes=Changes(encounter), kind="request", by=by,
+    return record(changes=Changes(encounter), kind="request", by=by, idempotency_key=idempotency_key,
                   summary=f"{attacker.combatant.name} wants to attack {target.combatant.name}", data=data)
 
 

@@ -97,3 +97,15 @@ def test_the_stat_follows_the_weapon_unless_chosen():
         assert form.is_valid(), form.errors
         assert form.cleaned_data["stat"] == stat, (weapon, chosen)
         assert form.remembered()["stat"] == chosen
+
+
+def test_an_attack_waiting_for_the_gm_sent_twice_with_one_key_waits_once(fight):
+    """A phone that lost the answer sends the same form again: the request is made once."""
+    assert fight["gm"].patch(f"/api/v1/encounters/{fight['e']}/", {"require_approval": True},
+                             format="json").status_code == 200
+    body = {"attacker": fight["pc"], "target": fight["thug"], "weapon": "Pistol", "idempotency_key": "tap-1"}
+    first = fight["api"].post(f"/api/v1/encounters/{fight['e']}/attacks/", body, format="json")
+    again = fight["api"].post(f"/api/v1/encounters/{fight['e']}/attacks/", body, format="json")
+    assert first.status_code == again.status_code == 202, (first.content, again.content)
+    assert first.json()["id"] == again.json()["id"]
+    assert CombatEvent.objects.filter(kind="request").count() == 1

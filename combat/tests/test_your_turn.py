@@ -1,12 +1,16 @@
 """In Chromium at 390×844: when the GM passes the turn to a player's character, the player's
 phone says "Your turn" at the top without a reload, with the attack form and its Roll button on
-the first screen; the odds follow what the player types before Roll."""
+the first screen; the odds follow what the player types before Roll. The GM's console keeps its
+place; a Roll pressed with the network down is kept, said "not sent yet", and sent once."""
+
+import random
 
 import pytest
 from playwright.sync_api import expect
 
 from characters import items
 from combat import services
+from combat.models import CombatEvent
 from economy.tests.conftest import campaign_gm
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -69,3 +73,30 @@ def test_the_gms_console_comes_back_where_the_gm_was(personas, make_character, p
     expect(console.locator(f"li[data-combatant='{last.pk}'] .badge", has_text="prone")).to_be_visible()
     after = console.evaluate("window.scrollY")
     assert abs(after - before) < 150, (before, after)
+
+
+def test_a_roll_pressed_with_the_network_down_is_sent_once_when_it_is_back(personas, make_character, page_for,
+                                                                           live_server):
+    gm = personas["gm"]
+    alice = make_character("player", name="Alice")
+    items.item_create(character=alice, kind_name="weapons", by=campaign_gm(alice.campaign), is_gm=True,
+                      data={"name": "Service pistol", "damage_points": 4})
+    encounter = services.encounter_create(campaign=personas["campaign"], by=gm, name="Warehouse")
+    alice_c = services.combatant_add(encounter=encounter, by=gm, character_id=alice.pk)
+    services.combatant_add(encounter=encounter, by=gm, npc={"name": "Thug", "revealed": True})
+    services.initiative_roll(encounter=encounter, by=gm, dice={alice_c.pk: [6]}, rng=random.Random(5))
+
+    phone = page_for(personas["player"], width=390, height=844)
+    phone.goto(f"{live_server.url}/encounters/{encounter.pk}/")
+    expect(phone.locator("#your-turn")).to_be_visible()
+    phone.fill("#id_range_m", "12")
+    phone.context.set_offline(True)
+    phone.click("button:has-text('Roll the attack')")
+    expect(phone.locator("[data-send-state]")).to_contain_text("Not sent yet")
+    assert phone.input_value("#id_range_m") == "12"  # what was typed is still there
+    assert not CombatEvent.objects.filter(encounter=encounter, kind="attack").exists()
+
+    phone.context.set_offline(False)
+    expect(phone.locator("#encounter-live")).to_contain_text("Alice attacks Thug", timeout=10_000)
+    phone.wait_for_timeout(1_000)  # a second copy, if one were sent, would have landed by now
+    assert CombatEvent.objects.filter(encounter=encounter, kind="attack").count() == 1

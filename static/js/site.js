@@ -6,3 +6,50 @@ document.addEventListener("submit", function (event) {
     (event.target.getAttribute && event.target.getAttribute("data-confirm"));
   if (question && !window.confirm(question)) event.preventDefault();
 });
+
+// Forms that must arrive exactly once, even from a phone on a bad connection
+// (<form data-send-once>, carrying an idempotency key the server honours). They are sent in the
+// background; when the network fails, the page keeps what was typed, says "not sent yet" and
+// sends the very same form again once the connection is back: the key makes a copy that did
+// arrive count once.
+(function () {
+  "use strict";
+  function send(form, submitter) {
+    if (form.zgSending) return;
+    form.zgSending = true;
+    var body = new FormData(form);
+    if (submitter && submitter.name) body.append(submitter.name, submitter.value);
+    var note = form.querySelector("[data-send-state]");
+    // getAttribute: a field named "action" (the console's forms have one) hides form.action.
+    fetch(form.getAttribute("action") || window.location.pathname, { method: "POST", body: body, credentials: "same-origin", redirect: "manual" })
+      .then(function (response) {
+        form.zgSending = false;
+        if (response.type === "opaqueredirect" || response.ok) {
+          window.location.assign(window.location.pathname);  // the page the form came back to
+        } else if (note) {
+          note.hidden = false;
+          note.textContent = "The server refused it (" + response.status + "); reload the page.";
+        }
+      })
+      .catch(function () {
+        form.zgSending = false;
+        if (note) {
+          note.hidden = false;
+          note.textContent = "Not sent yet: no connection. It is sent once the connection is back.";
+        }
+        var again = function () {
+          window.removeEventListener("online", again);
+          clearTimeout(timer);
+          send(form, submitter);
+        };
+        var timer = setTimeout(again, 5000);
+        window.addEventListener("online", again);
+      });
+  }
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (event.defaultPrevented || !form.hasAttribute || !form.hasAttribute("data-send-once")) return;
+    event.preventDefault();
+    send(form, event.submitter);
+  });
+})();
