@@ -61,7 +61,8 @@ class AttackForm(forms.Form):
     modifier = forms.IntegerField(required=False, min_value=-50, max_value=50, label="GM modifier")
     dice_attack = forms.CharField(required=False, max_length=40, label="Attack 3d6")
     dice_location = forms.CharField(required=False, max_length=10, label="Hit location d100")
-    dice_damage = forms.CharField(required=False, max_length=60, label="Damage dice")
+    dice_damage = forms.CharField(required=False, max_length=60, label="Damage dice", widget=forms.TextInput(
+        attrs={"inputmode": "numeric", "pattern": "[1-6]([ ,]+[1-6])*", "title": "d6 faces, 1 to 6, with spaces"}))
     dice_shock = forms.CharField(required=False, max_length=10, label="Shock d6")
     idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False)
 
@@ -89,6 +90,11 @@ class AttackForm(forms.Form):
             data["stat"] = "MEL" if weapon and weapon.get("melee") else "ACC"
         return data
 
+    def die_boxes(self) -> list[dict]:
+        """The boxes of the table dice, each with its size, for the template."""
+        return [{"slot": slot, "label": self.fields[f"dice_{slot}"].label,
+                 "boxes": range(1, count + 1), "sides": sides} for slot, count, sides in self.DIE_BOXES]
+
     @property
     def single_attacker(self) -> str | None:
         """The attacker's name when there is only one to choose (a player on their turn)."""
@@ -106,10 +112,16 @@ class AttackForm(forms.Form):
                 "aimed_area": d["aimed_area"], "range_m": d["range_m"], "aim_seconds": d["aim_seconds"] or 0,
                 "weapon_class": d["weapon_class"], "cover": d["cover"] or 0, "modifier": d.get("modifier") or 0}
 
+    #: The table dice typed one box per die: the slot, how many boxes, the die's size.
+    DIE_BOXES = (("attack", 3, 6), ("location", 1, 100), ("shock", 1, 6))
+
     def dice(self) -> dict:
         out = {}
+        getlist = getattr(self.data, "getlist", None)
         for slot in ("attack", "location", "damage", "shock"):
-            text = (self.cleaned_data.get(f"dice_{slot}") or "").replace(",", " ").split()
+            # One box per die posts the slot's name once per box; an API-style form, once.
+            typed = getlist(f"dice_{slot}") if getlist else [self.data.get(f"dice_{slot}") or ""]
+            text = " ".join(typed).replace(",", " ").split()
             if text:
                 if not all(t.isdigit() for t in text):
                     raise forms.ValidationError("Type the faces as whole numbers, e.g. 6 5 4.")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.http import QueryDict
 from django.test import Client
 from django.urls import reverse
 
@@ -109,3 +110,16 @@ def test_an_attack_waiting_for_the_gm_sent_twice_with_one_key_waits_once(fight):
     assert first.status_code == again.status_code == 202, (first.content, again.content)
     assert first.json()["id"] == again.json()["id"]
     assert CombatEvent.objects.filter(kind="request").count() == 1
+
+
+def test_table_dice_come_one_box_per_die():
+    """The boxes of a slot post its name once per die; empty boxes are left to the app's dice."""
+    data = QueryDict(mutable=True)
+    data.update({"attacker": "1", "target": "2", "aimed_area": "whole_body", "weapon_class": "pistol"})
+    for face in ("6", "", "4"):
+        data.appendlist("dice_attack", face)
+    data.appendlist("dice_location", "50")
+    data.appendlist("dice_damage", "6 5, 4")
+    form = AttackForm(data, attackers=[{"id": 1, "name": "Alice"}], targets=[{"id": 2, "name": "Thug"}])
+    assert form.is_valid(), form.errors
+    assert form.dice() == {"attack": [6, 4], "location": [50], "damage": [6, 5, 4]}

@@ -32,10 +32,13 @@ def test_gm_attacks_and_alice_sees_it_live(personas, make_character, page_for, l
     console.select_option("#id_target", str(pc.pk))
     console.wait_for_selector("#attack-preview [data-percent]")
     console.click("summary:has-text('Dice rolled at the table')")
-    console.fill("#id_dice_attack", "1 2 3")
-    console.fill("#id_dice_location", "50")  # right chest
+    console.fill("#id_dice_attack_1", "7")  # no 7 on a d6: the box says so as it is typed
+    assert console.eval_on_selector("#id_dice_attack_1", "box => box.matches(':invalid')")
+    for n, face in enumerate(("1", "2", "3"), 1):  # one box per die
+        console.fill(f"#id_dice_attack_{n}", face)
+    console.fill("#id_dice_location_1", "50")  # right chest
     console.fill("#id_dice_damage", "6 6 6")  # 18 on the rifle's 3d6
-    console.fill("#id_dice_shock", "3")
+    console.fill("#id_dice_shock_1", "3")
     console.click("button:has-text('Roll the attack')")
     assert "hit" in console.locator(".messages").inner_text()
 
