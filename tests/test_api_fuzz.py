@@ -73,6 +73,7 @@ class World:
     transition_id: list[int]
     treatment_id: list[int]
     encounter_id: list[int]
+    setup_id: list[int]  # the GM's NPC library
     #: (encounter, combatant) and (encounter, event) pairs that belong together.
     combatants: list[tuple[int, int]]
     combat_events: list[tuple[int, int]]
@@ -130,8 +131,9 @@ def world(personas, make_user, in_process_requests):
     from campaign.models import Campaign, Job
     from characters.items import ITEM_KINDS
     from characters.models import Character, Disadvantage
+    from combat import library
     from combat import services as combat
-    from combat.models import Combatant, CombatEvent, Encounter
+    from combat.models import Combatant, CombatEvent, Encounter, NpcSetup
     from downtime import services as downtime
     from downtime import transitions, treatments
     from downtime.models import TransitionBatch, Treatment
@@ -164,6 +166,7 @@ def world(personas, make_user, in_process_requests):
     combat.combatant_add(encounter=fight, by=gm, npc={"name": "Goon", "revealed": True,
                                                      "weapons": [{"name": "Club", "damage_points": 3}]})
     combat.initiative_roll(encounter=fight, by=gm)
+    library.setup_save(encounter=fight, by=gm, name="Fuzzed cast")
 
     gm2 = make_user("gm2")
     elsewhere = services.campaign_create(name="Elsewhere", by=gm2)
@@ -182,6 +185,7 @@ def world(personas, make_user, in_process_requests):
         transition_id=list(TransitionBatch.objects.order_by("pk").values_list("pk", flat=True)),
         treatment_id=list(Treatment.objects.order_by("pk").values_list("pk", flat=True)),
         encounter_id=list(Encounter.objects.order_by("pk").values_list("pk", flat=True)),
+        setup_id=list(NpcSetup.objects.order_by("pk").values_list("pk", flat=True)),
         combatants=list(Combatant.objects.order_by("pk").values_list("encounter_id", "pk")),
         combat_events=list(CombatEvent.objects.order_by("pk").values_list("encounter_id", "pk")),
         tokens=list(BadNewsToken.objects.order_by("pk").values_list("adventure_id", "pk")),
