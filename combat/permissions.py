@@ -29,17 +29,23 @@ class EncounterAccess:
         return self.is_gm or (combatant.character is not None and combatant.character.owner_id == self.user.pk)
 
 
+def _found(model, pk, missing: str):
+    """The row of a campaign's ``model`` with its campaign, or Http404 (an id that is no number too)."""
+    try:
+        row = model.objects.select_related("campaign").filter(pk=int(pk)).first()
+    except (TypeError, ValueError, OverflowError):
+        row = None
+    if row is None:
+        raise Http404(missing)
+    return row
+
+
 def access_encounter(*, user, encounter_id, write: bool = False) -> EncounterAccess:
     """Return the encounter with the user's standing, or raise Http404 / PermissionDenied.
 
     ``write=True`` asks for the GM's rights (set-up, initiative, turns, undo).
     """
-    try:
-        encounter = Encounter.objects.select_related("campaign").filter(pk=int(encounter_id)).first()
-    except (TypeError, ValueError, OverflowError):
-        encounter = None
-    if encounter is None:
-        raise Http404("No such encounter.")
+    encounter = _found(Encounter, encounter_id, "No such encounter.")
     access = access_to(campaign=encounter.campaign, user=user)
     if write and not access.is_gm:
         raise PermissionDenied("Only the campaign's GM runs the encounter.")
@@ -49,12 +55,7 @@ def access_encounter(*, user, encounter_id, write: bool = False) -> EncounterAcc
 def access_npc_setup(*, user, setup_id) -> tuple[NpcSetup, CampaignAccess]:
     """Return a set-up of the GM's NPC library with the GM's standing, or raise: members who are
     not the GM get PermissionDenied (a set-up names hidden NPCs), everyone else Http404."""
-    try:
-        setup = NpcSetup.objects.select_related("campaign").filter(pk=int(setup_id)).first()
-    except (TypeError, ValueError, OverflowError):
-        setup = None
-    if setup is None:
-        raise Http404("No such set-up.")
+    setup = _found(NpcSetup, setup_id, "No such set-up.")
     access = access_to(campaign=setup.campaign, user=user)
     if not access.is_gm:
         raise PermissionDenied("Only the campaign's GM keeps the NPC library.")

@@ -3,8 +3,6 @@ phone says "Your turn" at the top without a reload, with the attack form and its
 the first screen; the odds follow what the player types before Roll. The GM's console keeps its
 place; a Roll pressed with the network down is kept, said "not sent yet", and sent once."""
 
-import random
-
 import pytest
 from playwright.sync_api import expect
 
@@ -18,8 +16,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 LIVE = 2_000  # ms: "pages update within 2 s" (DESIGN.md, Live parts)
 
 
-def test_the_acting_players_phone_says_your_turn_with_roll_on_the_first_screen(personas, make_character,
-                                                                               page_for, live_server):
+def _warehouse(personas, make_character, *, alice_first: bool):
+    """Alice (the player's, with a service pistol) against a thug, initiative rolled."""
     gm = personas["gm"]
     alice = make_character("player", name="Alice")
     items.item_create(character=alice, kind_name="weapons", by=campaign_gm(alice.campaign), is_gm=True,
@@ -27,7 +25,15 @@ def test_the_acting_players_phone_says_your_turn_with_roll_on_the_first_screen(p
     encounter = services.encounter_create(campaign=personas["campaign"], by=gm, name="Warehouse")
     alice_c = services.combatant_add(encounter=encounter, by=gm, character_id=alice.pk)
     thug = services.combatant_add(encounter=encounter, by=gm, npc={"name": "Thug", "revealed": True})
-    services.initiative_roll(encounter=encounter, by=gm, dice={thug.pk: [6], alice_c.pk: [1]})
+    first, second = (alice_c, thug) if alice_first else (thug, alice_c)
+    services.initiative_roll(encounter=encounter, by=gm, dice={first.pk: [6], second.pk: [1]})
+    return encounter
+
+
+def test_the_acting_players_phone_says_your_turn_with_roll_on_the_first_screen(personas, make_character,
+                                                                               page_for, live_server):
+    gm = personas["gm"]
+    encounter = _warehouse(personas, make_character, alice_first=False)
 
     phone = page_for(personas["player"], width=390, height=844)
     phone.goto(f"{live_server.url}/encounters/{encounter.pk}/")
@@ -77,14 +83,7 @@ def test_the_gms_console_comes_back_where_the_gm_was(personas, make_character, p
 
 def test_a_roll_pressed_with_the_network_down_is_sent_once_when_it_is_back(personas, make_character, page_for,
                                                                            live_server):
-    gm = personas["gm"]
-    alice = make_character("player", name="Alice")
-    items.item_create(character=alice, kind_name="weapons", by=campaign_gm(alice.campaign), is_gm=True,
-                      data={"name": "Service pistol", "damage_points": 4})
-    encounter = services.encounter_create(campaign=personas["campaign"], by=gm, name="Warehouse")
-    alice_c = services.combatant_add(encounter=encounter, by=gm, character_id=alice.pk)
-    services.combatant_add(encounter=encounter, by=gm, npc={"name": "Thug", "revealed": True})
-    services.initiative_roll(encounter=encounter, by=gm, dice={alice_c.pk: [6]}, rng=random.Random(5))
+    encounter = _warehouse(personas, make_character, alice_first=True)
 
     phone = page_for(personas["player"], width=390, height=844)
     phone.goto(f"{live_server.url}/encounters/{encounter.pk}/")
