@@ -99,3 +99,22 @@ def test_a_roll_pressed_with_the_network_down_is_sent_once_when_it_is_back(perso
     expect(phone.locator("#encounter-live")).to_contain_text("Alice attacks Thug", timeout=10_000)
     phone.wait_for_timeout(1_000)  # a second copy, if one were sent, would have landed by now
     assert CombatEvent.objects.filter(encounter=encounter, kind="attack").count() == 1
+
+
+def test_the_table_display_follows_the_fight_without_a_reload(personas, make_character, page_for, live_server):
+    """Two screens: the table display on a laptop facing the players and the GM's console; the
+    GM passes the turn and the display shows who acts now, never the hidden NPC."""
+    gm = personas["gm"]
+    encounter = _warehouse(personas, make_character, alice_first=False)
+    services.combatant_add(encounter=encounter, by=gm, npc={"name": "Hidden Sniper"})
+    table = page_for(personas["viewer"], width=1280, height=800)
+    table.goto(f"{live_server.url}/encounters/{encounter.pk}/table/")
+    expect(table.locator(".live-state")).to_have_text("Live")
+    expect(table.locator(".table-turn")).to_contain_text("Thug acts")
+    table.evaluate("window.zgNotReloaded = true")
+    console = page_for(gm, width=1280, height=900)
+    console.goto(f"{live_server.url}/encounters/{encounter.pk}/")
+    console.click("button[value=next]")
+    expect(table.locator(".table-turn")).to_contain_text("Alice acts", timeout=LIVE)
+    assert table.evaluate("window.zgNotReloaded === true")
+    assert "Hidden Sniper" not in table.locator("body").inner_text()
