@@ -19,6 +19,7 @@ from .models import (
     Skill,
     Weapon,
 )
+from .weapons import WEAPON_BREADTHS
 
 STAT_CHOICE_FIELD = [(code, code) for code in PRIMARY_STATS]
 DISADVANTAGE_VALUES = [(1, "Specific (1)"), (2, "Narrow (2)"), (4, "Broad (4)")]
@@ -171,11 +172,23 @@ class WeaponForm(forms.ModelForm):
     range_reduction_steps = _small_int("Range reduction steps", 0, 30, initial=0)
     reach_steps = _small_int("Reach steps (melee)", 0, 30, initial=0)
 
+    # Not a model field here: the choices are this character's weapon skills (see ``__init__``).
+    skill = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label="Weapon skill",
+                                   help_text="Its ranks add to attacks with this weapon; none: unproficient")
+
     class Meta:
         model = Weapon
         fields = ["name", "damage_points", "rate_of_fire", "extra_damage", "range_reduction_steps",
-                  "melee", "reach_steps", "skilled"]
-        labels = {"skilled": "Has an appropriate skill (cost halved)"}
+                  "melee", "reach_steps", "aiming", "skilled"]
+        labels = {"skilled": "Has an appropriate skill (cost halved)", "aiming": "Aiming class"}
+
+    def __init__(self, *args, character=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        skills = [s for s in character.skills.all() if s.breadth in WEAPON_BREADTHS] if character else []
+        self.fields["skill"].choices = [("", "none (unproficient)")] + [
+            (s.pk, f"{s.name} ({s.ranks} rank{'s' if s.ranks != 1 else ''})") for s in skills]
+        if self.instance.pk:
+            self.initial["skill"] = self.instance.skill_id
 
 
 class ArmourForm(forms.ModelForm):
@@ -221,9 +234,12 @@ CLASSIFY_CHOICES = {
 }
 
 
-def line_form(kind: str, *args, prefix_id=None, **kwargs) -> forms.ModelForm:
-    """Return the form for a line of ``kind``; ``prefix_id`` keeps edit forms' ids unique on a page."""
+def line_form(kind: str, *args, character, prefix_id=None, **kwargs) -> forms.ModelForm:
+    """Return the form for a line of ``kind`` on ``character``'s sheet; ``prefix_id`` keeps edit
+    forms' ids unique on a page."""
     prefix = f"{kind}-{prefix_id}" if prefix_id else f"{kind}-new"
+    if kind == "weapons":  # its skill is one of the character's own
+        kwargs["character"] = character
     form = LINE_FORMS[kind](*args, prefix=prefix, **kwargs)
     form.fields["name"].validators.append(validate_name)  # the field is this form's own copy
     return form

@@ -18,12 +18,14 @@ from rulebook.equipment import armour_cost, weapon_cost
 from rulebook.karma import max_disadvantage_ranks
 from rulebook.languages import ASPECTS, aspect_distance
 from rulebook.skills import skill_cost
+from rulebook.tables import AIMING_CAPS_SECONDS
 
 from . import selectors
 from . import sheet as sheet_rules
 from .errors import CharacterConflict, CharacterError
 from .models import Armour, Character, Disadvantage, Equipment, Language, Skill, Weapon
 from .services import _locked, _rules
+from .weapons import WEAPON_BREADTHS, aiming_class_for, covering_skill
 
 State = Character.State
 
@@ -53,9 +55,34 @@ def _check_disadvantage(character: Character, values: dict, instance) -> None:
 
 
 def _check_weapon(character: Character, values: dict, instance) -> None:
+    if values["aiming"] not in AIMING_CAPS_SECONDS:
+        raise CharacterError(f"Pick an aiming class: {', '.join(AIMING_CAPS_SECONDS)}.", field="aiming")
     _rules(weapon_cost, values["damage_points"], values["rate_of_fire"], values["extra_damage"],
            values["range_reduction_steps"], values["skilled"], melee=values["melee"],
            reach_steps=values["reach_steps"], field="damage_points")
+
+
+def _weapon_skill(character: Character, data: Mapping, instance) -> dict:
+    """Name the weapon's skill by one of the character's weapon skills (an id, a skill, or none);
+    a new weapon that names none gets the weapon skill its name matches, and an aiming class
+    from its name, when the client leaves them out."""
+    data = dict(data)
+    if "skill" in data:
+        chosen = data["skill"]
+        chosen = chosen.pk if isinstance(chosen, Skill) else chosen
+        if chosen in (None, ""):
+            data["skill"] = None
+        else:
+            found = (Skill.objects.filter(character=character, pk=chosen, breadth__in=WEAPON_BREADTHS).first()
+                     if isinstance(chosen, int) and not isinstance(chosen, bool) else None)
+            if found is None:
+                raise CharacterError(f"Pick one of {character.name}'s weapon skills, or none.", field="skill")
+            data["skill"] = found
+    elif instance is None:
+        data["skill"] = covering_skill(str(data.get("name", "")), character.skills.all())
+    if instance is None and "aiming" not in data:
+        data["aiming"] = aiming_class_for(str(data.get("name", "")))
+    return data
 
 
 def _check_armour(character: Character, values: dict, instance) -> None:
@@ -87,6 +114,8 @@ class ItemKind:
     classification: tuple[str, ...]
     check: Callable[[Character, dict, object], None]
     needs_classification: bool = True
+    #: Turns what a client sent into field values (a line it names by id becomes the line).
+    prepare: Callable[[Character, Mapping, object], dict] | None = None
 
 
 ITEM_KINDS: dict[str, ItemKind] = {
@@ -95,7 +124,8 @@ ITEM_KINDS: dict[str, ItemKind] = {
     "equipment": ItemKind(Equipment, "equipment", ("breadth",), _check_equipment),
     # "skilled" halves the price, so changing it asks the GM again like any other price term.
     "weapons": ItemKind(Weapon, "weapon", ("damage_points", "rate_of_fire", "extra_damage",
-                                           "range_reduction_steps", "melee", "reach_steps", "skilled"), _check_weapon),
+                                           "range_reduction_steps", "melee", "reach_steps", "skilled"), _check_weapon,
+                         prepare=_weapon_skill),
     "armour": ItemKind(Armour, "armour", ("hardness", "coverage", "nim_penalty", "tech_shift", "skilled"),
                        _check_armour),
     "languages": ItemKind(Language, "language", (), _check_language, needs_classification=False),
@@ -172,6 +202,8 @@ def item_create(*, character: Character, kind_name: str, data: Mapping, by, is_g
     kind = ITEM_KINDS[kind_name]
     character = _locked(character)
     advancing = _require_build_rights(character, is_gm=is_gm, kind_name=kind_name)
+    if kind.prepare is not None:
+        data = kind.prepare(character, data, None)
     if "classified" in data and not is_gm:
         raise PermissionDenied("Only the GM classifies.")
     _refuse_gm_fields(kind_name, data, None, is_gm=is_gm)
@@ -200,6 +232,8 @@ def item_update(*, item, kind_name: str, data: Mapping, by, is_gm: bool):
     character = _locked(item.character)
     advancing = _require_build_rights(character, is_gm=is_gm, kind_name=kind_name)
     item = kind.model.objects.select_for_update(no_key=True).get(pk=item.pk)
+    if kind.prepare is not None:
+        data = kind.prepare(character, data, item)
     _refuse_gm_fields(kind_name, data, item, is_gm=is_gm)
     fields = _editable_fields(kind)
     values = {f: data.get(f, getattr(item, f)) for f in fields}

@@ -10,11 +10,15 @@ from django.db import models
 from django.db.models import Q
 from simple_history.models import HistoricalRecords
 
+from rulebook.game_time import duration
 from rulebook.stats import PRIMARY_STATS
+from rulebook.tables import AIMING_CAPS_SECONDS
 from zenergate_site import limits
 
 STAT_FIELDS = {code: code.lower() for code in PRIMARY_STATS}  # "STR" → "str"
 STAT_CHOICES = [(code, code) for code in PRIMARY_STATS]
+#: A weapon's aiming class, named with the longest aim that still helps ("pistol: aim up to 2 s").
+AIMING_CHOICES = [(name, f"{name}: aim up to {duration(cap)}") for name, cap in AIMING_CAPS_SECONDS.items()]
 
 
 class Breadth(models.TextChoices):
@@ -215,6 +219,11 @@ class Weapon(SheetItem):
     melee = models.BooleanField(default=False)
     reach_steps = models.PositiveSmallIntegerField(default=0)
     skilled = models.BooleanField(default=False)  # the character has an appropriate skill: cost halved
+    # The weapon skill an attack with it adds the ranks of ("the attacker's weapon skill ranks in
+    # the weapon being employed"); none: the attack is unproficient, the stat's foundation alone.
+    skill = models.ForeignKey(Skill, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # How long aiming pays: the article caps pistols at 2 s, rifles at 10 s, sniper attacks at 10 min.
+    aiming = models.CharField(max_length=6, choices=AIMING_CHOICES, default="rifle")
 
     history = HistoricalRecords()
 
@@ -222,6 +231,7 @@ class Weapon(SheetItem):
         constraints = [
             models.CheckConstraint(condition=Q(damage_points__gte=1) & Q(damage_points__lte=30), name="weapon_damage_points"),
             models.CheckConstraint(condition=Q(rate_of_fire__in=[1, 2, 3]), name="weapon_rate_of_fire"),
+            models.CheckConstraint(condition=Q(aiming__in=list(AIMING_CAPS_SECONDS)), name="weapon_aiming_class"),
         ]
 
 

@@ -4,7 +4,16 @@ from django.db.models import Prefetch, QuerySet
 
 from campaign.models import Membership
 
-from .models import Armour, Breadth, Character, Disadvantage, Equipment, Language, Skill, Weapon
+from .models import (
+    Armour,
+    Character,
+    Disadvantage,
+    Equipment,
+    Language,
+    Skill,
+    Weapon,
+)
+from .weapons import WEAPON_BREADTHS
 
 SHEET_PREFETCH = (
     Prefetch("skills", queryset=Skill.objects.order_by("position", "id")),
@@ -17,7 +26,7 @@ SHEET_PREFETCH = (
 
 
 #: The skills a fight reads: the weapon skills give an attacker its ranks.
-WEAPON_SKILLS = (Breadth.WEAPON_MODEL, Breadth.WEAPON_TYPE, Breadth.WEAPON_CATEGORY)
+WEAPON_SKILLS = WEAPON_BREADTHS
 
 #: What a character in a fight needs: stats in play read worn armour, the attack reads weapons
 #: and weapon skills. Nothing else of the sheet is loaded for an attack (a character with 30

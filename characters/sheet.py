@@ -210,6 +210,25 @@ def skill_checks(character: Character) -> dict[int, CheckLine]:
     }
 
 
+def weapon_checks(character: Character) -> dict[int, CheckLine]:
+    """Each weapon's attack before the target's Defense, range and aiming: the skill foundation
+    of the attack stat (MEL for a melee weapon, else ACC) plus the ranks of the weapon skill that
+    covers it, or the foundation alone when none does ("Unproficient")."""
+    stats = current_stats(character)
+    skills = {s.pk: s for s in character.skills.all()}
+    lines = {}
+    for weapon in character.weapons.all():
+        stat = "MEL" if weapon.melee else "ACC"
+        skill = skills.get(weapon.skill_id)
+        target = skill_check_target(ranks=skill.ranks if skill else 0, stat=stats[stat])
+        breakdown = [(f"{skill.name} ranks" if k == "skill ranks" else f"{stat} {k}", int(v))
+                     for k, v in target.breakdown]
+        odds = check_odds(target.total, target.dice)
+        lines[weapon.pk] = CheckLine(f"{weapon.name} attack", target.total, breakdown, target.dice,
+                                     float(odds.probability), odds.dice, odds.probability)
+    return lines
+
+
 @dataclass(frozen=True)
 class ArmourView:
     rating: int
@@ -279,6 +298,7 @@ class Sheet:
     budget: Budget | None = None
     stat_checks: dict = field(default_factory=dict)
     skill_checks: dict = field(default_factory=dict)
+    weapon_checks: dict = field(default_factory=dict)
     armour: dict = field(default_factory=dict)
     weapon_costs: dict = field(default_factory=dict)
     languages: LanguagePoints | None = None
@@ -311,6 +331,7 @@ def compute_sheet(character: Character) -> Sheet:
     sheet.budget = part(lambda: budget(character))
     sheet.stat_checks = part(lambda: stat_checks(character)) or {}
     sheet.skill_checks = part(lambda: skill_checks(character)) or {}
+    sheet.weapon_checks = part(lambda: weapon_checks(character)) or {}
     sheet.armour = part(lambda: armour_views(character)) or {}
     sheet.languages = part(lambda: language_points(character))
     sheet.weapon_costs = {}

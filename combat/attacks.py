@@ -38,7 +38,6 @@ class AttackRequest:
     aimed_area: str = "whole_body"
     range_m: float | None = None
     aim_seconds: float = 0
-    weapon_class: str = "rifle"
     cover: int = 0  # size-index steps the target's cover hides (0: none)
     modifier: int = 0
     chosen_location: str | None = None
@@ -82,13 +81,22 @@ def _terms(encounter: Encounter, attacker: Fighter, target: Fighter, request: At
     if request.stat not in ("ACC", "MEL"):
         raise CombatError("Attack with ACC or MEL.", field="stat")
     bonus = attacker.combatant.follow_up.get(str(target.combatant.pk), 0)
-    try:
-        aim = aiming_bonus(request.aim_seconds, request.weapon_class) if request.aim_seconds else 0
+    try:  # the weapon's class caps the aim: a pistol's at 2 s
+        aim = aiming_bonus(request.aim_seconds, weapon["aiming"]) if request.aim_seconds else 0
     except RulesError as exc:
-        raise CombatError(str(exc), field="weapon_class") from None
-    return {"attack_stat": attacker.stats[request.stat], "weapon_ranks": attacker.weapon_ranks,
+        raise CombatError(str(exc), field="aim_seconds") from None
+    return {"attack_stat": attacker.stats[request.stat], "weapon_ranks": weapon["ranks"],
             "defense": target.defense().total, "range_m": request.range_m, "target_size": -request.cover,
             "aiming_bonus": aim, "gm_modifier": request.modifier + bonus, "aimed_area": request.aimed_area}
+
+
+def _ranks_label(weapon: dict) -> str:
+    """Say whose ranks an attack adds: the weapon skill's, an NPC weapon's, or none (unproficient)."""
+    if weapon.get("skill"):
+        return f"weapon skill ranks ({weapon['skill']})"
+    if weapon["ranks"]:
+        return f"weapon skill ranks ({weapon['name']})"
+    return f"unproficient: no weapon skill covers the {weapon['name']}"
 
 
 def attack_preview(*, encounter: Encounter, request: AttackRequest, is_gm: bool = True) -> dict:
@@ -100,7 +108,8 @@ def attack_preview(*, encounter: Encounter, request: AttackRequest, is_gm: bool 
         odds = attack_odds(**terms, cover=bool(request.cover))
     except RulesError as exc:
         raise CombatError(str(exc)) from None
-    breakdown = [[label, value] for label, value in odds.target.breakdown]
+    breakdown = [[_ranks_label(weapon) if label == "weapon skill ranks" else label, value]
+                 for label, value in odds.target.breakdown]
     if attacker.combatant.follow_up.get(str(target.combatant.pk)):
         breakdown.append(["after last round's critical hit (inside the GM modifier)", 2])
     preview = {"target_number": odds.target.total, "breakdown": breakdown, "dice": odds.odds.dice,

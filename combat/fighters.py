@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 from django.db.models import Prefetch
 
 from characters.models import Character
-from characters.selectors import COMBAT_PREFETCH, WEAPON_SKILLS
+from characters.selectors import COMBAT_PREFETCH
 from characters.sheet import current_stats, worn_armour_rating
+from characters.weapons import aiming_class_for
 from rulebook.combat import defense
 from rulebook.damage import WoundState
 from rulebook.equipment import armour_effects, damage_description
@@ -39,7 +40,6 @@ class Fighter:
     stat_damage: dict[str, int]
     armour_rating: int
     weapons: list[dict] = field(default_factory=list)
-    weapon_ranks: int = 0
 
     @property
     def endurance(self) -> int:
@@ -69,22 +69,28 @@ def combatants_loaded(encounter_id: int) -> list[Combatant]:
 
 
 def _pc_weapons(character: Character) -> list[dict]:
-    return [{"id": w.pk, "name": w.name, "damage_points": w.damage_points, "rate_of_fire": w.rate_of_fire,
-             "extra_damage": w.extra_damage, "melee": w.melee,
-             "damage": damage_description(w.damage_points, w.rate_of_fire, w.extra_damage)}
-            for w in character.weapons.all()]
+    """The character's weapons, each with the ranks of the weapon skill that covers it (none:
+    unproficient, 0 ranks) and its aiming class."""
+    skills = {s.pk: s for s in character.skills.all()}  # its weapon skills (COMBAT_PREFETCH)
+    weapons = []
+    for w in character.weapons.all():
+        skill = skills.get(w.skill_id)
+        weapons.append({"id": w.pk, "name": w.name, "damage_points": w.damage_points, "rate_of_fire": w.rate_of_fire,
+                        "extra_damage": w.extra_damage, "melee": w.melee, "aiming": w.aiming,
+                        "ranks": skill.ranks if skill else 0, "skill": skill.name if skill else None,
+                        "damage": damage_description(w.damage_points, w.rate_of_fire, w.extra_damage)})
+    return weapons
 
 
 def fighter(combatant: Combatant) -> Fighter:
     """Return the combatant's numbers in play (its character's sheet must be loaded)."""
     character = combatant.character
     if character is not None:
-        ranks = max((s.ranks for s in character.skills.all() if s.breadth in WEAPON_SKILLS), default=0)
         armour, _, _ = worn_armour_rating(character)
         return Fighter(combatant, current_stats(character), character.hit_points or 1,
                        character.shock_threshold or 1, character.endurance_max or character.con,
                        character.trauma, character.shock, character.endurance_spent,
-                       dict(character.stat_damage or {}), armour, _pc_weapons(character), ranks)
+                       dict(character.stat_damage or {}), armour, _pc_weapons(character))
     sheet = {code: int(combatant.stats.get(code, DEFAULT_NPC_STAT)) for code in PRIMARY_STATS}
     stats = dict(sheet)
     for code, penalty in armour_effects(combatant.armour_type).items():
@@ -92,10 +98,12 @@ def fighter(combatant: Combatant) -> Fighter:
     for code, damage in (combatant.stat_damage or {}).items():
         if code in stats:
             stats[code] -= damage
-    weapons = [{**w, "id": index, "damage": damage_description(w["damage_points"], w.get("rate_of_fire", 1),
-                                                                w.get("extra_damage", 0))}
+    # Each NPC weapon carries its own ranks ("given per weapon"); a stat block from before
+    # weapons had an aiming class reads one from the weapon's name.
+    weapons = [{**w, "id": index, "ranks": int(w.get("ranks", 0)),
+                "aiming": w.get("aiming") or aiming_class_for(w.get("name", "")), "skill": None,
+                "damage": damage_description(w["damage_points"], w.get("rate_of_fire", 1), w.get("extra_damage", 0))}
                for index, w in enumerate(combatant.weapons or [])]
     return Fighter(combatant, stats, combatant.hit_points, combatant.shock_threshold or 1,
                    combatant.endurance_max or sheet["CON"], combatant.trauma, combatant.shock, combatant.end_spent,
-                   dict(combatant.stat_damage or {}), combatant.armour_rating, weapons,
-                   max((int(w.get("ranks", 0)) for w in combatant.weapons or []), default=0))
+                   dict(combatant.stat_damage or {}), combatant.armour_rating, weapons)

@@ -6,6 +6,8 @@ import uuid
 
 from django import forms
 
+from characters.models import AIMING_CHOICES
+from characters.weapons import aiming_class_for
 from rulebook.hit_locations import AREAS
 from zenergate_site import limits
 from zenergate_site.text import validate_name
@@ -35,6 +37,8 @@ class NpcForm(forms.Form):
     damage_points = forms.IntegerField(min_value=1, max_value=30, initial=4, label="Damage points")
     ranks = forms.IntegerField(min_value=0, max_value=10, initial=1, label="Weapon ranks")
     melee = forms.BooleanField(required=False)
+    aiming = forms.ChoiceField(choices=[("", "from the weapon's name"), *AIMING_CHOICES], required=False,
+                               label="Aiming class")
     revealed = forms.BooleanField(required=False, label="Players see it now")
 
     def npc(self) -> dict:
@@ -43,7 +47,7 @@ class NpcForm(forms.Form):
                 "armour_type": d["armour_rating"],
                 "stats": {"ACC": d["acc"], "MEL": d["mel"], "AWA": d["awa"], "RES": d["res"], "CON": d["con"]},
                 "weapons": [{"name": d["weapon"], "damage_points": d["damage_points"], "ranks": d["ranks"],
-                             "melee": d["melee"], "rate_of_fire": 1, "extra_damage": 0}]}
+                             "melee": d["melee"], "aiming": d["aiming"] or aiming_class_for(d["weapon"]), "rate_of_fire": 1, "extra_damage": 0}]}
 
 
 class AttackForm(forms.Form):
@@ -55,8 +59,6 @@ class AttackForm(forms.Form):
     aimed_area = forms.ChoiceField(choices=AREA_CHOICES, initial="whole_body", label="Aimed at")
     range_m = forms.FloatField(required=False, min_value=0.01, label="Range (m)")
     aim_seconds = forms.FloatField(required=False, min_value=0, label="Aiming (s)")
-    weapon_class = forms.ChoiceField(choices=[("pistol", "pistol"), ("rifle", "rifle"), ("sniper", "sniper")],
-                                     initial="rifle", label="Aiming cap")
     cover = forms.IntegerField(required=False, min_value=0, max_value=20, label="Cover (size steps)")
     modifier = forms.IntegerField(required=False, min_value=-50, max_value=50, label="GM modifier")
     dice_attack = forms.CharField(required=False, max_length=40, label="Attack 3d6")
@@ -67,7 +69,7 @@ class AttackForm(forms.Form):
     idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False)
 
     #: What the form keeps from one attack to the attacker's next (``remembered``).
-    KEPT = ("target", "weapon", "stat", "aimed_area", "range_m", "aim_seconds", "weapon_class", "cover")
+    KEPT = ("target", "weapon", "stat", "aimed_area", "range_m", "aim_seconds", "cover")
 
     def __init__(self, *args, attackers=(), targets=(), is_gm: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
@@ -110,7 +112,7 @@ class AttackForm(forms.Form):
         d = self.cleaned_data
         return {"attacker": d["attacker"], "target": d["target"], "weapon": d["weapon"] or None, "stat": d["stat"],
                 "aimed_area": d["aimed_area"], "range_m": d["range_m"], "aim_seconds": d["aim_seconds"] or 0,
-                "weapon_class": d["weapon_class"], "cover": d["cover"] or 0, "modifier": d.get("modifier") or 0}
+                "cover": d["cover"] or 0, "modifier": d.get("modifier") or 0}
 
     #: The table dice typed one box per die: the slot, how many boxes, the die's size.
     DIE_BOXES = (("attack", 3, 6), ("location", 1, 100), ("shock", 1, 6))

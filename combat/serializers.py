@@ -2,6 +2,7 @@
 
 from rest_framework import serializers
 
+from characters.models import AIMING_CHOICES
 from rulebook.combat import ATTACK_DICE_SLOTS
 from rulebook.hit_locations import AREAS
 from rulebook.stats import PRIMARY_STATS
@@ -50,6 +51,8 @@ class NpcWeaponIn(StrictInput):
     extra_damage = WholeNumberField(min_value=0, max_value=30, required=False, default=0)
     ranks = WholeNumberField(min_value=0, max_value=10, required=False, default=0)
     melee = FlagField(required=False, default=False)
+    aiming = serializers.ChoiceField(choices=AIMING_CHOICES, required=False, help_text=(
+        "How long aiming pays: pistol 2 s, rifle 10 s, sniper 10 min. Left out: from the weapon's name."))
 
 
 class CombatantIn(StrictInput):
@@ -105,7 +108,6 @@ class AttackIn(StrictInput):
     aimed_area = serializers.ChoiceField(choices=AREAS, required=False, default="whole_body")
     range_m = serializers.FloatField(min_value=0.01, max_value=1e7, required=False, default=None, allow_null=True)
     aim_seconds = serializers.FloatField(min_value=0, max_value=86400, required=False, default=0)
-    weapon_class = serializers.ChoiceField(choices=["pistol", "rifle", "sniper"], required=False, default="rifle")
     cover = WholeNumberField(min_value=0, max_value=20, required=False, default=0)
     modifier = WholeNumberField(min_value=-50, max_value=50, required=False, default=0)
     chosen_location = TextField(max_length=30, required=False, default=None, allow_null=True)

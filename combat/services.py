@@ -27,6 +27,7 @@ from rulebook.recovery import (
     shock_after_skipped_action,
 )
 from rulebook.stats import PRIMARY_STATS
+from rulebook.tables import AIMING_CAPS_SECONDS
 
 from .errors import CombatConflict, CombatError
 from .fighters import combatants_loaded, fighter
@@ -102,6 +103,8 @@ def _check_npc(npc: dict) -> dict:
     for weapon in npc.get("weapons") or []:
         if not 1 <= weapon.get("damage_points", 0) <= 30 or weapon.get("rate_of_fire", 1) not in (1, 2, 3):
             raise CombatError("A weapon needs damage points 1–30 and a rate of fire of 1, 2 or 3.", field="weapons")
+        if weapon.get("aiming") not in (None, *AIMING_CAPS_SECONDS):
+            raise CombatError(f"A weapon's aiming class is one of {', '.join(AIMING_CAPS_SECONDS)}.", field="weapons")
     con = int(stats.get("CON", 14))
     res, nim = int(stats.get("RES", 14)), int(stats.get("NIM", 14))
     hp = npc.get("hit_points") or 2 * con + res + nim  # the rules' HP from the stat block

@@ -80,6 +80,9 @@ class Table:
     implied: tuple[str, ...] = ()
     #: Names the document uses instead of the field's own.
     names: dict[str, str] = field(default_factory=dict)
+    #: Foreign keys to another line of the same character, written as that line's number
+    #: (``LINE``): field → the kind of line.
+    line_refs: dict[str, str] = field(default_factory=dict)
 
     @cached_property
     def fields(self) -> tuple[str, ...]:
@@ -149,14 +152,16 @@ MEMBER = Table(Membership, users=("user",), without=("joined_at",),
                implied=("campaign",), names={"user": "username"})
 CHARACTER = Table(Character, key="character", users=("owner",), without=("karma",), implied=("campaign",))
 #: Sheet lines by kind, as the API names them ("skills", "armour", …).
-LINES = {kind: Table(spec.model, implied=("character",)) for kind, spec in ITEM_KINDS.items()}
+#: A weapon names the weapon skill that covers it by that skill's line number.
+LINES = {kind: Table(spec.model, implied=("character",), line_refs={"skill": "skills"} if kind == "weapons" else {})
+         for kind, spec in ITEM_KINDS.items()}
 #: A sheet line is named by its line number: lines on the sheet are numbered by their place in
 #: the list (0, 1, …), lines only in the history (removed since) after them, as they first appear.
 LINE = "line"
 SHEET_HISTORY = Table(Character.history.model, users=("owner", "history_user"), without=("id",),
                       implied=("campaign",))
 LINE_HISTORY = {kind: Table(spec.model.history.model, users=("history_user",), without=("id",),
-                            implied=("character",)) for kind, spec in ITEM_KINDS.items()}
+                            implied=("character",), line_refs=LINES[kind].line_refs) for kind, spec in ITEM_KINDS.items()}
 ADVENTURE = Table(Adventure, key="adventure", implied=("campaign",))
 TOKEN = Table(BadNewsToken, implied=("adventure",))
 MACGUFFIN = Table(MacGuffin, key="macguffin", refs={"funded_during": "adventure"}, implied=("campaign",))

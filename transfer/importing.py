@@ -70,6 +70,8 @@ class Importer:
         self._users: dict[str, int | None] = {}
         #: character id → line kind → {line number: line id}.
         self.lines: dict[int, dict[str, dict[int, int]]] = defaultdict(dict)
+        #: character id → line kind → how many lines are on the sheet (the rest are history only)
+        self.line_counts: dict[int, dict[str, int]] = defaultdict(dict)
         self.characters: dict[int, Character] = {}
         self.skipped_members: list[str] = []
 
@@ -300,15 +302,37 @@ class Importer:
         history = doc.LINE_HISTORY[kind]
         for character_id, path, current, past in characters:
             numbers = self.lines[character_id][kind] = {}
+            self.line_counts[character_id][kind] = len(current)
             for j, value in enumerate(current):
                 numbers[j] = next(ids)
-                self.row(value, f"{path}.{kind}[{j}]", table, pk=numbers[j], character_id=character_id)
+                line = self.row(value, f"{path}.{kind}[{j}]", table, pk=numbers[j], character_id=character_id,
+                                extra=tuple(table.line_refs))
+                for name, other in table.line_refs.items():
+                    if line is not None:
+                        setattr(line, f"{name}_id", self._own_line(character_id, other, value.get(name),
+                                                                   f"{path}.{kind}[{j}].{name}"))
             for number in removed[character_id]:
                 numbers[number] = next(ids)
             for j, record in enumerate(past):
                 line = numbers.get(record.get(doc.LINE)) if isinstance(record, dict) else None
-                self.row(record, f"{path}.history.{kind}[{j}]", history, extra=(doc.LINE,), id=line,
-                         character_id=character_id)
+                old = self.row(record, f"{path}.history.{kind}[{j}]", history, extra=(doc.LINE, *history.line_refs),
+                               id=line, character_id=character_id)
+                for name, other in history.line_refs.items():  # a past line may name one removed since
+                    if old is not None:
+                        setattr(old, f"{name}_id", self._own_line(character_id, other, record.get(name),
+                                                                  f"{path}.history.{kind}[{j}].{name}", past=True))
+
+    def _own_line(self, character_id: int, kind: str, number, path: str, *, past: bool = False) -> int | None:
+        """Another line of the same character, by its number (``line_refs``), or null: a line on
+        the sheet, or for a history row (``past``) also one only in the history."""
+        if number is None:
+            return None
+        known = self.lines[character_id].get(kind, {})
+        if isinstance(number, bool) or not isinstance(number, int) or number not in known or not (
+                past or number < self.line_counts[character_id].get(kind, 0)):
+            self.problems.add(path, f"Expected the number of one of the character's {kind} lines, or null.")
+            return None
+        return self.lines[character_id][kind][number]
 
     # --- The economy ------------------------------------------------------------------------
     def read_adventures(self, rows: list) -> None:

@@ -202,9 +202,14 @@ class Exporter:
         numbers = self.line_numbers[character.pk]
         for kind, table in doc.LINES.items():
             out[kind] = [self.row(line, table) for line in self.lines[kind][character.pk]]
+            for name, other in table.line_refs.items():
+                for row, line in zip(out[kind], self.lines[kind][character.pk], strict=True):
+                    row[table.name(name)] = numbers[other].get(getattr(line, f"{name}_id"))
         history = {"sheet": [self.row(r, doc.SHEET_HISTORY) for r in self.sheet_history[character.pk]]}
         for kind, table in doc.LINE_HISTORY.items():
-            history[kind] = [{doc.LINE: numbers[kind][r.id], **self.row(r, table)}
+            history[kind] = [{doc.LINE: numbers[kind][r.id], **self.row(r, table),
+                              **{table.name(n): numbers[other].get(getattr(r, f"{n}_id"))
+                                 for n, other in table.line_refs.items()}}
                              for r in self.line_history[kind][character.pk]]
         out["history"] = history
         return out

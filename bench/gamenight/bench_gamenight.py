@@ -295,7 +295,7 @@ async def _table_writes(table: Table, seconds: float, rng: random.Random) -> Non
         else:
             attacker, target = table.npcs if len(table.attacks) % 2 == 0 else table.npcs[::-1]
             event, at = await _write(table.browsers[0], f"/api/v1/encounters/{table.encounter}/attacks/",
-                                     {"attacker": attacker, "target": target, "range_m": 3, "weapon_class": "pistol",
+                                     {"attacker": attacker, "target": target, "range_m": 3,
                                       "dice": {"attack": [6, 6, 6]}},  # a miss: the fight never ends
                                      "attack")
             if event:

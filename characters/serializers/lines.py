@@ -9,6 +9,7 @@ from rest_framework import serializers
 
 from zenergate_site import limits
 from zenergate_site.api_fields import (
+    MAX_ID,
     FlagField,
     NameField,
     StrictInput,
@@ -17,6 +18,7 @@ from zenergate_site.api_fields import (
 )
 
 from ..models import (
+    AIMING_CHOICES,
     GENERAL_BREADTH_CHOICES,
     Armour,
     Breadth,
@@ -73,6 +75,11 @@ class WeaponIn(StrictInput):
     melee = FlagField(required=False)
     reach_steps = WholeNumberField(min_value=0, max_value=100, required=False)
     skilled = FlagField(required=False)
+    skill = WholeNumberField(min_value=1, max_value=MAX_ID, required=False, allow_null=True, help_text=(
+        "The id of the character's weapon skill that covers this weapon; null: none (the attack is unproficient). "
+        "Left out of a new weapon: the weapon skill its name matches, if any."))
+    aiming = serializers.ChoiceField(choices=AIMING_CHOICES, required=False, help_text=(
+        "How long aiming pays: pistol 2 s, rifle 10 s, sniper 10 min. Left out of a new weapon: from its name."))
     classified = _classified()
 
 
@@ -160,7 +167,7 @@ class WeaponOut(_LineOut):
     class Meta:
         model = Weapon
         fields = [*LINE_FIELDS, "damage_points", "rate_of_fire", "extra_damage", "range_reduction_steps",
-                  "melee", "reach_steps", "skilled", "cost"]
+                  "melee", "reach_steps", "skilled", "skill", "aiming", "cost"]
 
     def get_cost(self, obj) -> int | None:
         return self._sheet().weapon_costs.get(obj.pk)

@@ -60,8 +60,8 @@ def junk_for(field) -> list:
         return STATS_JUNK
     if isinstance(field, FlagField):
         return FLAG_JUNK
-    if isinstance(field, WholeNumberField):
-        return NUMBER_JUNK
+    if isinstance(field, WholeNumberField):  # null is a value where the field takes it (a weapon's skill: none)
+        return [v for v in NUMBER_JUNK if v is not None or not field.allow_null]
     if isinstance(field, serializers.ChoiceField):
         return CHOICE_JUNK
     if isinstance(field, serializers.DateTimeField):

@@ -107,6 +107,10 @@ def _facts(kind: str, item, character: Character, computed) -> tuple[list, int |
         elif priced:
             facts.append(("Range index", f"{priced.effective_range_index}"
                           + (f" (base {priced.base_range_index})" if item.range_reduction_steps else "")))
+        skill = next((s for s in character.skills.all() if s.pk == item.skill_id), None)
+        facts.append(("Skill", f"{skill.name} ({skill.ranks})" if skill else "none: unproficient"))
+        if not item.melee:
+            facts.append(("Aiming", item.get_aiming_display()))
         if item.skilled:
             facts.append(("Skilled", "cost halved"))
         return facts, computed.weapon_costs.get(item.pk)
@@ -147,7 +151,7 @@ def _section(kind: str, character: Character, computed, *, is_gm: bool, can_edit
     lines = []
     for item in getattr(character, kind).all():
         facts, cost = _facts(kind, item, character, computed)
-        check = computed.skill_checks.get(item.pk) if kind == "skills" else None
+        check = {"skills": computed.skill_checks, "weapons": computed.weapon_checks}.get(kind, {}).get(item.pk)
         line = Line(item=item, facts=facts, cost=cost, check=check, exact=exact_odds(check) if check else "",
                     pending=kind != "languages" and not item.classified)
         if can_edit:
@@ -155,7 +159,7 @@ def _section(kind: str, character: Character, computed, *, is_gm: bool, can_edit
             # Edit forms are built only for the line being edited: a sheet of 30 skills would
             # otherwise render some 200 form fields nobody opened. The rest load on demand.
             if override.get("open_id") == item.pk:
-                line.edit_form, line.open = line_form(kind, instance=item, prefix_id=item.pk), True
+                line.edit_form, line.open = line_form(kind, instance=item, prefix_id=item.pk, character=character), True
             if is_gm and line.pending:
                 name = CLASSIFY_CHOICES.get(kind, (None,))[0]
                 prefix = f"classify-{kind}-{item.pk}"
@@ -166,7 +170,7 @@ def _section(kind: str, character: Character, computed, *, is_gm: bool, can_edit
         if override.get("item_id") == item.pk:
             line.errors, line.open = override.get("errors", []), True
             line.edit_form = override.get("edit_form") or line.edit_form or (
-                line_form(kind, instance=item, prefix_id=item.pk) if can_edit else None)
+                line_form(kind, instance=item, prefix_id=item.pk, character=character) if can_edit else None)
             line.classify_form = override.get("classify_form") or line.classify_form
         lines.append(line)
     title, singular = SECTIONS[kind]
@@ -174,7 +178,7 @@ def _section(kind: str, character: Character, computed, *, is_gm: bool, can_edit
         "kind": kind, "title": title, "singular": singular, "lines": lines, "character": character,
         "can_edit": can_edit, "is_gm": is_gm, "page": page,
         "language_points": computed.languages if kind == "languages" else None,
-        "add_form": override.get("add_form") or (line_form(kind) if can_edit else None),
+        "add_form": override.get("add_form") or (line_form(kind, character=character) if can_edit else None),
         "add_open": "add_form" in override,
     }
 

@@ -141,7 +141,7 @@ def _line_answer(request, access, kind: str, *, override: dict | None = None, st
 @require_POST
 def line_add(request, character_id: int, kind: str):
     access, _ = _line_access(request, character_id, kind)
-    form = line_form(kind, request.POST)
+    form = line_form(kind, request.POST, character=access.character)
     status = 400
     if form.is_valid():
         try:
@@ -164,7 +164,7 @@ def line_edit(request, character_id: int, kind: str, item_id: int):
     if not request.htmx:
         return redirect(page_url(page, character_id) + f"?edit={kind}-{item.pk}#{kind}-{item.pk}")
     section = {"kind": kind, "character": access.character, "page": page}
-    form = line_form(kind, instance=item, prefix_id=item.pk)
+    form = line_form(kind, instance=item, prefix_id=item.pk, character=access.character)
     return render(request, "characters/_line_edit.html", {"section": section, "line": {"item": item, "edit_form": form}})
 
 
@@ -172,7 +172,7 @@ def line_edit(request, character_id: int, kind: str, item_id: int):
 @require_POST
 def line_update(request, character_id: int, kind: str, item_id: int):
     access, item = _line_access(request, character_id, kind, item_id)
-    form = line_form(kind, request.POST, prefix_id=item.pk)
+    form = line_form(kind, request.POST, prefix_id=item.pk, character=access.character)
     status = 400
     if form.is_valid():
         try:

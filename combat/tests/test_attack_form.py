@@ -73,7 +73,7 @@ def test_what_the_player_chose_is_kept_for_their_next_attack(fight):
     key = re.search(r'name="idempotency_key" value="(\w+)"', page).group(1)
     sent = fight["player"].post(url, {
         "action": "attack", "attacker": fight["pc"], "target": fight["thug"], "weapon": "Knife", "stat": "MEL",
-        "aimed_area": "head_torso", "range_m": "2", "aim_seconds": "1", "weapon_class": "pistol",
+        "aimed_area": "head_torso", "range_m": "2", "aim_seconds": "1",
         "idempotency_key": key, "dice_attack": "6 6 6"})
     assert sent.status_code == 302
     assert CombatEvent.objects.filter(kind="attack").count() == 1
@@ -84,7 +84,6 @@ def test_what_the_player_chose_is_kept_for_their_next_attack(fight):
     assert '<option value="MEL" selected>' in form and '<option value="head_torso" selected>' in form
     assert re.search(r'name="range_m" value="2\.0"', form), form
     assert re.search(r'name="aim_seconds" value="1\.0"', form)
-    assert '<option value="pistol" selected>' in form
 
 
 def test_the_stat_follows_the_weapon_unless_chosen():
@@ -93,8 +92,8 @@ def test_the_stat_follows_the_weapon_unless_chosen():
                                                    {"name": "Knife", "damage": "½d6", "melee": True}]}
     thug = {"id": 2, "name": "Thug"}
     for weapon, chosen, stat in (("Knife", "", "MEL"), ("Pistol", "", "ACC"), ("", "", "ACC"), ("Knife", "ACC", "ACC")):
-        form = AttackForm({"attacker": 1, "target": 2, "weapon": weapon, "stat": chosen, "aimed_area": "whole_body",
-                           "weapon_class": "pistol"}, attackers=[alice], targets=[alice, thug], is_gm=False)
+        form = AttackForm({"attacker": 1, "target": 2, "weapon": weapon, "stat": chosen, "aimed_area": "whole_body"},
+                           attackers=[alice], targets=[alice, thug], is_gm=False)
         assert form.is_valid(), form.errors
         assert form.cleaned_data["stat"] == stat, (weapon, chosen)
         assert form.remembered()["stat"] == chosen
@@ -115,7 +114,7 @@ def test_an_attack_waiting_for_the_gm_sent_twice_with_one_key_waits_once(fight):
 def test_table_dice_come_one_box_per_die():
     """The boxes of a slot post its name once per die; empty boxes are left to the app's dice."""
     data = QueryDict(mutable=True)
-    data.update({"attacker": "1", "target": "2", "aimed_area": "whole_body", "weapon_class": "pistol"})
+    data.update({"attacker": "1", "target": "2", "aimed_area": "whole_body"})
     for face in ("6", "", "4"):
         data.appendlist("dice_attack", face)
     data.appendlist("dice_location", "50")

@@ -69,8 +69,7 @@ def test_the_attack_preview_shows_the_odds(client, personas, encounter):
     sniper = Combatant.objects.get(name="Hidden sniper")
     alice = Combatant.objects.exclude(pk=sniper.pk).get()
     response = client.get(reverse("encounter-preview", args=[encounter.pk]),
-                          {"attacker": sniper.pk, "target": alice.pk, "stat": "ACC", "aimed_area": "whole_body",
-                           "weapon_class": "rifle"})
+                          {"attacker": sniper.pk, "target": alice.pk, "stat": "ACC", "aimed_area": "whole_body"})
     assert response.status_code == 200 and b"to hit" in response.content and b"/" in response.content
 
 
@@ -82,6 +81,6 @@ def test_a_player_cannot_attack_with_a_character_that_is_not_theirs(client, pers
     client.force_login(personas["other_player"])
     response = client.post(reverse("encounter-act", args=[encounter.pk]),
                            {"action": "attack", "attacker": alice.pk, "target": sniper.pk, "stat": "MEL",
-                            "aimed_area": "whole_body", "weapon_class": "rifle"})
+                            "aimed_area": "whole_body"})
     assert response.status_code == 403
     assert not CombatEvent.objects.filter(kind="attack").exists()

@@ -286,7 +286,7 @@ def test_a_player_cannot_preview_or_attack_an_unrevealed_npc_by_its_id(api_as, p
     # The pages already answer alike (the form's targets are the tracker's): kept that way.
     pages = _page_client(personas, persona)
     preview_page = reverse("encounter-preview", args=[e])
-    form = {"attacker": fight[attacker], "stat": "MEL", "aimed_area": "whole_body", "weapon_class": "rifle"}
+    form = {"attacker": fight[attacker], "stat": "MEL", "aimed_area": "whole_body"}
     hidden_page = pages.get(preview_page, {**form, "target": fight["ninja"]})
     unknown_page = pages.get(preview_page, {**form, "target": UNKNOWN})
     assert NINJA not in _text(hidden_page)

@@ -111,6 +111,14 @@ def _play_sheets(campaign, gm, users):
                              data={"name": "Latin", "era": "Classical", "spoken": 1, "heard": 2, "written": 3,
                                    "read": 3})
     items.item_update(item=first, kind_name="skills", data={"ranks": 3}, by=carol, is_gm=False)
+    # A weapon linked to the weapon skill its name matches, then moved to another: the link travels.
+    items.item_create(character=draft, kind_name="skills", by=carol, is_gm=False,
+                      data={"name": "Rifle", "breadth": "weapon_type", "ranks": 1, "stat": "ACC"})
+    shotgun = items.item_create(character=draft, kind_name="skills", by=carol, is_gm=False,
+                                data={"name": "Shotgun", "breadth": "weapon_type", "ranks": 2, "stat": "ACC"})
+    rifle = items.item_create(character=draft, kind_name="weapons", by=carol, is_gm=False,
+                              data={"name": "Hunting rifle", "damage_points": 5})
+    items.item_update(item=rifle, kind_name="weapons", data={"skill": shotgun.pk}, by=carol, is_gm=False)
     items.item_delete(item=gone, kind_name="languages", by=carol, is_gm=False)
     portuguese = items.item_create(character=draft, kind_name="languages", by=carol, is_gm=False,
                                    data={"name": "Portuguese", "era": "1800s", "native": True, "spoken": 3,

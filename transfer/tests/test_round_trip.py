@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 
 from campaign.models import Campaign, Job, LogEntry, Membership
 from characters import lifecycle
-from characters.models import Language
+from characters.models import Language, Skill, Weapon
 from combat import services as combat
 from combat.models import CombatEvent
 from downtime import services as downtime
@@ -50,6 +50,22 @@ def test_export_import_export_gives_the_same_document(rich, personas):
     assert _normalised(second) == _normalised(first)
     assert _rows(copy) == _rows(rich)
     assert all(count for label, count in _rows(rich).items()), _rows(rich)  # the fixture filled every table
+
+
+def test_a_weapon_keeps_the_skill_it_names_and_its_past_links(rich, personas):
+    """A weapon names its weapon skill by line number; the copy links the copy's own skill, in the
+    sheet and in the line's history."""
+    document = services.export_campaign(rich)
+    sheet = next(c for c in document["characters"] if c["name"] == "Ines Duarte")
+    rifle = next(w for w in sheet["weapons"] if w["name"] == "Hunting rifle")
+    assert sheet["skills"][rifle["skill"]]["name"] == "Shotgun"
+    assert {h["skill"] for h in sheet["history"]["weapons"]} == {rifle["skill"], rifle["skill"] - 1}  # Rifle, Shotgun
+    copy = services.import_campaign(json.loads(json.dumps(document)), personas["gm"])
+    weapon = Weapon.objects.get(character__campaign=copy, name="Hunting rifle")
+    assert weapon.skill.name == "Shotgun" and weapon.skill.character_id == weapon.character_id
+    assert weapon.aiming == "rifle"
+    assert {h.skill_id for h in weapon.history.all()} == set(
+        Skill.objects.filter(character=weapon.character, name__in=("Rifle", "Shotgun")).values_list("pk", flat=True))
 
 
 def test_the_document_names_rows_by_key_and_people_by_username(rich):
