@@ -229,6 +229,17 @@ def weapon_checks(character: Character) -> dict[int, CheckLine]:
     return lines
 
 
+def line_check(character: Character, line: str) -> CheckLine | None:
+    """The check of one line of a sheet loaded with ``SHEET_PREFETCH``: ``stat:ACC``,
+    ``skill:<id>`` or ``weapon:<id>``; None for a line the sheet does not have."""
+    kind, _, key = str(line).partition(":")
+    if kind == "stat":
+        return stat_checks(character).get(key)
+    if not key.isdigit() or kind not in ("skill", "weapon"):
+        return None
+    return (skill_checks if kind == "skill" else weapon_checks)(character).get(int(key))
+
+
 @dataclass(frozen=True)
 class ArmourView:
     rating: int

@@ -9,10 +9,20 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaign.permissions import access_campaign
+from characters.permissions import access_character
 from rulebook.systems import ParamError, get_system
 
 from . import selectors, services
-from .serializers import FeedQueryIn, OddsIn, OddsOut, RollIn, RollOut
+from .permissions import access_roll
+from .serializers import (
+    FeedQueryIn,
+    OddsIn,
+    OddsOut,
+    RerollIn,
+    RollIn,
+    RollOut,
+    SheetRollIn,
+)
 
 
 def odds_answer(system_key: str, odds) -> dict:
@@ -77,3 +87,38 @@ class RollFeedApi(APIView):
         else:
             roll = services.roll_notation(text=values["notation"], **common)
         return Response(RollOut(roll).data, status=status.HTTP_201_CREATED)
+
+
+class SheetRollApi(APIView):
+    @extend_schema(request=SheetRollIn, responses={201: RollOut, 200: RollOut},
+                   description="Roll the check of one line of the sheet (a stat, a skill, a weapon's attack "
+                               "before Defense and range) with a situational modifier; the roll goes in the "
+                               "campaign's feed. The character's player and the GM roll; a replayed "
+                               "idempotency key is 200 with the first roll.")
+    def post(self, request, character_id: int):
+        access = access_character(user=request.user, character_id=character_id, write=True)
+        data = SheetRollIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        if values["private"] and access.role != "gm":
+            raise PermissionDenied("Only the campaign's GM rolls in private.")
+        roll, made = services.sheet_roll(character=access.character, by=request.user, line=values["line"],
+                                         modifier=values["modifier"], dice=values.get("dice"),
+                                         private=values["private"], idempotency_key=values["idempotency_key"])
+        return Response(RollOut(roll).data, status=status.HTTP_201_CREATED if made else status.HTTP_200_OK)
+
+
+class RerollApi(APIView):
+    @extend_schema(request=RerollIn, responses={201: RollOut, 200: RollOut},
+                   description="Spend 1 Karma of the roll's character to roll a failed sheet check again. "
+                               "The new roll names the one it replaces (reroll_of); a roll is rerolled once. "
+                               "409 when the roll succeeded, was rerolled already, or the character has no "
+                               "Karma; a replayed idempotency key is 200 with the first reroll.")
+    def post(self, request, roll_id: int):
+        access = access_roll(user=request.user, roll_id=roll_id, reroll=True)
+        data = RerollIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        roll, made = services.roll_reroll(roll=access.roll, by=request.user, is_gm=access.is_gm,
+                                          idempotency_key=data.validated_data["idempotency_key"],
+                                          dice=data.validated_data.get("dice"))
+        return Response(RollOut(roll).data, status=status.HTTP_201_CREATED if made else status.HTTP_200_OK)

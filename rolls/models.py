@@ -28,6 +28,13 @@ class Roll(Audienced):
     success = models.BooleanField(null=True)  # None: a roll with no target
     probability = models.CharField(max_length=80, blank=True)  # "a/b", the chance it had
     detail = models.JSONField(default=dict, blank=True)  # terms, margin, effect…
+    # A check rolled from a sheet line names the character; a Karma reroll names the failed roll
+    # it replaces (each roll is rerolled at most once; a failed reroll may be rerolled in turn).
+    character = models.ForeignKey("characters.Character", on_delete=models.SET_NULL, null=True, blank=True,
+                                  related_name="+")
+    reroll_of = models.OneToOneField("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="reroll")
+    # A client's key for the request that made the roll: sent again, it returns the same roll.
+    idempotency_key = models.CharField(max_length=120, null=True, blank=True)
 
     class Meta:
         ordering = ["-id"]
@@ -35,6 +42,8 @@ class Roll(Audienced):
         constraints = [
             models.CheckConstraint(condition=~Q(kind="notation") | ~Q(notation=""), name="roll_notation_given"),
             audience_constraint("roll_audience_valid"),
+            models.UniqueConstraint(fields=["campaign", "idempotency_key"], condition=Q(idempotency_key__isnull=False),
+                                    name="roll_idempotency_key_once"),
         ]
 
     def __str__(self) -> str:

@@ -44,6 +44,23 @@ class RollIn(StrictInput):
         return attrs
 
 
+class SheetRollIn(StrictInput):
+    line = TextField(max_length=40, help_text='The sheet line to roll: "stat:ACC", "skill:<id>" or "weapon:<id>".')
+    modifier = WholeNumberField(min_value=-50, max_value=50, required=False, default=0,
+                                help_text="The situational modifier, added to the line's target.")
+    dice = serializers.ListField(child=WholeNumberField(min_value=1, max_value=6), required=False, max_length=60,
+                                 help_text="d6 faces rolled at the table, in order; the app rolls the rest.")
+    private = FlagField(required=False, default=False, help_text="GM only: seen by the campaign's GMs alone.")
+    idempotency_key = TextField(max_length=100, required=False, default=None, allow_null=True,
+                                help_text="Sent again, returns the first roll (200) and rolls nothing.")
+
+
+class RerollIn(StrictInput):
+    idempotency_key = TextField(max_length=100, help_text="Sent again, returns the first reroll and spends nothing.")
+    dice = serializers.ListField(child=WholeNumberField(min_value=1, max_value=6), required=False, max_length=60,
+                                 help_text="d6 faces rolled at the table, in order; the app rolls the rest.")
+
+
 class FeedQueryIn(StrictInput):
     """Query parameters (text in a URL, so plain integer fields)."""
 
@@ -60,7 +77,7 @@ class RollOut(serializers.ModelSerializer):
     class Meta:
         model = Roll
         fields = ["id", "kind", "label", "by", "at", "system", "params", "notation", "dice", "total", "success",
-                  "probability", "detail", "private"]
+                  "probability", "detail", "private", "character", "reroll_of"]
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_by(self, obj):

@@ -11,8 +11,12 @@ from django.db import transaction
 
 from campaign.audience import EVERYONE, Seen, gm_only_if
 from campaign.changes import change_set
-from campaign.errors import CampaignError
+from campaign.errors import CampaignConflict, CampaignError
 from campaign.models import Campaign
+from characters.models import Character
+from characters.selectors import character_with_sheet
+from characters.sheet import line_check
+from economy.spends import karma_spend
 from rulebook import RulesError, notation
 from rulebook.systems import ParamError, RuleSet, get_system
 
@@ -47,6 +51,20 @@ def _publish(roll: Roll) -> Roll:
     return roll
 
 
+def _faces(rolled) -> list[dict]:
+    """Every die of a rule set's roll as ``{"sides", "face", "entered", "kept"}``."""
+    record = rolled.details.get("rolls") or [{"sides": None, "face": f, "entered": False} for f in rolled.faces]
+    kept = list(rolled.kept)
+    faces = []
+    for die in record:
+        die = dict(die)
+        die["kept"] = die.get("face") in kept
+        if die["kept"]:
+            kept.remove(die["face"])
+        faces.append(die)
+    return faces
+
+
 @transaction.atomic
 def roll_check(*, campaign: Campaign, by, check: dict, label: str = "", private: bool = False,
                dice: list | None = None, rng: random.Random | None = None) -> Roll:
@@ -59,20 +77,9 @@ def roll_check(*, campaign: Campaign, by, check: dict, label: str = "", private:
         raise CampaignError(str(exc), field=f"check.{exc.field}") from None
     except RulesError as exc:
         raise CampaignError(str(exc), field="dice" if dice else "check") from None
-    record = rolled.details.get("rolls") or [{"sides": None, "face": f, "entered": False} for f in rolled.faces]
-    kept = list(rolled.kept)
-    faces = []
-    for die in record:
-        die = dict(die)
-        if die.get("face") in kept:
-            kept.remove(die["face"])
-            die["kept"] = True
-        else:
-            die["kept"] = False
-        faces.append(die)
     return _publish(Roll.objects.create(
         campaign=campaign, by=by, kind=Roll.Kind.CHECK, label=label, system=rule_set.key, params=params,
-        dice=faces, total=rolled.total, success=rolled.success, probability=fraction_text(rolled.probability),
+        dice=_faces(rolled), total=rolled.total, success=rolled.success, probability=fraction_text(rolled.probability),
         detail={"breakdown": [[str(k), plain(v)] for k, v in rolled.breakdown]}, **gm_only_if(private).columns()))
 
 
@@ -132,3 +139,109 @@ def plain(value: object) -> object:
     if isinstance(value, (int, float, str, bool)) or value is None:
         return value
     return str(value)
+
+
+# --- Checks rolled from a character's sheet, and the Karma reroll ------------------------------
+#: A sheet's checks are Zener Gate checks whatever rule set the roller uses.
+SHEET_SYSTEM = "zener"
+MODIFIER_LIMIT = 50
+
+
+def _roll_zener(target: int, dice_count: int, dice: list | None, rng) -> object:
+    rule_set = get_system(SHEET_SYSTEM)
+    try:
+        return rule_set.roll(rng or _system_rng, dice, **rule_set.clean({"target": target, "dice": dice_count}))
+    except ParamError as exc:
+        raise CampaignError(str(exc), field="modifier") from None
+    except RulesError as exc:
+        raise CampaignError(str(exc), field="dice") from None
+
+
+def _replayed(campaign_id: int, key: str | None, *, same) -> Roll | None:
+    """The roll an earlier request with this idempotency key made, if ``same`` says it was this one."""
+    if not key:
+        return None
+    done = Roll.objects.filter(campaign_id=campaign_id, idempotency_key=key).first()
+    if done is not None and not same(done):
+        raise CampaignConflict("That idempotency key was already used for another roll; send a new key.",
+                               field="idempotency_key")
+    return done
+
+
+def _sheet_roll_record(*, character: Character, by, params: dict, check_label: str, breakdown: list,
+                       dice: list | None, rng, private: bool, key: str | None, reroll_of: Roll | None = None) -> Roll:
+    rolled = _roll_zener(params["target"], params["dice"], dice, rng)
+    detail = {"breakdown": [[str(k), plain(v)] for k, v in breakdown],
+              "margin": rolled.details.get("margin"), "critical": rolled.details.get("critical")}
+    label = f"{character.name}: {check_label}" + (" (Karma reroll)" if reroll_of else "")
+    return _publish(Roll.objects.create(
+        campaign_id=character.campaign_id, by=by, kind=Roll.Kind.CHECK, label=label[:120], system=SHEET_SYSTEM,
+        params=params, dice=_faces(rolled), total=rolled.total, success=rolled.success,
+        probability=fraction_text(get_system(SHEET_SYSTEM).odds(target=params["target"], dice=params["dice"]).probability),
+        detail=detail, character=character, reroll_of=reroll_of, idempotency_key=key,
+        **gm_only_if(private).columns()))
+
+
+@transaction.atomic
+def sheet_roll(*, character: Character, by, line: str, modifier: int = 0, dice: list | None = None,
+               idempotency_key: str | None = None, private: bool = False,
+               rng: random.Random | None = None) -> tuple[Roll, bool]:
+    """Roll the check of one line of ``character``'s sheet (``stat:ACC``, ``skill:<id>``,
+    ``weapon:<id>``) with a situational modifier; return (roll, made now).
+
+    The target is the sheet's own, worked out now (worn armour, drugs and damage included); a
+    request sent again with its idempotency key returns the first roll and rolls nothing.
+    """
+    change_set(campaign=character.campaign_id, by=by)
+    # One character's rolls queue here, so a request sent twice at once replays, never doubles.
+    Character.objects.select_for_update(no_key=True).filter(pk=character.pk).first()
+    done = _replayed(character.campaign_id, idempotency_key,
+                     same=lambda r: r.character_id == character.pk and r.params.get("line") == line)
+    if done is not None:
+        return done, False
+    if isinstance(modifier, bool) or not isinstance(modifier, int) or abs(modifier) > MODIFIER_LIMIT:
+        raise CampaignError(f"The modifier is a whole number from −{MODIFIER_LIMIT} to +{MODIFIER_LIMIT}.",
+                            field="modifier")
+    check = line_check(character_with_sheet(character_id=character.pk), line)
+    if check is None:
+        raise CampaignError(f"{character.name}'s sheet has no line {line!r} to roll.", field="line")
+    breakdown = [*check.breakdown, *([("situational modifier", modifier)] if modifier else [])]
+    params = {"target": check.target + modifier, "dice": check.dice, "line": line, "modifier": modifier,
+              "check": check.label}
+    roll = _sheet_roll_record(character=character, by=by, params=params, check_label=f"{check.label} check",
+                              breakdown=breakdown, dice=dice, rng=rng, private=private, key=idempotency_key)
+    return roll, True
+
+
+@transaction.atomic
+def roll_reroll(*, roll: Roll, by, is_gm: bool, idempotency_key: str, dice: list | None = None,
+                rng: random.Random | None = None) -> tuple[Roll, bool]:
+    """Spend 1 Karma of the roll's character to roll a failed sheet check again ("Karma can be
+    used to re-roll a failed roll"); return (the new roll, made now).
+
+    The ledger entry and the new roll share the idempotency key: a second tap replays both and
+    spends nothing. A roll is rerolled once; a failed reroll may be rerolled in its turn.
+    """
+    change_set(campaign=roll.campaign_id, by=by)
+    if not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 100:
+        raise CampaignError("Send an idempotency key (1–100 characters) with every reroll.", field="idempotency_key")
+    key = f"reroll:{idempotency_key}"
+    original = Roll.objects.select_for_update(no_key=True, of=("self",)).select_related("character").get(pk=roll.pk)
+    done = _replayed(original.campaign_id, key, same=lambda r: r.reroll_of_id == original.pk)
+    if done is not None:
+        return done, False
+    if Roll.objects.filter(reroll_of=original).exists():
+        raise CampaignConflict("This roll was rerolled already: the reroll is the roll after it.", field="roll")
+    if original.character is None or original.system != SHEET_SYSTEM or "line" not in original.params:
+        raise CampaignConflict("Only a check rolled from a character's sheet is rerolled with Karma here.",
+                               field="roll")
+    if original.success is not False:
+        raise CampaignConflict("Only a failed roll is rerolled.", field="roll")
+    character = original.character
+    karma_spend(character=character, kind="reroll", idempotency_key=idempotency_key, by=by, is_gm=is_gm,
+                params={"reason": f"reroll: {original.label}"})
+    new = _sheet_roll_record(character=character, by=by, params=dict(original.params),
+                             check_label=f"{original.params.get('check', 'check')} check",
+                             breakdown=original.detail.get("breakdown", []), dice=dice, rng=rng,
+                             private=original.gm_only, key=key, reroll_of=original)
+    return new, True

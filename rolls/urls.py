@@ -7,4 +7,7 @@ urlpatterns = [
     path("campaigns/<int:campaign_id>/roller/roll/", views.roller_roll, name="campaign-roller-roll"),
     path("campaigns/<int:campaign_id>/rolls/", views.feed, name="campaign-rolls-feed"),
     path("tables/", views.tables, name="tables"),
+    path("characters/<int:character_id>/checks/", views.sheet_roll_form, name="sheet-roll-form"),
+    path("characters/<int:character_id>/checks/roll/", views.sheet_roll_make, name="sheet-roll"),
+    path("rolls/<int:roll_id>/reroll/", views.roll_reroll, name="roll-reroll"),
 ]

@@ -5,4 +5,6 @@ from . import api
 urlpatterns = [
     path("odds/", api.OddsApi.as_view(), name="api-odds"),
     path("campaigns/<int:campaign_id>/rolls/", api.RollFeedApi.as_view(), name="api-campaign-rolls"),
+    path("characters/<int:character_id>/rolls/", api.SheetRollApi.as_view(), name="api-character-rolls"),
+    path("rolls/<int:roll_id>/reroll/", api.RerollApi.as_view(), name="api-roll-reroll"),
 ]

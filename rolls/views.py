@@ -3,21 +3,32 @@ the feed fragment the dashboard and the roller refresh live, and the universal t
 
 from __future__ import annotations
 
+import uuid
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign.events import last_event_id
 from campaign.permissions import access_campaign
+from characters.models import Character
+from characters.permissions import access_character
+from characters.selectors import character_with_sheet
+from characters.sheet import line_check
 from rulebook import RulesError
+from rulebook.dice import check_odds
 from rulebook.systems import ParamError
 from rulebook.tables import TABLES, lookup
 from zenergate_site.errors import DomainError
 
 from . import selectors, services
 from .charts import distribution_chart
+from .models import Roll
+from .permissions import access_roll
 
 
 def _inputs(rule_set, source) -> list[dict]:
@@ -132,3 +143,96 @@ def _number(value) -> str:
     if value.denominator == 1:
         return f"{value.numerator:,}"
     return f"{float(value):.4g}"
+
+
+# --- Rolling from the sheet -----------------------------------------------------------------
+def _sheet_line(request, character_id: int, source):
+    """The character (its player's or a GM's to roll), the line asked for and its check."""
+    access = access_character(user=request.user, character_id=character_id, write=True)
+    character = character_with_sheet(character_id=access.character.pk)
+    line = str(source.get("line", ""))[:40]
+    check = line_check(character, line)
+    if check is None:
+        raise Http404("No such line on this sheet.")
+    return access, character, line, check
+
+
+def _modifier(source) -> tuple[int, str]:
+    raw = str(source.get("modifier", "")).strip().replace("−", "-")
+    try:
+        value = int(raw or 0)
+    except ValueError:
+        return 0, "The modifier is a whole number, e.g. −2 or +3."
+    if abs(value) > services.MODIFIER_LIMIT:
+        return 0, f"The modifier runs from −{services.MODIFIER_LIMIT} to +{services.MODIFIER_LIMIT}."
+    return value, ""
+
+
+def _line_odds(check, modifier: int) -> dict:
+    try:
+        odds = check_odds(check.target + modifier, check.dice)
+    except RulesError as exc:
+        return {"error": str(exc)}
+    return {"target": check.target + modifier, "dice": odds.dice, "percent": f"{float(odds.probability) * 100:.1f}",
+            "exact": services.fraction_text(odds.probability), "miracle": odds.dice != check.dice}
+
+
+@login_required
+@require_GET
+def sheet_roll_form(request, character_id: int):
+    """The Roll form of one sheet line (loaded when its "Roll" opens), or only its odds for the
+    modifier typed so far (``?part=odds``)."""
+    access, character, line, check = _sheet_line(request, character_id, request.GET)
+    modifier, error = _modifier(request.GET)
+    context = {"character": character, "line": line, "check": check, "modifier": modifier, "error": error,
+               "odds": _line_odds(check, modifier), "key": uuid.uuid4().hex, "boxes": range(check.dice)}
+    template = "rolls/_sheet_roll_odds.html" if request.GET.get("part") == "odds" else "rolls/_sheet_roll.html"
+    return render(request, template, context)
+
+
+def _result(request, roll, *, status: int = 200, error: str = ""):
+    """A sheet roll's result, with the Karma reroll offered when it failed and Karma is left."""
+    character = roll.character
+    karma = Character.objects.filter(pk=character.pk).values_list("karma", flat=True).first() if character else 0
+    chain = [roll]
+    while chain[0].reroll_of_id and len(chain) < 10:  # the rolls this one replaced, oldest first
+        chain.insert(0, Roll.objects.get(pk=chain[0].reroll_of_id))
+    rerolled = Roll.objects.filter(reroll_of=roll).exists()
+    context = {"roll": roll, "chain": chain, "karma": karma, "error": error,
+               "can_reroll": roll.success is False and karma >= 1 and not rerolled, "key": uuid.uuid4().hex}
+    return render(request, "rolls/_sheet_roll_result.html", context, status=status)
+
+
+@login_required
+@require_POST
+def sheet_roll_make(request, character_id: int):
+    access, character, line, check = _sheet_line(request, character_id, request.POST)
+    modifier, error = _modifier(request.POST)
+    faces = [f.strip() for f in request.POST.getlist("dice") if f.strip()]
+    if error or not all(f.isdigit() and 1 <= int(f) <= 6 for f in faces):
+        return render(request, "rolls/_sheet_roll_result.html",
+                      {"error": error or "Each die is a face from 1 to 6; leave a box empty for the app to roll it."},
+                      status=400)
+    try:
+        roll, _ = services.sheet_roll(character=character, by=request.user, line=line, modifier=modifier,
+                                      dice=[int(f) for f in faces] or None,
+                                      idempotency_key=request.POST.get("idempotency_key") or None)
+    except DomainError as exc:
+        return render(request, "rolls/_sheet_roll_result.html", {"error": exc.message}, status=exc.status_code)
+    if not request.htmx:
+        return redirect(reverse("character-sheet", args=[character.pk]))
+    return _result(request, roll)
+
+
+@login_required
+@require_POST
+def roll_reroll(request, roll_id: int):
+    access = access_roll(user=request.user, roll_id=roll_id, reroll=True)
+    try:
+        roll, _ = services.roll_reroll(roll=access.roll, by=request.user, is_gm=access.is_gm,
+                                       idempotency_key=request.POST.get("idempotency_key") or "")
+    except DomainError as exc:
+        return _result(request, access.roll, status=exc.status_code, error=exc.message)
+    if not request.htmx:
+        return redirect(reverse("character-sheet", args=[roll.character_id]))
+    return _result(request, roll)

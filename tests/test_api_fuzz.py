@@ -74,6 +74,7 @@ class World:
     treatment_id: list[int]
     encounter_id: list[int]
     setup_id: list[int]  # the GM's NPC library
+    roll_id: list[int]  # the feed, a failed check from a sheet among them
     #: (encounter, combatant) and (encounter, event) pairs that belong together.
     combatants: list[tuple[int, int]]
     combat_events: list[tuple[int, int]]
@@ -139,6 +140,8 @@ def world(personas, make_user, in_process_requests):
     from downtime.models import TransitionBatch, Treatment
     from economy import services as economy
     from economy.models import Adventure, BadNewsToken, MacGuffin
+    from rolls import services as rolls
+    from rolls.models import Roll
 
     gm = personas["gm"]
     call_command("seed_demo", stdout=io.StringIO())  # its "gm" is the personas' gm
@@ -167,6 +170,7 @@ def world(personas, make_user, in_process_requests):
                                                      "weapons": [{"name": "Club", "damage_points": 3}]})
     combat.initiative_roll(encounter=fight, by=gm)
     library.setup_save(encounter=fight, by=gm, name="Fuzzed cast")
+    rolls.sheet_roll(character=in_play[0], by=gm, line="stat:AWA", dice=[6, 6, 6])  # one a reroll may take
 
     gm2 = make_user("gm2")
     elsewhere = services.campaign_create(name="Elsewhere", by=gm2)
@@ -186,6 +190,7 @@ def world(personas, make_user, in_process_requests):
         treatment_id=list(Treatment.objects.order_by("pk").values_list("pk", flat=True)),
         encounter_id=list(Encounter.objects.order_by("pk").values_list("pk", flat=True)),
         setup_id=list(NpcSetup.objects.order_by("pk").values_list("pk", flat=True)),
+        roll_id=list(Roll.objects.order_by("pk").values_list("pk", flat=True)),
         combatants=list(Combatant.objects.order_by("pk").values_list("encounter_id", "pk")),
         combat_events=list(CombatEvent.objects.order_by("pk").values_list("encounter_id", "pk")),
         tokens=list(BadNewsToken.objects.order_by("pk").values_list("adventure_id", "pk")),

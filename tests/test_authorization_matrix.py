@@ -239,6 +239,9 @@ MATRIX: dict[str, dict[str, Rule]] = {
     # --- Dice roller, roll feed, tables -------------------------------------------------------
     "campaign-roller": {"GET": MEMBERS_READ},
     "campaign-roller-roll": {"POST": PLAYERS_OR_GM_WRITE},
+    "sheet-roll-form": {"GET": OWNER_OR_GM_WRITES(query={"line": "stat:AWA"})},  # rolling is the sheet's own
+    "sheet-roll": {"POST": OWNER_OR_GM_WRITES(body={"line": "stat:AWA"})},
+    "roll-reroll": {"POST": OWNER_OR_GM_WRITES},  # the character's Karma: its player's or the GM's
     "campaign-rolls-feed": {"GET": MEMBERS_READ},
     "tables": {"GET": ANYONE_LOGGED_IN},  # the rulebook's tables: no campaign in them
     # --- Campaign API -------------------------------------------------------------------------
@@ -313,6 +316,8 @@ MATRIX: dict[str, dict[str, Rule]] = {
     "api-npc-setup-fights": {"POST": GM_WRITES},
     # --- Rolls and odds API -------------------------------------------------------------------
     "api-campaign-rolls": {"GET": MEMBERS_READ, "POST": PLAYERS_OR_GM_WRITE},
+    "api-character-rolls": {"POST": OWNER_OR_GM_WRITES(body={"line": "stat:AWA"})},
+    "api-roll-reroll": {"POST": OWNER_OR_GM_WRITES},
     "api-odds": {"POST": ANYONE_LOGGED_IN},  # odds of any rule set: no campaign in them
 }
 
@@ -401,6 +406,8 @@ def build_world() -> World:
     # The roll feed: a player's roll and the GM's private one.
     rolls.roll_notation(campaign=campaign, by=player, text="2d6+3", label="Matrix")
     rolls.roll_notation(campaign=campaign, by=gm, text="1d6", label="Behind the screen", private=True)
+    failed, _ = rolls.sheet_roll(character=character, by=player, line="stat:AWA", dice=[6, 6, 6])  # Karma may reroll it
+    assert failed.success is False
 
     # An encounter: the owner's character against a goon, initiative rolled, the owner's
     # character to act, and its attack waiting for the GM's approval.
@@ -418,7 +425,7 @@ def build_world() -> World:
         "campaign_id": campaign.pk, "character_id": character.pk, "adventure_id": adventure.pk,
         "token_id": token.pk, "macguffin_id": macguffin.pk, "job_id": job.pk, "treatment_id": treatment.pk,
         "transition_id": transition["id"], "encounter_id": encounter.pk, "combatant_id": goon.pk,
-        "pc_combatant_id": pc.pk, "event_id": request.pk, "setup_id": setup.pk,
+        "pc_combatant_id": pc.pk, "event_id": request.pk, "setup_id": setup.pk, "roll_id": failed.pk,
     }
     return World(users=users, ids=ids, lines=lines, draft_id=draft.pk)
 

@@ -83,6 +83,8 @@ class Table:
     #: Foreign keys to another line of the same character, written as that line's number
     #: (``LINE``): field → the kind of line.
     line_refs: dict[str, str] = field(default_factory=dict)
+    #: Foreign keys to an earlier row of the same list, written as that row's place in it (0, 1, …).
+    index_refs: tuple[str, ...] = ()
 
     @cached_property
     def fields(self) -> tuple[str, ...]:
@@ -191,7 +193,10 @@ TRANSITION_RECORD = Table(TransitionRecord, refs={"character": "character", "del
 HISTORY = Table(LogEntry, users=("actor", "audience_user"), blobs={"data": LOG_DATA}, implied=("campaign",))
 #: The roll feed, oldest first (the copy's ids keep that order); its JSON columns (a check's
 #: inputs, the dice, the breakdown) name no rows.
-ROLL = Table(Roll, users=("by", "audience_user"), implied=("campaign",))
+#: A roll from a sheet names its character; a Karma reroll the roll it replaced, by its place in
+#: the list (rolls are oldest first, so always an earlier one).
+ROLL = Table(Roll, users=("by", "audience_user"), implied=("campaign",), refs={"character": "character"},
+             index_refs=("reroll_of",))
 
 #: The tables the document holds, by model label.
 EXPORTED: dict[str, Table] = {table.model._meta.label: table for table in (

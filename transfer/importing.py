@@ -206,7 +206,16 @@ class Importer:
         if table.key:
             self.keys(rows, name, table.key, ids)
         for i, (value, pk) in enumerate(zip(rows, ids, strict=True)):
-            self.row(value, f"{name}[{i}]", table, pk=pk, campaign_id=self.campaign_pk)
+            row = self.row(value, f"{name}[{i}]", table, pk=pk, campaign_id=self.campaign_pk, extra=table.index_refs)
+            for ref in table.index_refs:  # an earlier row of this list, by its place in it
+                place = value.get(ref) if row is not None else None
+                if place is None:
+                    continue
+                if isinstance(place, bool) or not isinstance(place, int) or not 0 <= place < i or ids[place] is None:
+                    self.problems.add(f"{name}[{i}].{ref}", "Expected the place of an earlier row of this list "
+                                                             "(0 for the first), or null.")
+                else:
+                    setattr(row, f"{ref}_id", ids[place])
 
     @property
     def campaign_pk(self) -> int:

@@ -155,6 +155,12 @@ class Exporter:
             out[table.name(name)] = self.usernames.get(getattr(obj, meta.get_field(name).attname))
         return out
 
+    def indexed(self, rows: list, table: doc.Table) -> list[dict]:
+        """A list of rows that may name earlier rows of it by place (``Table.index_refs``)."""
+        place = {row.pk: n for n, row in enumerate(rows)}
+        return [{**self.row(row, table), **{name: place.get(getattr(row, f"{name}_id")) for name in table.index_refs}}
+                for row in rows]
+
     def document(self) -> dict:
         return {
             "format": doc.FORMAT,
@@ -178,7 +184,7 @@ class Exporter:
                              "records": [self.row(r, doc.TRANSITION_RECORD) for r in self.records[t.pk]]}
                             for t in self.transitions],
             "history": [self.row(entry, doc.HISTORY) for entry in self.history],
-            "rolls": [self.row(roll, doc.ROLL) for roll in self.rolls],
+            "rolls": self.indexed(self.rolls, doc.ROLL),
         }
 
     def entry(self, entry: KarmaEntry) -> dict:

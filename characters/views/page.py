@@ -62,6 +62,7 @@ class Line:
     classify_form: object = None
     errors: list[str] = field(default_factory=list)
     open: bool = False
+    roll_line: str = ""  # what its Roll form names it by ("skill:12"); empty: no Roll here
 
 
 def try_rules(call, *args, **kwargs):
@@ -144,8 +145,12 @@ def _facts(kind: str, item, character: Character, computed) -> tuple[list, int |
     return facts, None
 
 
+#: What the Roll form names a line of each kind by ("skill:12"): see characters.sheet.line_check.
+ROLL_KINDS = {"skills": "skill", "weapons": "weapon"}
+
+
 def _section(kind: str, character: Character, computed, *, is_gm: bool, can_edit: bool, page: str,
-             override: dict | None = None) -> dict:
+             override: dict | None = None, can_roll: bool = False) -> dict:
     """Build one section; ``override`` carries bound forms and errors from a refused write."""
     override = override or {}
     lines = []
@@ -153,7 +158,8 @@ def _section(kind: str, character: Character, computed, *, is_gm: bool, can_edit
         facts, cost = _facts(kind, item, character, computed)
         check = {"skills": computed.skill_checks, "weapons": computed.weapon_checks}.get(kind, {}).get(item.pk)
         line = Line(item=item, facts=facts, cost=cost, check=check, exact=exact_odds(check) if check else "",
-                    pending=kind != "languages" and not item.classified)
+                    pending=kind != "languages" and not item.classified,
+                    roll_line=f"{ROLL_KINDS[kind]}:{item.pk}" if can_roll and check and kind in ROLL_KINDS else "")
         if can_edit:
             line.can_edit = True
             # Edit forms are built only for the line being edited: a sheet of 30 skills would
@@ -176,7 +182,7 @@ def _section(kind: str, character: Character, computed, *, is_gm: bool, can_edit
     title, singular = SECTIONS[kind]
     return {
         "kind": kind, "title": title, "singular": singular, "lines": lines, "character": character,
-        "can_edit": can_edit, "is_gm": is_gm, "page": page,
+        "can_edit": can_edit, "is_gm": is_gm, "page": page, "can_roll": can_roll,
         "language_points": computed.languages if kind == "languages" else None,
         "add_form": override.get("add_form") or (line_form(kind, character=character) if can_edit else None),
         "add_open": "add_form" in override,
@@ -218,6 +224,8 @@ def sheet_data(access: CharacterAccess, *, page: str = "sheet", overrides: dict 
     can_build = access.can_write and (character.state == State.DRAFT or access.is_gm)
     # An active character's player advances it: new skills and raised ranks, paid with earned points.
     advancing = access.is_owner and not access.is_gm and character.state == State.ACTIVE
+    # Its player and the GM roll its checks from the sheet; the builder is for building.
+    can_roll = access.can_write and page == "sheet"
     current = try_rules(sheet_rules.current_stats, character) or {}
     stat_rows = [{
         "code": code, "rolled": (character.rolled_stats or {}).get(code),
@@ -233,7 +241,8 @@ def sheet_data(access: CharacterAccess, *, page: str = "sheet", overrides: dict 
         "page": page, "stat_rows": stat_rows, "derived_rows": derived_rows, "vitals": _vitals(character, computed),
         "sections": [_section(kind, character, computed, is_gm=access.is_gm,
                               can_edit=can_build or (advancing and kind in ADVANCEMENT_KINDS), page=page,
-                              override=overrides.get(kind)) for kind in SECTIONS],
+                              override=overrides.get(kind), can_roll=can_roll) for kind in SECTIONS],
+        "can_roll": can_roll,
         "advancing": advancing,
         "roll_mode": character.campaign.stat_entry == Campaign.StatEntry.ROLL,
         "show_gm_notes": access.is_gm,

@@ -141,6 +141,13 @@ def _play_rolls(campaign, gm, users):
     rolls.roll_notation(campaign=campaign, by=users["bob"], text="4d6kh3", rng=random.Random(9))
     rolls.roll_notation(campaign=campaign, by=gm, text="1d20+2", label="Is the consul lying?", private=True,
                         rng=random.Random(10))
+    # A check from alice's sheet that fails, and its Karma reroll: the copy keeps the link.
+    from characters.models import Character
+
+    mara = Character.objects.filter(campaign=campaign, owner=users["alice"], state="active").first()
+    failed, _ = rolls.sheet_roll(character=mara, by=users["alice"], line="stat:AWA", dice=[6, 6, 6],
+                                 rng=random.Random(11), idempotency_key="sheet-awa")
+    rolls.roll_reroll(roll=failed, by=users["alice"], is_gm=False, idempotency_key="reroll-awa", rng=random.Random(12))
 
 
 @pytest.fixture

@@ -31,7 +31,7 @@ def test_every_column_of_an_exported_table_is_accounted_for():
         meta = table.model._meta
         columns = {f.name for f in meta.concrete_fields if not f.primary_key}
         said = set(table.fields) | set(table.users) | set(table.refs) | set(table.without) | set(table.implied) \
-            | set(table.line_refs)
+            | set(table.line_refs) | set(table.index_refs)
         assert columns <= said, f"{label}: columns the document does not account for: {columns - said}"
         assert not set(table.fields) & {f.name for f in meta.concrete_fields if f.is_relation}, label
 

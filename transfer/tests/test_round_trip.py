@@ -18,6 +18,7 @@ from downtime.models import TransitionBatch, Treatment
 from economy.models import KarmaEntry
 from rolls import selectors as roll_feed
 from rolls import services as rolls
+from rolls.models import Roll
 from transfer import services
 from transfer.document import EXPORTED, IMPORT_ACTION
 
@@ -50,6 +51,21 @@ def test_export_import_export_gives_the_same_document(rich, personas):
     assert _normalised(second) == _normalised(first)
     assert _rows(copy) == _rows(rich)
     assert all(count for label, count in _rows(rich).items()), _rows(rich)  # the fixture filled every table
+
+
+def test_a_karma_reroll_keeps_the_roll_it_replaced_and_the_sheet_it_came_from(rich, personas):
+    document = services.export_campaign(rich)
+    place, reroll = next((n, r) for n, r in enumerate(document["rolls"]) if r["reroll_of"] is not None)
+    assert document["rolls"][reroll["reroll_of"]]["success"] is False and reroll["reroll_of"] < place
+    copy = services.import_campaign(json.loads(json.dumps(document)), personas["gm"])
+    again = Roll.objects.get(campaign=copy, reroll_of__isnull=False)
+    assert again.reroll_of.campaign_id == copy.pk and again.reroll_of.success is False
+    assert again.character.campaign_id == copy.pk and again.reroll_of.character_id == again.character_id
+    broken = json.loads(json.dumps(document))
+    broken["rolls"][place]["reroll_of"] = place  # itself: not an earlier roll
+    with pytest.raises(Exception) as refused:
+        services.import_campaign(broken, personas["gm"])
+    assert f"rolls[{place}].reroll_of" in refused.value.errors
 
 
 def test_a_weapon_keeps_the_skill_it_names_and_its_past_links(rich, personas):
@@ -98,7 +114,7 @@ def test_the_roll_feed_and_the_rule_set_travel(rich, personas):
     assert (document["campaign"]["rule_set"], document["campaign"]["rulings"]) == ("success_check",
                                                                                    {"advantage_drop": 1})
     assert {r["kind"] for r in document["rolls"]} == {"check", "notation", "combat", "downtime"}
-    check, notation, secret = document["rolls"][-3:]  # oldest first: the three rolls the fixture made last
+    check, notation, secret = document["rolls"][-5:-2]  # oldest first: then a sheet check and its reroll
     assert (check["kind"], check["by"], check["system"]) == ("check", "alice", "success_check")
     assert check["params"]["advantage_drop"] == 1 and check["probability"]
     assert (notation["by"], notation["notation"], notation["audience"]) == ("bob", "4d6kh3", "everyone")
