@@ -234,6 +234,34 @@ def save_wounds(character: Character, state: HealingState) -> None:
     Character.objects.filter(pk=character.pk).update(**{c: getattr(character, c) for c in columns})
 
 
+# --- A knock-out that outlasts its fight ----------------------------------------------------
+#: Seconds in an hour of the campaign clock (``Campaign.game_hours``, moved by downtime).
+_HOUR = 3600
+
+
+def out_cold_left(character: Character, game_hours: int) -> int:
+    """Seconds the character is still out cold from a fight that ended, read on the campaign
+    clock: what was left then, less the hours the clock has moved since (0: awake)."""
+    carried = (character.wounds_detail or {}).get("out_cold")
+    if not carried:
+        return 0
+    return max(int(carried["seconds"]) - (game_hours - int(carried["at_hour"])) * _HOUR, 0)
+
+
+def out_cold_carry(character: Character, *, seconds: int, game_hours: int) -> None:
+    """Carry a knock-out past the end of a fight onto the campaign clock (``seconds`` left at
+    hour ``game_hours``), or clear it (``seconds`` 0), on a locked character row."""
+    detail = {k: v for k, v in (character.wounds_detail or {}).items() if k != "out_cold"}
+    if seconds > 0:
+        detail["out_cold"] = {"seconds": int(seconds), "at_hour": int(game_hours)}
+    if detail == (character.wounds_detail or {}):
+        return
+    character.wounds_detail = detail
+    character.updated_at = timezone.now()
+    change_set(campaign=character.campaign_id)  # joins the caller's
+    Character.objects.filter(pk=character.pk).update(wounds_detail=detail, updated_at=character.updated_at)
+
+
 #: SQL types of the wound columns, for writing many rows in one statement.
 _COLUMN_TYPES = {"trauma": "integer", "shock": "integer", "endurance_spent": "integer", "stat_damage": "jsonb",
                  "long_term_con_damage": "integer", "radiation_track": "jsonb", "transitions_taken": "integer",

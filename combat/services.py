@@ -16,7 +16,13 @@ from campaign.audience import EVERYONE, GM_ONLY, Seen, gm_only_if
 from campaign.changes import change_set
 from characters.models import Character
 from characters.selectors import character_for_combat
-from characters.wounds import apply_damage, healing_state, save_wounds
+from characters.wounds import (
+    apply_damage,
+    healing_state,
+    out_cold_carry,
+    out_cold_left,
+    save_wounds,
+)
 from rulebook import RulesError, game_time
 from rulebook.dice import DiceSlots, EnteredDice, default_rng
 from rulebook.initiative import Combatant as Initiative
@@ -128,8 +134,19 @@ def combatant_add(*, encounter: Encounter, by, character_id: int | None = None, 
             raise CombatConflict(f"{character.name} is not in play.", field="character")
         if encounter.combatants.filter(character=character).exists():
             raise CombatConflict(f"{character.name} is already in this encounter.", field="character")
+        # Still out cold from a fight before: the knock-out goes on from now on this fight's clock.
+        character = Character.objects.select_for_update(no_key=True).get(pk=character.pk)
+        left = out_cold_left(character, encounter.campaign.game_hours)
+        now = max(encounter.round - 1, 0) * encounter.round_seconds
         combatant = Combatant.objects.create(encounter=encounter, character=character, name=character.name,
-                                             position=position)
+                                             position=position, out_cold_until=now + left if left else None)
+        if left:
+            joined = Changes(encounter)
+            joined.watch(combatant)  # the character's wounds, so that undo carries the knock-out back
+            out_cold_carry(character, seconds=0, game_hours=encounter.campaign.game_hours)
+            record(changes=joined, kind="join", by=by, data={"combatant": combatant.pk}, seen=seen_by(combatant),
+                   summary=f"{character.name} joins the fight, out cold for {game_time.duration(left)} more")
+            return combatant
     else:
         values = _check_npc(npc or {})
         combatant = Combatant.objects.create(encounter=encounter, position=position, revealed=bool(
@@ -390,10 +407,13 @@ def encounter_end(*, encounter: Encounter, by) -> Encounter:
             combatant.shock -= healed
         if healed:
             notes.append((f"{combatant.name} {healed}", combatant))
-        # The fight's clock stops at the end of this round; a knock-out runs on past it.
-        left = (combatant.out_cold_until or 0) - encounter.round * encounter.round_seconds
+        # The fight's clock stops at the end of this round; a knock-out runs on past it, on the
+        # campaign clock for a character (the next fight or the sheet reads it from there).
+        left = max((combatant.out_cold_until or 0) - encounter.round * encounter.round_seconds, 0)
         if left > 0:
             still.append((f"{combatant.name} for {game_time.duration(left)}", combatant))
+        if combatant.character is not None:
+            out_cold_carry(combatant.character, seconds=left, game_hours=encounter.campaign.game_hours)
     encounter.state = Encounter.State.ENDED
     public = [text for text, about in notes if not hidden(about)]
     complete = [text for text, _ in notes]

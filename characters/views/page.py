@@ -31,7 +31,7 @@ from ..forms import (
 from ..items import ADVANCEMENT_KINDS
 from ..models import Breadth, Character
 from ..permissions import CharacterAccess
-from .wounds import live_context, panel_context
+from .wounds import live_context, panel_context, wound_bars
 
 State = Character.State
 SECTIONS = {  # kind → (title, one line)
@@ -189,19 +189,11 @@ def _section(kind: str, character: Character, computed, *, is_gm: bool, can_edit
     }
 
 
-def wound_bars(character: Character, hp: int, shk: int, end: int) -> dict:
-    """Return what the wound bars show: HP less trauma, shock against SHK, END less what is spent."""
-    return {
-        "hp": max(hp - character.trauma, 0), "hp_max": hp, "trauma": character.trauma,
-        "shock": character.shock, "shk": shk, "shock_over": character.shock > shk,
-        "end": max(end - character.endurance_spent, 0), "end_max": end,
-    }
-
-
 def _vitals(character: Character, computed) -> dict | None:
     if not computed.derived:
         return None
-    return wound_bars(character, *(computed.derived[code][0] for code in ("HP", "SHK", "END")))
+    return wound_bars(character, *(computed.derived[code][0] for code in ("HP", "SHK", "END")),
+                      game_hours=character.campaign.game_hours)
 
 
 def _checklist(character: Character, computed) -> list[tuple[bool, str]]:

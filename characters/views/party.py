@@ -19,7 +19,8 @@ from ..forms import (
     NewCharacterForm,
 )
 from ..models import Character
-from .page import add_form_error, error_status, try_rules, wound_bars
+from .page import add_form_error, error_status, try_rules
+from .wounds import wound_bars
 
 
 # --- Party list and new characters --------------------------------------------------------
@@ -32,7 +33,8 @@ def party_characters(*, viewer, campaign: Campaign) -> list[Character]:
             character,
             character.hit_points if character.hit_points is not None else derived.hit_points.total,
             character.shock_threshold if character.shock_threshold is not None else derived.shock_threshold.total,
-            character.endurance_max if character.endurance_max is not None else derived.endurance.total)
+            character.endurance_max if character.endurance_max is not None else derived.endurance.total,
+            game_hours=campaign.game_hours)
     return characters
 
 

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from campaign.events import last_event_id
 from rulebook.damage import WOUNDABLE_STATS
+from rulebook.game_time import duration
 from zenergate_site import limits
 from zenergate_site.errors import DomainError
 
@@ -21,6 +22,7 @@ from .. import sheet as sheet_rules
 from .. import wounds
 from ..models import Character
 from ..permissions import access_character
+from ..wounds import out_cold_left
 
 POINTS = {"min_value": -1000, "max_value": 1000, "initial": 0}
 
@@ -40,6 +42,18 @@ class WoundForm(forms.Form):
         return {stat: points} if stat and points else {}
 
 
+def wound_bars(character: Character, hp: int, shk: int, end: int, *, game_hours: int) -> dict:
+    """Return what the wound bars show: HP less trauma, shock against SHK, END less what is
+    spent, and how long a knock-out from a fight that ended still runs on the campaign clock."""
+    left = out_cold_left(character, game_hours)
+    return {
+        "hp": max(hp - character.trauma, 0), "hp_max": hp, "trauma": character.trauma,
+        "shock": character.shock, "shk": shk, "shock_over": character.shock > shk,
+        "end": max(end - character.endurance_spent, 0), "end_max": end,
+        "out_cold": duration(left) if left else "",
+    }
+
+
 def panel_context(character: Character, *, is_gm: bool, form: WoundForm | None = None) -> dict:
     """Return what ``_wounds_body.html`` shows, with no query beyond the loaded character."""
     hp, shk, end = character.hit_points, character.shock_threshold, character.endurance_max
@@ -50,9 +64,8 @@ def panel_context(character: Character, *, is_gm: bool, form: WoundForm | None =
     end_left = max(end - summary["end_spent"] - summary["end_held"], 0)
     return {
         "character": character, "is_gm": is_gm, "wounds": summary,
-        "vitals": {"hp": max(hp - character.trauma, 0), "hp_max": hp, "trauma": character.trauma,
-                   "shock": character.shock, "shk": shk, "shock_over": character.shock > shk,
-                   "end": end_left, "end_max": end},
+        "vitals": {**wound_bars(character, hp, shk, end, game_hours=character.campaign.game_hours),
+                   "end": end_left},
         "wound_form": form or (WoundForm() if is_gm and character.state == Character.State.ACTIVE else None),
     }
 
@@ -61,7 +74,7 @@ def panel_context(character: Character, *, is_gm: bool, form: WoundForm | None =
 @require_GET
 def wounds_panel(request, character_id: int):
     access = access_character(user=request.user, character_id=character_id)
-    character = Character.objects.get(pk=access.character.pk)
+    character = Character.objects.select_related("campaign").get(pk=access.character.pk)
     return render(request, "characters/_wounds_body.html", panel_context(character, is_gm=access.is_gm))
 
 
@@ -87,7 +100,7 @@ def wounds_record(request, character_id: int):
                 messages.success(request, "Wounds recorded.")
                 return redirect(reverse("character-sheet", args=[character_id]) + "#wounds")
             form, status = None, 200
-    character = Character.objects.get(pk=access.character.pk)
+    character = Character.objects.select_related("campaign").get(pk=access.character.pk)
     if not request.htmx:
         messages.error(request, "; ".join(e for errs in form.errors.values() for e in errs))
         return redirect(reverse("character-sheet", args=[character_id]) + "#wounds")

@@ -110,3 +110,43 @@ def test_acting_now_when_the_one_holding_is_the_one_acting(fight):
     now = gm.post(f"/api/v1/encounters/{e}/act-now/", {"combatant": fight["pc"]}, format="json")
     assert now.status_code == 200, now.content
     assert now.json()["acting"] == fight["pc"] and not Combatant.objects.get(pk=fight["pc"]).held
+
+
+def test_a_knock_out_outlasting_its_fight_runs_on_the_campaign_clock(personas, api_as, make_character, client):
+    """Out cold 30 min when the fight ends: the sheet says so, the next fight starts with the
+    character still out cold, and an hour of downtime wakes them."""
+    from django.db import transaction
+    from django.urls import reverse
+
+    from campaign.changes import change_set
+    from characters.models import Character
+    from downtime import services as downtime
+
+    gm = api_as("gm")
+    alice = make_character("player")
+    campaign = personas["campaign"]
+    first = gm.post(f"/api/v1/campaigns/{campaign.pk}/encounters/", {"name": "Docks"}, format="json").json()["id"]
+    pc = gm.post(f"/api/v1/encounters/{first}/combatants/", {"character": alice.pk}, format="json").json()["id"]
+    with transaction.atomic():
+        change_set(campaign=campaign.pk)
+        Combatant.objects.filter(pk=pc).update(out_cold_until=1800)
+    assert gm.post(f"/api/v1/encounters/{first}/end/", {}, format="json").status_code == 200
+    assert Character.objects.get(pk=alice.pk).wounds_detail["out_cold"] == {"seconds": 1800, "at_hour": 0}
+    client.force_login(personas["player"])
+    sheet = reverse("character-sheet", args=[alice.pk])
+    assert "Out cold for 30 min more" in client.get(sheet).content.decode()
+
+    second = gm.post(f"/api/v1/campaigns/{campaign.pk}/encounters/", {"name": "Warehouse"},
+                     format="json").json()["id"]
+    joined = gm.post(f"/api/v1/encounters/{second}/combatants/", {"character": alice.pk}, format="json").json()["id"]
+    assert Combatant.objects.get(pk=joined).out_cold_until == 1800
+    assert "out_cold" not in Character.objects.get(pk=alice.pk).wounds_detail  # the fight holds it now
+    log = gm.get(f"/api/v1/encounters/{second}/log/").json()["events"]
+    assert "out cold for 30 min more" in log[-1]["summary"]
+    assert gm.post(f"/api/v1/encounters/{second}/end/", {}, format="json").status_code == 200
+    assert Character.objects.get(pk=alice.pk).wounds_detail["out_cold"]["seconds"] == 1800
+
+    job, _ = downtime.downtime_start(campaign=campaign, by=personas["gm"],
+                                     request={"hours": 1, "rest": "comfortable", "idempotency_key": "nap"})
+    downtime.downtime_run(job_id=job.pk)
+    assert "Out cold" not in client.get(sheet).content.decode()
