@@ -58,3 +58,26 @@ def test_roll_a_skill_from_the_sheet_and_reroll_it_for_karma(personas, make_char
     expect(feed.locator(f"#roll-{again.pk}")).to_contain_text("1 Karma spent to reroll")
     expect(feed.locator(f'#roll-{again.pk} a[href="#roll-{failed.pk}"]')).to_have_count(1)
     expect(feed.locator(f"#roll-{failed.pk}")).to_contain_text("Stealth check")
+
+
+def test_a_roll_pressed_with_the_network_down_is_sent_once_when_it_is_back(personas, make_character, page_for,
+                                                                           live_server):
+    from playwright.sync_api import expect
+
+    character = make_character("player", karma=1)
+    page = page_for(personas["player"], width=390, height=844)
+    page.goto(live_server.url + reverse("character-sheet", args=[character.pk]))
+    page.get_by_role("button", name="Roll AWA").click()
+    form = page.locator("#stat-roll form.sheet-roll")
+    expect(form.get_by_label("Modifier")).to_be_visible()
+    form.get_by_label("Modifier").fill("3")
+    page.context.set_offline(True)
+    form.get_by_role("button", name="Roll AWA").click()
+    expect(form.locator("[data-send-state]")).to_contain_text("Not sent yet")
+    expect(form.get_by_label("Modifier")).to_have_value("3")  # what was typed stays
+    assert not Roll.objects.exists()
+    page.context.set_offline(False)
+    expect(page.locator("#stat-roll .roll-result")).to_contain_text("against ≤", timeout=10000)
+    page.wait_for_load_state("networkidle")
+    assert Roll.objects.filter(character=character).count() == 1
+    assert Roll.objects.get(character=character).params["modifier"] == 3

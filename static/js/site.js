@@ -53,3 +53,26 @@ document.addEventListener("submit", function (event) {
     send(form, event.submitter);
   });
 })();
+
+// The same promise for htmx forms (<form hx-post data-resend>, with an idempotency key): when the
+// network fails, say "not sent yet", keep what was typed, and send the form again once the
+// connection is back; the key makes a copy that did arrive count once.
+document.addEventListener("htmx:sendError", function (event) {
+  var form = event.detail && event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("form[data-resend]");
+  if (!form || form.zgWaiting) return;
+  form.zgWaiting = true;
+  var note = form.querySelector("[data-send-state]");
+  if (note) {
+    note.hidden = false;
+    note.textContent = "Not sent yet: no connection. It is sent once the connection is back.";
+  }
+  var again = function () {
+    window.removeEventListener("online", again);
+    clearTimeout(timer);
+    form.zgWaiting = false;
+    if (note) note.hidden = true;
+    window.htmx.trigger(form, "submit");
+  };
+  var timer = setTimeout(again, 5000);
+  window.addEventListener("online", again);
+});
