@@ -313,9 +313,9 @@ def dying_round(*, con: int, previous_modifier: int | None = None, medical_help:
     """Roll one round's CON check for a dying character.
 
     The first round (``previous_modifier`` None) is at 0. Each later round steps −1, or +1
-    when a medical check succeeded that round; help only removes a penalty, so the modifier
-    never rises above 0. A success at 0 with help restores the character (to 1 in each stat
-    at 0 or below); a failure is death.
+    when a medical check succeeded that round, and the modifier may rise above 0 (help in the
+    second round rolls at +1). A success at a modifier of 0 or more with help restores the
+    character (to 1 in each stat at 0 or below); a failure is death.
 
     Article: "Death" and its example (rounds D … D+4); RULINGS.md sections 1 and 6.
     """
@@ -326,12 +326,9 @@ def dying_round(*, con: int, previous_modifier: int | None = None, medical_help:
         breakdown = [("first round dying", 0)]
     else:
         step = 1 if medical_help else -1
-        modifier = min(0, require_int(previous_modifier, "Previous dying modifier") + step)
+        modifier = require_int(previous_modifier, "Previous dying modifier") + step
         breakdown = [("previous round", previous_modifier),
                      ("medical help" if medical_help else "another round dying", step)]
-        if modifier != previous_modifier + step:
-            breakdown.append(("help cannot go past no penalty",
-                              modifier - previous_modifier - step))
     target = con + modifier + gm_modifier
     breakdown = [("CON", con)] + breakdown + ([("GM modifier", gm_modifier)] if gm_modifier else [])
     check = roll_check(target, STAT_CHECK_DICE, rng)

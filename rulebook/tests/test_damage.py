@@ -171,10 +171,15 @@ def test_death_example_rounds_d_to_d_plus_4():
     assert [r.restored for r in (d, d1, d2, d3, d4)] == [False, False, False, False, True]
 
 
-def test_a_failed_dying_check_is_death_and_help_never_gives_a_bonus():
+def test_a_failed_dying_check_is_death_and_help_can_lift_the_modifier_above_zero():
+    """RULINGS 6: help in the second round turns that round's step from −1 to +1, so the check
+    is at +1: a CON 10 character rolling 11 lives (at 0 they would die) and is restored."""
     assert not _round(10, -3, False, (6, 6, 6, 6)).survived
-    assert _round(10, 0, True, PASS_4D6).modifier == 0
-    assert not _round(10, -2, True, PASS_4D6).restored
+    helped = _round(10, 0, True, (2, 3, 3, 3))  # 11
+    assert helped.modifier == 1 and helped.target == 11 and helped.survived and helped.restored
+    assert ("medical help", 1) in helped.breakdown
+    assert not _round(10, 0, False, (2, 3, 3, 3)).survived  # the same dice without help: −1, dead
+    assert not _round(10, -2, True, PASS_4D6).restored  # still below 0 after help: alive, not restored
 
 
 def test_restore_from_dying_puts_each_failed_stat_back_to_1():
