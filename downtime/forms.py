@@ -6,11 +6,14 @@ import uuid
 
 from django import forms
 
-from rulebook.radiation import CATEGORIES
+from rulebook.dice import check_odds
+from rulebook.radiation import CATEGORIES, TRANSITION_SAVE_MODIFIER
 from rulebook.recovery import REST_KINDS
+from rulebook.stats import STAT_CHECK_DICE
 from zenergate_site import limits
 from zenergate_site.text import validate_name
 
+from . import transitions
 from .services import MAX_DOWNTIME_HOURS
 
 REST_CHOICES = [("comfortable", "Comfortable sleep"), ("rough", "Rough sleep"), ("awake", "Resting awake"),
@@ -97,6 +100,9 @@ class TransitionForm(forms.Form):
     characters = forms.MultipleChoiceField(widget=forms.CheckboxSelectMultiple)
     idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=limits.IDEMPOTENCY_KEY)
 
+    #: The damage dice by outcome, as the dice boxes' hint says them.
+    DAMAGE_DICE = "d3 if saved; else d6 (category 1 or 2), 2d6 (3A), d6 then 2d6 (3B)"
+
     def __init__(self, *args, characters=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.characters = list(characters)
@@ -104,18 +110,46 @@ class TransitionForm(forms.Form):
         self.fields["characters"].initial = [str(c.pk) for c in self.characters]
         self.fields["idempotency_key"].initial = uuid.uuid4().hex
         for c in self.characters:
-            self.fields[f"dice_{c.pk}"] = forms.CharField(required=False, max_length=200, label=c.name)
+            self.fields[f"damage_{c.pk}"] = forms.CharField(
+                required=False, max_length=60, label=f"{c.name}: damage dice",
+                widget=forms.TextInput(attrs={"inputmode": "numeric", "pattern": "[1-6]([ ,]+[1-6])*",
+                                              "title": "d6 faces (a d3 is 1 to 3), with spaces"}))
+
+    def _save_faces(self, c) -> list[str]:
+        getlist = getattr(self.data, "getlist", None)
+        return [f.strip() for f in (getlist(f"save_{c.pk}") if getlist else []) if f and f.strip()]
+
+    def clean(self):
+        cleaned = super().clean()
+        for c in self.characters:
+            saved = self._save_faces(c)
+            if not all(f.isdigit() and 1 <= int(f) <= 6 for f in saved):
+                self.add_error(None, f"{c.name}: each CON save die is a face from 1 to 6.")
+            try:
+                cleaned[f"damage_{c.pk}"] = parse_faces(cleaned.get(f"damage_{c.pk}", ""))
+            except forms.ValidationError as exc:
+                self.add_error(f"damage_{c.pk}", exc)
+        return cleaned
 
     def dice(self) -> dict:
+        """The dice typed at the table, by character and slot (``transitions.TRANSITION_SLOTS``)."""
         out = {}
         for c in self.characters:
-            faces = parse_faces(self.cleaned_data.get(f"dice_{c.pk}", ""))
-            if faces:
-                out[c.pk] = faces
+            slots = {"save": [int(f) for f in self._save_faces(c)], "damage": self.cleaned_data.get(f"damage_{c.pk}")}
+            slots = {name: faces for name, faces in slots.items() if faces}
+            if slots:
+                out[c.pk] = slots
         return out
 
-    def dice_fields(self):
-        return [self[f"dice_{c.pk}"] for c in self.characters]
+    def dice_rows(self) -> list[dict]:
+        """One row per character for the template: its save boxes (4, or more under the miracle
+        rule, from its CON now) and its damage field."""
+        rows = []
+        for c in self.characters:
+            target = transitions.con_now(c) + TRANSITION_SAVE_MODIFIER
+            rows.append({"character": c, "save_boxes": range(1, check_odds(target, STAT_CHECK_DICE).dice + 1),
+                         "damage": self[f"damage_{c.pk}"]})
+        return rows
 
 
 class TherapyForm(forms.Form):

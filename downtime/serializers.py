@@ -1,5 +1,6 @@
 """Downtime API serializers: strict input, plain output. No rules here."""
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from campaign.models import Job
@@ -51,6 +52,35 @@ class FacesField(serializers.ListField):
     max_length = MAX_FACES
 
 
+class TransitionSlotsIn(StrictInput):
+    save = FacesField(required=False, help_text="The CON save's d6: 4, more under the miracle rule.")
+    damage = FacesField(required=False, help_text="The outcome's dice: d3 on a save; else d6 (1, 2), 2d6 (3A), "
+                                                  "d6 then 2d6 (3B).")
+
+
+_FACES_SCHEMA = {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 100}, "maxItems": MAX_FACES}
+
+
+@extend_schema_field({"oneOf": [
+    {"type": "object", "properties": {"save": _FACES_SCHEMA, "damage": _FACES_SCHEMA}, "additionalProperties": False},
+    _FACES_SCHEMA]})
+class TransitionFacesField(serializers.Field):
+    """One character's transition dice: ``{"save": [...], "damage": [...]}`` (either may be left
+    out: the app rolls it), or one list in roll order (the save's dice, then the damage's)."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, list):
+            return FacesField().run_validation(data)
+        if isinstance(data, dict):
+            slots = TransitionSlotsIn(data=data)
+            slots.is_valid(raise_exception=True)
+            return dict(slots.validated_data)
+        raise serializers.ValidationError('Give the faces as {"save": [...], "damage": [...]} or one list.')
+
+    def to_representation(self, value):
+        return value
+
+
 class MedicalIn(StrictInput):
     medic = WholeNumberField(min_value=1, max_value=MAX_ID, allow_null=True, required=False, default=None)
     equipment_ranks = WholeNumberField(min_value=0, max_value=10, required=False, default=0)
@@ -75,7 +105,7 @@ class DowntimeIn(StrictInput):
                                          default=dict)
     medical = ByCharacterField(child=MedicalIn(), required=False, default=dict)
     therapies = serializers.ListField(child=TherapyGivenIn(), required=False, default=list, max_length=1000)
-    dice = ByCharacterField(child=FacesField(), required=False, default=dict)
+    dice = ByCharacterField(child=TransitionFacesField(), required=False, default=dict)
     idempotency_key = TextField(max_length=limits.IDEMPOTENCY_KEY, required=False, default="")
     preview = FlagField(required=False, default=False)
 
@@ -104,7 +134,7 @@ class JobOut(serializers.ModelSerializer):
 class TransitionIn(StrictInput):
     category = serializers.ChoiceField(choices=CATEGORIES)
     characters = serializers.ListField(child=WholeNumberField(min_value=1, max_value=MAX_ID), max_length=200)
-    dice = ByCharacterField(child=FacesField(), required=False, default=dict)
+    dice = ByCharacterField(child=TransitionFacesField(), required=False, default=dict)
     idempotency_key = TextField(max_length=limits.IDEMPOTENCY_KEY, required=False, default="")
     preview = FlagField(required=False, default=False)
 

@@ -20,8 +20,9 @@ from characters.models import Character
 from characters.wounds import WOUND_COLUMNS, healing_state, lock_in_play, wound_columns
 from economy.models import KarmaEntry
 from rulebook import RulesError
-from rulebook.dice import EnteredDice, check_odds
+from rulebook.dice import DiceSlots, EnteredDice, check_odds
 from rulebook.radiation import (
+    TRANSITION_SAVE_LABEL,
     TRANSITION_SAVE_MODIFIER,
     next_transition_number,
     normalise_category,
@@ -85,8 +86,8 @@ def transition_preview(*, campaign: Campaign, category: str, character_ids: list
         delay = _pending_delay(character)
         out.append({
             "character": character.pk, "name": character.name, "category": category, "number": number,
-            "target": target, "breakdown": [["CON now", con], ["Zener Transition (CON roll at +15)",
-                                                                 TRANSITION_SAVE_MODIFIER], ["target on 4d6", target]],
+            "target": target, "breakdown": [["CON now", con], [TRANSITION_SAVE_LABEL, TRANSITION_SAVE_MODIFIER],
+                                            ["target on 4d6", target]],
             "odds": _odds(target), "repeat_extra": extra, "extra_breakdown": [[k, v] for k, v in extra_terms],
             "postponed": _delay_text(delay) if delay else None,
         })
@@ -105,15 +106,42 @@ def _lines(outcome) -> dict:
             for line in (outcome.con_damage, outcome.shock, outcome.trauma)}
 
 
-def _transition_one(character: Character, *, category: str, faces: list[int], rng) -> tuple[dict, dict, dict]:
-    """Roll one character's transition; return (outcome for the response, before, after)."""
+#: The dice slots of one character's transition, as typed at the table.
+TRANSITION_SLOTS = ("save", "damage")
+
+
+class _SaveThenDamage:
+    """One roller for ``rulebook.radiation.transition`` fed from two slots: the save's dice
+    (4d6, more under the miracle rule) from ``save``, every die after them from ``damage``, so
+    a damage die typed at the table is never taken for a save die."""
+
+    def __init__(self, slots: DiceSlots, save_dice: int) -> None:
+        self.slots, self.save_dice, self.rolled = slots, save_dice, 0
+
+    def randint(self, low: int, high: int) -> int:
+        slot = self.slots["save" if self.rolled < self.save_dice else "damage"]
+        self.rolled += 1
+        return slot.randint(low, high)
+
+
+def _transition_one(character: Character, *, category: str, faces, rng) -> tuple[dict, dict, dict]:
+    """Roll one character's transition; return (outcome for the response, before, after).
+
+    ``faces``: the dice typed at the table, by slot (``{"save": [...], "damage": [...]}``), or
+    one list in roll order (the save's dice, then the damage's).
+    """
     before = {name: getattr(character, name) for name in WOUND_COLUMNS}
     state = healing_state(character)
-    dice = EnteredDice(faces, rng, label=f"dice for {character.name}")
-    outcome = transition(con=con_now(character), category=category,
-                         transition_number=next_transition_number(state.radiation),
+    con = con_now(character)
+    if isinstance(faces, dict):
+        slots = DiceSlots(faces, TRANSITION_SLOTS, rng)
+        dice = _SaveThenDamage(slots, check_odds(con + TRANSITION_SAVE_MODIFIER, STAT_CHECK_DICE).dice)
+    else:
+        slots = dice = EnteredDice(list(faces), rng, label=f"dice for {character.name}")
+    outcome = transition(con=con, category=category, transition_number=next_transition_number(state.radiation),
                          extra_reduction=state.radiation.extra_reduction, rng=dice)
-    dice.check_all_used()
+    slots.check_all_used()
+    dice = slots
     new = suffer_transition(state, outcome)
     after = wound_columns(new, detail=character.wounds_detail)
     save = outcome.save
@@ -136,9 +164,9 @@ def transition_make(*, campaign: Campaign, by, category: str, character_ids: lis
     """Put the chosen characters through a Zener Transition (GM); return (response, created).
 
     The same key again returns the first answer and changes nothing. ``dice`` maps a character
-    id to the faces rolled at the table, in the rulebook's order: the 4d6 CON save (more under
-    the miracle rule), then the damage dice of the outcome (success: d3; category 1: d6;
-    2: d6; 3A: 2d6; 3B: d6 then 2d6).
+    id to the faces rolled at the table, by slot (``{"save": [4d6, more under the miracle rule],
+    "damage": [the outcome's dice]}``) or as one list in the rulebook's order (the save, then the
+    damage). The damage dice: success d3; category 1 or 2 d6; 3A 2d6; 3B d6 then 2d6.
     """
     if not idempotency_key:
         raise CampaignError("Send an idempotency key, so that a repeated request transitions once.",
@@ -169,7 +197,7 @@ def transition_make(*, campaign: Campaign, by, category: str, character_ids: lis
                     continue
                 try:
                     result, before, after = _transition_one(character, category=category,
-                                                            faces=list(dice.get(character.pk, [])), rng=rng)
+                                                            faces=dice.get(character.pk, []), rng=rng)
                 except RulesError as exc:
                     raise CampaignError(f"{character.name}: {exc}", field="dice") from None
                 Character.objects.filter(pk=character.pk).update(**after, updated_at=timezone.now())

@@ -21,6 +21,8 @@ from rulebook.tables import as_fraction
 CATEGORIES: tuple[str, ...] = ("1", "2", "3A", "3B")
 #: The article's "CON roll at +15", stored target-side (RULINGS section 1).
 TRANSITION_SAVE_MODIFIER = -15
+#: How the save's breakdown names it: the article's words, and what they do to the target.
+TRANSITION_SAVE_LABEL = "Zener Transition: +15 on the roll, −15 on the target"
 #: Points healed by the first four steps of the recovery track; every later step heals 1.
 TRACK_FIRST_STEPS: tuple[int, ...] = (6, 4, 2, 1)
 #: Rest a step's period must include: this much restful sleep, or this much rest of any kind.
@@ -123,7 +125,7 @@ def transition(
     save = roll_check(target, dice=STAT_CHECK_DICE, rng=rng)
     save_terms = [
         ("CON", con),
-        ("Zener Transition (CON roll at +15)", TRANSITION_SAVE_MODIFIER),
+        (TRANSITION_SAVE_LABEL, TRANSITION_SAVE_MODIFIER),
         ("target on 4d6", target),
     ]
     if save.success:

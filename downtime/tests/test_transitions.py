@@ -6,6 +6,7 @@ below is worked out by hand from the article, not by calling the code under test
 """
 
 import pytest
+from django.urls import reverse
 
 from campaign.models import Event, LogEntry
 from downtime.models import TransitionBatch, TransitionRecord
@@ -88,7 +89,7 @@ def test_the_articles_fourth_category_1_transition(personas, api_as, make_charac
     # CON now 26 − 6 = 20; the save's target is 20 − 15 = 5 on 4d6. P(4d6 ≤ 5) = (1 + 4) / 1296.
     save = result["save"]
     assert save["target"] == 5
-    assert save["breakdown"] == [["CON", 20], ["Zener Transition (CON roll at +15)", -15], ["target on 4d6", 5]]
+    assert save["breakdown"] == [["CON", 20], ["Zener Transition: +15 on the roll, −15 on the target", -15], ["target on 4d6", 5]]
     assert save["odds"]["probability"] == "5/1296" and save["odds"]["dice"] == 4
     assert save["faces"] == [6, 6, 6, 6] and save["total"] == 24
     assert save["success"] is False and save["margin"] == 5 - 24
@@ -163,6 +164,39 @@ def test_a_miracle_save_rolls_the_extra_dice_first(personas, api_as, make_charac
     assert result["save"]["success"] is True  # nine ones: 9 ≤ 9
     assert result["damage"]["shock"]["amount"] == 3  # saved: the d3, whatever the category
     assert _wounds(gm, bob)["long_term_con"] == 1
+
+
+def test_dice_by_slot_keep_the_damage_die_for_the_damage_under_miracle_dice(personas, api_as, make_character,
+                                                                            client):
+    """The save of CON 14 rolls 9d6. Typed by slot, four save dice and a damage d6 of 5: the app
+    rolls the other five save dice and the damage die is the 5 typed (one list would have spent
+    the 5 as the fifth save die). The same on the page: one box per save die, then the damage."""
+    gm, campaign = api_as("gm"), personas["campaign"]
+    bob = make_character("other_player")
+    response = _transition(gm, campaign, characters=[bob], key="slots", category="2",
+                           dice={bob: {"save": [6, 6, 6, 6], "damage": [5]}})
+    assert response.status_code == 201, response.content
+    (result,) = response.json()["characters"]
+    assert len(result["save"]["faces"]) == 9 and result["save"]["faces"][:4] == [6, 6, 6, 6]
+    assert result["save"]["success"] is False  # four sixes alone are past 9
+    # Category 2: long-term CON d6, shock and trauma d6 + 6 (article, "Radiation Damage").
+    assert result["damage"]["long-term CON damage"]["amount"] == 5
+    assert result["damage"]["shock"]["amount"] == result["damage"]["trauma"]["amount"] == 11
+    assert [d["entered"] for d in result["dice"]["save"]] == [True] * 4 + [False] * 5
+    assert result["dice"]["damage"] == [{"sides": 6, "face": 5, "entered": True}]
+
+    alice = make_character("player")  # CON 14 too: nine save boxes on the page
+    client.force_login(personas["gm"])
+    url = reverse("campaign-transition-new", args=[campaign.pk])
+    page = client.get(url).content.decode()
+    assert page.count(f'name="save_{alice.pk}"') == 9 and "CON save 9d6" in page
+    posted = client.post(url, {"category": "2", "characters": [alice.pk], "idempotency_key": "page-slots",
+                               f"save_{alice.pk}": ["6", "6", "6", "6", "6", "6", "6", "6", "6"],
+                               f"damage_{alice.pk}": "4"})
+    assert posted.status_code == 302, posted.content.decode()[:2000]
+    batch = TransitionBatch.objects.get(idempotency_key="page-slots")
+    (outcome,) = batch.response["characters"]
+    assert outcome["save"]["faces"] == [6] * 9 and outcome["damage"]["shock"]["amount"] == 10
 
 
 def test_preview_shows_each_characters_odds_and_changes_nothing(personas, api_as, make_character):
@@ -391,6 +425,13 @@ BAD = [
      400, "dice"),
     ("a dice key that is no id", lambda w: {"category": "1", "characters": [w.alice.pk], "idempotency_key": "k",
                                             "dice": {"alice": [1]}}, 400, "dice"),
+    ("a 7 in the save slot", lambda w: {"category": "1", "characters": [w.alice.pk], "idempotency_key": "k",
+                                        "dice": {str(w.alice.pk): {"save": [7]}}}, 400, "dice"),
+    ("an unknown dice slot", lambda w: {"category": "1", "characters": [w.alice.pk], "idempotency_key": "k",
+                                        "dice": {str(w.alice.pk): {"luck": [1]}}}, 400, "dice"),
+    ("a 4 on the saved d3, by slot", lambda w: {"category": "1", "characters": [w.alice.pk], "idempotency_key": "k",
+                                                "dice": {str(w.alice.pk): {"save": [1, 1, 1, 1], "damage": [4]}}},
+     400, "dice"),
     ("no idempotency key", lambda w: {"category": "1", "characters": [w.alice.pk]}, 400, "idempotency_key"),
     ("an unknown field", lambda w: {"category": "1", "characters": [w.alice.pk], "idempotency_key": "k",
                                     "surprise": True}, 400, "surprise"),

@@ -51,7 +51,7 @@ def test_save_is_a_4d6_con_check_at_minus_15():
     outcome = transition(con=20, category="2", transition_number=1, rng=ScriptedRng(2, 1, 1, 1, 3))
     assert outcome.save_breakdown == [
         ("CON", 20),
-        ("Zener Transition (CON roll at +15)", -15),
+        ("Zener Transition: +15 on the roll, −15 on the target", -15),
         ("target on 4d6", 5),
     ]
     assert outcome.save.dice == 4 and outcome.save.total == 5 and outcome.saved
