@@ -172,6 +172,8 @@ class CheckLine:
     probability: float
     rolled_dice: int  # dice actually rolled after the miracle rule
     exact: Fraction = Fraction(0)  # the chance as an exact fraction
+    kind: str = "skill"  # "stat", "skill" or "weapon": which situational terms apply (rulebook.skills)
+    proficient: bool = True  # False: a weapon no skill covers, at its foundation alone
 
     @property
     def successes(self) -> int:
@@ -198,7 +200,7 @@ def stat_checks(character: Character) -> dict[str, CheckLine]:
         line = _check_line(code, stat_check_target(current))
         # Show how the stat itself came about, not only "stat = target".
         lines[code] = CheckLine(line.label, line.target, terms[code], line.dice, line.probability,
-                                line.rolled_dice, line.exact)
+                                line.rolled_dice, line.exact, kind="stat")
     return lines
 
 
@@ -225,7 +227,8 @@ def weapon_checks(character: Character) -> dict[int, CheckLine]:
                      for k, v in target.breakdown]
         odds = check_odds(target.total, target.dice)
         lines[weapon.pk] = CheckLine(f"{weapon.name} attack", target.total, breakdown, target.dice,
-                                     float(odds.probability), odds.dice, odds.probability)
+                                     float(odds.probability), odds.dice, odds.probability, kind="weapon",
+                                     proficient=skill is not None)
     return lines
 
 

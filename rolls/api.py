@@ -104,7 +104,9 @@ class SheetRollApi(APIView):
             raise PermissionDenied("Only the campaign's GM rolls in private.")
         roll, made = services.sheet_roll(character=access.character, by=request.user, line=values["line"],
                                          modifier=values["modifier"], dice=values.get("dice"),
-                                         private=values["private"], idempotency_key=values["idempotency_key"])
+                                         private=values["private"], idempotency_key=values["idempotency_key"],
+                                         relevant=values["relevant"], indirect=values["indirect"],
+                                         time_taken=values["time_taken"])
         return Response(RollOut(roll).data, status=status.HTTP_201_CREATED if made else status.HTTP_200_OK)
 
 

@@ -50,6 +50,15 @@ class SheetRollIn(StrictInput):
                                 help_text="The situational modifier, added to the line's target.")
     dice = serializers.ListField(child=WholeNumberField(min_value=1, max_value=6), required=False, max_length=60,
                                  help_text="d6 faces rolled at the table, in order; the app rolls the rest.")
+    relevant = WholeNumberField(min_value=0, max_value=20, required=False, default=0,
+                                help_text="Further relevant skills or equipment the GM accepts: +2 each (skill and "
+                                          "weapon lines with ranks).")
+    indirect = WholeNumberField(min_value=0, max_value=20, required=False, default=0,
+                                help_text="Indirectly related skills or equipment: +1 each (a weapon line no skill "
+                                          "covers).")
+    time_taken = serializers.FloatField(min_value=0, max_value=1e9, required=False, default=None, allow_null=True,
+                                        help_text="Time taken as a multiple of the normal time: 2 (twice as long, "
+                                                  "+2), 0.5 (rushed, −3); read on the time chart.")
     private = FlagField(required=False, default=False, help_text="GM only: seen by the campaign's GMs alone.")
     idempotency_key = TextField(max_length=100, required=False, default=None, allow_null=True,
                                 help_text="Sent again, returns the first roll (200) and rolls nothing.")

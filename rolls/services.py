@@ -18,6 +18,7 @@ from characters.selectors import character_with_sheet
 from characters.sheet import line_check
 from economy.spends import karma_spend
 from rulebook import RulesError, notation
+from rulebook.skills import situational_terms
 from rulebook.systems import ParamError, RuleSet, get_system
 
 from .events import RollMade
@@ -145,6 +146,8 @@ def plain(value: object) -> object:
 #: A sheet's checks are Zener Gate checks whatever rule set the roller uses.
 SHEET_SYSTEM = "zener"
 MODIFIER_LIMIT = 50
+#: The most further relevant or indirectly related skills a check counts.
+COUNT_LIMIT = 20
 
 
 def _roll_zener(target: int, dice_count: int, dice: list | None, rng) -> object:
@@ -168,6 +171,11 @@ def _replayed(campaign_id: int, key: str | None, *, same) -> Roll | None:
     return done
 
 
+def rolled_odds(params: dict) -> Fraction:
+    """The chance a sheet check had before it was rolled."""
+    return get_system(SHEET_SYSTEM).odds(target=params["target"], dice=params["dice"]).probability
+
+
 def _sheet_roll_record(*, character: Character, by, params: dict, check_label: str, breakdown: list,
                        dice: list | None, rng, private: bool, key: str | None, reroll_of: Roll | None = None) -> Roll:
     rolled = _roll_zener(params["target"], params["dice"], dice, rng)
@@ -177,17 +185,46 @@ def _sheet_roll_record(*, character: Character, by, params: dict, check_label: s
     return _publish(Roll.objects.create(
         campaign_id=character.campaign_id, by=by, kind=Roll.Kind.CHECK, label=label[:120], system=SHEET_SYSTEM,
         params=params, dice=_faces(rolled), total=rolled.total, success=rolled.success,
-        probability=fraction_text(get_system(SHEET_SYSTEM).odds(target=params["target"], dice=params["dice"]).probability),
+        probability=fraction_text(rolled_odds(params)),
         detail=detail, character=character, reroll_of=reroll_of, idempotency_key=key,
         **gm_only_if(private).columns()))
 
 
+def sheet_check(character: Character, line: str, *, modifier: int = 0, relevant: int = 0, indirect: int = 0,
+                time_taken=None, normal_time=1):
+    """The check of one sheet line with the situation's terms: (check line, target, breakdown).
+
+    ``character`` is loaded with its sheet. The terms are ``rulebook.skills.situational_terms``.
+
+    Raises:
+        CampaignError: a line the sheet does not have, or a term that does not fit the check.
+    """
+    if isinstance(modifier, bool) or not isinstance(modifier, int) or abs(modifier) > MODIFIER_LIMIT:
+        raise CampaignError(f"The modifier is a whole number from −{MODIFIER_LIMIT} to +{MODIFIER_LIMIT}.",
+                            field="modifier")
+    for name, count in (("relevant", relevant), ("indirect", indirect)):
+        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= COUNT_LIMIT:
+            raise CampaignError(f"Count the skills as a whole number from 0 to {COUNT_LIMIT}.", field=name)
+    check = line_check(character, line)
+    if check is None:
+        raise CampaignError(f"{character.name}'s sheet has no line {line!r} to roll.", field="line")
+    try:
+        terms = situational_terms(kind=check.kind, proficient=check.proficient, relevant=relevant,
+                                  indirect=indirect, time_taken=time_taken, normal_time=normal_time,
+                                  modifier=modifier)
+    except RulesError as exc:  # name the input the rules refused: a count that does not fit, else the time
+        field = ("relevant" if relevant and (check.kind == "stat" or not check.proficient) else
+                 "indirect" if indirect and (check.kind == "stat" or check.proficient) else "time_taken")
+        raise CampaignError(str(exc), field=field) from None
+    return check, check.target + sum(v for _, v in terms), [*check.breakdown, *terms]
+
+
 @transaction.atomic
 def sheet_roll(*, character: Character, by, line: str, modifier: int = 0, dice: list | None = None,
-               idempotency_key: str | None = None, private: bool = False,
-               rng: random.Random | None = None) -> tuple[Roll, bool]:
+               idempotency_key: str | None = None, private: bool = False, rng: random.Random | None = None,
+               relevant: int = 0, indirect: int = 0, time_taken=None, normal_time=1) -> tuple[Roll, bool]:
     """Roll the check of one line of ``character``'s sheet (``stat:ACC``, ``skill:<id>``,
-    ``weapon:<id>``) with a situational modifier; return (roll, made now).
+    ``weapon:<id>``) with the situation's terms (``sheet_check``); return (roll, made now).
 
     The target is the sheet's own, worked out now (worn armour, drugs and damage included); a
     request sent again with its idempotency key returns the first roll and rolls nothing.
@@ -199,15 +236,13 @@ def sheet_roll(*, character: Character, by, line: str, modifier: int = 0, dice: 
                      same=lambda r: r.character_id == character.pk and r.params.get("line") == line)
     if done is not None:
         return done, False
-    if isinstance(modifier, bool) or not isinstance(modifier, int) or abs(modifier) > MODIFIER_LIMIT:
-        raise CampaignError(f"The modifier is a whole number from −{MODIFIER_LIMIT} to +{MODIFIER_LIMIT}.",
-                            field="modifier")
-    check = line_check(character_with_sheet(character_id=character.pk), line)
-    if check is None:
-        raise CampaignError(f"{character.name}'s sheet has no line {line!r} to roll.", field="line")
-    breakdown = [*check.breakdown, *([("situational modifier", modifier)] if modifier else [])]
-    params = {"target": check.target + modifier, "dice": check.dice, "line": line, "modifier": modifier,
-              "check": check.label}
+    check, target, breakdown = sheet_check(character_with_sheet(character_id=character.pk), line, modifier=modifier,
+                                           relevant=relevant, indirect=indirect, time_taken=time_taken,
+                                           normal_time=normal_time)
+    params = {"target": target, "dice": check.dice, "line": line, "modifier": modifier, "check": check.label,
+              **({"relevant": relevant} if relevant else {}), **({"indirect": indirect} if indirect else {}),
+              **({"time_taken": str(time_taken), "normal_time": str(normal_time)} if time_taken not in (None, "")
+                 else {})}
     roll = _sheet_roll_record(character=character, by=by, params=params, check_label=f"{check.label} check",
                               breakdown=breakdown, dice=dice, rng=rng, private=private, key=idempotency_key)
     return roll, True

@@ -157,35 +157,49 @@ def _sheet_line(request, character_id: int, source):
     return access, character, line, check
 
 
-def _modifier(source) -> tuple[int, str]:
-    raw = str(source.get("modifier", "")).strip().replace("−", "-")
+def _whole(source, name: str, low: int, high: int, wrong: str) -> tuple[int, str]:
+    raw = str(source.get(name, "")).strip().replace("−", "-")
     try:
         value = int(raw or 0)
     except ValueError:
-        return 0, "The modifier is a whole number, e.g. −2 or +3."
-    if abs(value) > services.MODIFIER_LIMIT:
-        return 0, f"The modifier runs from −{services.MODIFIER_LIMIT} to +{services.MODIFIER_LIMIT}."
-    return value, ""
+        return 0, wrong
+    return (value, "") if low <= value <= high else (0, wrong)
 
 
-def _line_odds(check, modifier: int) -> dict:
+def _terms(source) -> tuple[dict, str]:
+    """The situation's terms as the Roll form sends them, or the first thing wrong with them."""
+    limit, count = services.MODIFIER_LIMIT, services.COUNT_LIMIT
+    modifier, e1 = _whole(source, "modifier", -limit, limit,
+                          f"The modifier is a whole number from −{limit} to +{limit}.")
+    relevant, e2 = _whole(source, "relevant", 0, count, f"Count further relevant skills from 0 to {count}.")
+    indirect, e3 = _whole(source, "indirect", 0, count, f"Count related skills from 0 to {count}.")
+    time_taken = str(source.get("time_taken", "")).strip() or None
+    return ({"modifier": modifier, "relevant": relevant, "indirect": indirect, "time_taken": time_taken},
+            e1 or e2 or e3)
+
+
+def _line_odds(character, line: str, terms: dict) -> dict:
+    """The target with every term, and its exact odds, for the Roll form."""
     try:
-        odds = check_odds(check.target + modifier, check.dice)
-    except RulesError as exc:
-        return {"error": str(exc)}
-    return {"target": check.target + modifier, "dice": odds.dice, "percent": f"{float(odds.probability) * 100:.1f}",
-            "exact": services.fraction_text(odds.probability), "miracle": odds.dice != check.dice}
+        check, target, breakdown = services.sheet_check(character, line, **terms)
+        odds = check_odds(target, check.dice)
+    except (DomainError, RulesError) as exc:
+        return {"error": getattr(exc, "message", str(exc))}
+    return {"target": target, "dice": odds.dice, "percent": f"{float(odds.probability) * 100:.1f}",
+            "exact": services.fraction_text(odds.probability), "miracle": odds.dice != check.dice,
+            "terms": breakdown[len(check.breakdown):]}
 
 
 @login_required
 @require_GET
 def sheet_roll_form(request, character_id: int):
     """The Roll form of one sheet line (loaded when its "Roll" opens), or only its odds for the
-    modifier typed so far (``?part=odds``)."""
+    terms typed so far (``?part=odds``)."""
     access, character, line, check = _sheet_line(request, character_id, request.GET)
-    modifier, error = _modifier(request.GET)
-    context = {"character": character, "line": line, "check": check, "modifier": modifier, "error": error,
-               "odds": _line_odds(check, modifier), "key": uuid.uuid4().hex, "boxes": range(check.dice)}
+    terms, error = _terms(request.GET)
+    context = {"character": character, "line": line, "check": check, "terms": terms, "error": error,
+               "odds": _line_odds(character, line, terms) if not error else {}, "key": uuid.uuid4().hex,
+               "boxes": range(check.dice)}
     template = "rolls/_sheet_roll_odds.html" if request.GET.get("part") == "odds" else "rolls/_sheet_roll.html"
     return render(request, template, context)
 
@@ -207,14 +221,14 @@ def _result(request, roll, *, status: int = 200, error: str = ""):
 @require_POST
 def sheet_roll_make(request, character_id: int):
     access, character, line, check = _sheet_line(request, character_id, request.POST)
-    modifier, error = _modifier(request.POST)
+    terms, error = _terms(request.POST)
     faces = [f.strip() for f in request.POST.getlist("dice") if f.strip()]
     if error or not all(f.isdigit() and 1 <= int(f) <= 6 for f in faces):
         return render(request, "rolls/_sheet_roll_result.html",
                       {"error": error or "Each die is a face from 1 to 6; leave a box empty for the app to roll it."},
                       status=400)
     try:
-        roll, _ = services.sheet_roll(character=character, by=request.user, line=line, modifier=modifier,
+        roll, _ = services.sheet_roll(character=character, by=request.user, line=line, **terms,
                                       dice=[int(f) for f in faces] or None,
                                       idempotency_key=request.POST.get("idempotency_key") or None)
     except DomainError as exc:

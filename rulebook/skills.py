@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from numbers import Real
 
 from rulebook import RulesError
 from rulebook._numbers import require_int
@@ -19,7 +20,7 @@ from rulebook.stats import (
     skill_foundation,
 )
 from rulebook.table_data import TIME_CHART_MIN_INDEX
-from rulebook.tables import time_multiplier
+from rulebook.tables import extra_time_modifier, time_multiplier
 
 #: Cost of a skill's first rank by breadth ("Skill Definitions").
 GENERAL_BREADTHS: dict[str, int] = {"specific": 1, "narrow": 2, "broad": 4}
@@ -84,6 +85,48 @@ def skill_cost(breadth: str, ranks: int, max_ranks: int = DEFAULT_MAX_RANKS) -> 
     if ranks == 0:
         return 0
     return first + FURTHER_RANK_COST * (ranks - 1)
+
+
+def situational_terms(*, kind: str, proficient: bool = True, relevant: int = 0, indirect: int = 0,
+                      time_taken: Real | str | None = None, normal_time: Real | str = 1,
+                      modifier: int = 0) -> list[BreakdownLine]:
+    """Return the terms a situation adds to a check already worked out from a sheet line.
+
+    ``kind`` is "stat", "skill" or "weapon". Further relevant skills or equipment add +2 each to
+    a proficient skill or weapon check ("Skill Checks"); indirectly related ones +1 each to an
+    unproficient one ("Unproficient"); neither applies to a stat check. Extra time or rushing
+    adds the time chart's index of time taken ÷ normal time ("Additional Rules", Extra Time
+    Spent/Rushing: double time +2, half time −3). ``modifier`` is everything else the GM rules.
+
+    Raises:
+        RulesError: a negative count, a count that does not fit the check, or a bad time.
+    """
+    if kind not in ("stat", "skill", "weapon"):
+        raise RulesError(f"Unknown kind of check {kind!r}: stat, skill or weapon.")
+    require_int(relevant, "Further relevant skills", minimum=0)
+    require_int(indirect, "Indirectly related skills", minimum=0)
+    require_int(modifier, "The modifier")
+    terms: list[BreakdownLine] = []
+    if (relevant or indirect) and kind == "stat":
+        raise RulesError("A stat check takes no skills: further relevant or related skills help skill checks.")
+    if relevant:
+        if not proficient:
+            raise RulesError("Without ranks the check is unproficient: count other skills as indirectly "
+                             "related (+1 each).")
+        terms.append((f"{relevant} further relevant skill(s)/equipment × {RELEVANT_SKILL_BONUS}",
+                      RELEVANT_SKILL_BONUS * relevant))
+    if indirect:
+        if proficient:
+            raise RulesError("Indirectly related skills only help an unproficient check; with ranks, count "
+                             "other skills as further relevant (+2 each).")
+        terms.append((f"{indirect} indirectly related skill(s)/equipment × {INDIRECT_SKILL_BONUS}",
+                      INDIRECT_SKILL_BONUS * indirect))
+    if time_taken not in (None, ""):
+        shift = extra_time_modifier(time_taken, normal_time)
+        terms.append((f"time taken {time_taken} ÷ normal {normal_time} (time chart)", shift))
+    if modifier:
+        terms.append(("situational modifier", modifier))
+    return terms
 
 
 def skill_check_target(*, ranks: int, stat: int, extra_relevant: int = 0, indirect: int = 0,

@@ -163,3 +163,45 @@ def test_the_roll_form_shows_the_odds_as_the_modifier_changes_and_rolls(sheet, c
     bad = client.post(reverse("sheet-roll", args=[sheet["character"].pk]),
                       {"line": line, "dice": ["7"], "idempotency_key": "p2"}, HTTP_HX_REQUEST="true")
     assert bad.status_code == 400 and Roll.objects.count() == 1
+
+
+@pytest.mark.parametrize("line, body, target, term", [
+    # Article, "Skill Checks": each further relevant skill or equipment the GM accepts adds 2.
+    ("skill", {"relevant": 2}, 14, ["2 further relevant skill(s)/equipment × 2", 4]),
+    # Article, "Unproficient": the foundation alone, +1 per indirectly related skill.
+    ("weapon", {"indirect": 1}, 11, ["1 indirectly related skill(s)/equipment × 1", 1]),
+    # Article, "Additional Rules", extra time: twice as long is +2, half the time −3 (time chart).
+    ("skill", {"time_taken": 2}, 12, ["time taken 2.0 ÷ normal 1 (time chart)", 2]),
+    ("skill", {"time_taken": 0.5}, 7, ["time taken 0.5 ÷ normal 1 (time chart)", -3]),
+])
+def test_the_situations_terms_add_to_the_lines_target(sheet, api_as, line, body, target, term):
+    key = {"skill": f"skill:{sheet['stealth'].pk}", "weapon": f"weapon:{sheet['pistol'].pk}"}[line]
+    response = _roll(api_as("player"), sheet, key, **body)
+    assert response.status_code == 201, response.json()
+    assert response.json()["params"]["target"] == target and term in response.json()["detail"]["breakdown"]
+
+
+@pytest.mark.parametrize("line, body, field", [
+    ("weapon", {"relevant": 1}, "relevant"),  # unproficient: related skills count +1, not +2
+    ("skill", {"indirect": 1}, "indirect"),  # with ranks: further relevant skills count +2
+    ("stat", {"relevant": 1}, "relevant"),  # a stat check takes no skills
+    ("skill", {"time_taken": -1}, "time_taken"),  # time runs forward
+    ("skill", {"relevant": 21}, "relevant"),
+])
+def test_a_term_that_does_not_fit_the_check_is_400_and_rolls_nothing(sheet, api_as, line, body, field):
+    key = {"skill": f"skill:{sheet['stealth'].pk}", "weapon": f"weapon:{sheet['pistol'].pk}", "stat": "stat:AWA"}[line]
+    response = _roll(api_as("player"), sheet, key, **body)
+    assert response.status_code == 400 and field in response.json()["errors"], response.json()
+    assert not Roll.objects.exists()
+
+
+def test_the_roll_form_counts_the_terms_as_they_are_typed(sheet, client, personas):
+    client.force_login(personas["player"])
+    form_url = reverse("sheet-roll-form", args=[sheet["character"].pk])
+    line = f"skill:{sheet['stealth'].pk}"
+    assert "Further relevant skills or equipment (+2 each)" in client.get(form_url, {"line": line}).content.decode()
+    odds = client.get(form_url, {"line": line, "part": "odds", "relevant": "1", "time_taken": "2"}).content.decode()
+    assert "≤ <strong>14</strong> on 3d6" in odds and "1 further relevant skill(s)/equipment × 2 +2" in odds
+    unskilled = client.get(form_url, {"line": f"weapon:{sheet['pistol'].pk}"}).content.decode()
+    assert "Indirectly related skills or equipment (+1 each)" in unskilled
+    assert "More terms" not in client.get(form_url, {"line": "stat:AWA"}).content.decode()

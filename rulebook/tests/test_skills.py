@@ -180,3 +180,21 @@ def test_eventual_success_reads_the_chart_at_minus_the_adjusted_margin(margin, d
 @given(st.integers(-20, 20))
 def test_a_bigger_margin_never_takes_longer(margin):
     assert eventual_success(margin + 1).multiplier <= eventual_success(margin).multiplier
+
+
+def test_situational_terms_fit_the_kind_of_check():
+    """Article, "Skill Checks" (+2 per further relevant skill), "Unproficient" (+1 per indirectly
+    related skill), "Additional Rules" (extra time: double +2, half −3); a stat check takes no skills."""
+    from rulebook.skills import situational_terms
+
+    assert situational_terms(kind="skill", relevant=2, time_taken=2, modifier=-1) == [
+        ("2 further relevant skill(s)/equipment × 2", 4), ("time taken 2 ÷ normal 1 (time chart)", 2),
+        ("situational modifier", -1)]
+    assert situational_terms(kind="weapon", proficient=False, indirect=3) == [
+        ("3 indirectly related skill(s)/equipment × 1", 3)]
+    assert situational_terms(kind="skill", time_taken="1/2")[0][1] == -3
+    for bad in ({"kind": "stat", "relevant": 1}, {"kind": "skill", "indirect": 1},
+                {"kind": "weapon", "proficient": False, "relevant": 1}, {"kind": "skill", "relevant": -1},
+                {"kind": "spell"}):
+        with pytest.raises(RulesError):
+            situational_terms(**bad)
