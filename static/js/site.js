@@ -7,13 +7,29 @@ document.addEventListener("submit", function (event) {
   if (question && !window.confirm(question)) event.preventDefault();
 });
 
-// Forms that must arrive exactly once, even from a phone on a bad connection
-// (<form data-send-once>, carrying an idempotency key the server honours). They are sent in the
-// background; when the network fails, the page keeps what was typed, says "not sent yet" and
-// sends the very same form again once the connection is back: the key makes a copy that did
-// arrive count once.
+// Forms that must arrive exactly once, even from a phone on a bad connection, carrying an
+// idempotency key the server honours: <form data-send-once> is sent in the background (and the
+// page reloads), <form hx-post data-resend> by htmx. When the network fails, the page keeps what
+// was typed, says "not sent yet" and sends the very same form again once the connection is back
+// (or every 5 s): the key makes a copy that did arrive count once.
 (function () {
   "use strict";
+  function notSentYet(form, resend) {
+    var note = form.querySelector("[data-send-state]");
+    if (note) {
+      note.hidden = false;
+      note.textContent = "Not sent yet: no connection. It is sent once the connection is back.";
+    }
+    var again = function () {
+      window.removeEventListener("online", again);
+      clearTimeout(timer);
+      if (note) note.hidden = true;
+      resend();
+    };
+    var timer = setTimeout(again, 5000);
+    window.addEventListener("online", again);
+  }
+
   function send(form, submitter) {
     if (form.zgSending) return;
     form.zgSending = true;
@@ -33,17 +49,7 @@ document.addEventListener("submit", function (event) {
       })
       .catch(function () {
         form.zgSending = false;
-        if (note) {
-          note.hidden = false;
-          note.textContent = "Not sent yet: no connection. It is sent once the connection is back.";
-        }
-        var again = function () {
-          window.removeEventListener("online", again);
-          clearTimeout(timer);
-          send(form, submitter);
-        };
-        var timer = setTimeout(again, 5000);
-        window.addEventListener("online", again);
+        notSentYet(form, function () { send(form, submitter); });
       });
   }
   document.addEventListener("submit", function (event) {
@@ -52,27 +58,15 @@ document.addEventListener("submit", function (event) {
     event.preventDefault();
     send(form, event.submitter);
   });
-})();
 
-// The same promise for htmx forms (<form hx-post data-resend>, with an idempotency key): when the
-// network fails, say "not sent yet", keep what was typed, and send the form again once the
-// connection is back; the key makes a copy that did arrive count once.
-document.addEventListener("htmx:sendError", function (event) {
-  var form = event.detail && event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("form[data-resend]");
-  if (!form || form.zgWaiting) return;
-  form.zgWaiting = true;
-  var note = form.querySelector("[data-send-state]");
-  if (note) {
-    note.hidden = false;
-    note.textContent = "Not sent yet: no connection. It is sent once the connection is back.";
-  }
-  var again = function () {
-    window.removeEventListener("online", again);
-    clearTimeout(timer);
-    form.zgWaiting = false;
-    if (note) note.hidden = true;
-    window.htmx.trigger(form, "submit");
-  };
-  var timer = setTimeout(again, 5000);
-  window.addEventListener("online", again);
-});
+  document.addEventListener("htmx:sendError", function (event) {
+    var elt = event.detail && event.detail.elt;
+    var form = elt && elt.closest && elt.closest("form[data-resend]");
+    if (!form || form.zgWaiting) return;
+    form.zgWaiting = true;
+    notSentYet(form, function () {
+      form.zgWaiting = false;
+      window.htmx.trigger(form, "submit");
+    });
+  });
+})();
