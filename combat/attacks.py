@@ -41,6 +41,13 @@ class AttackRequest:
     cover: int = 0  # size-index steps the target's cover hides (0: none)
     modifier: int = 0
     chosen_location: str | None = None
+    suppression: bool = False  # pointed roughly and fired: −5 in place of any aiming
+
+    @classmethod
+    def stored(cls, values: dict) -> AttackRequest:
+        """A request kept in the log: what a waiting attack asked, read with today's fields (a
+        request stored before a field went away, such as the old weapon class, still reads)."""
+        return cls(**{name: value for name, value in values.items() if name in cls.__dataclass_fields__})
 
 
 def _fraction(p) -> dict:
@@ -81,13 +88,15 @@ def _terms(encounter: Encounter, attacker: Fighter, target: Fighter, request: At
     if request.stat not in ("ACC", "MEL"):
         raise CombatError("Attack with ACC or MEL.", field="stat")
     bonus = attacker.combatant.follow_up.get(str(target.combatant.pk), 0)
-    try:  # the weapon's class caps the aim: a pistol's at 2 s
-        aim = aiming_bonus(request.aim_seconds, weapon["aiming"]) if request.aim_seconds else 0
+    try:  # the weapon's class caps the aim: a pistol's at 2 s; suppression fire takes no aim
+        aimed = request.aim_seconds and not request.suppression
+        aim = aiming_bonus(request.aim_seconds, weapon["aiming"]) if aimed else 0
     except RulesError as exc:
         raise CombatError(str(exc), field="aim_seconds") from None
     return {"attack_stat": attacker.stats[request.stat], "weapon_ranks": weapon["ranks"],
             "defense": target.defense().total, "range_m": request.range_m, "target_size": -request.cover,
-            "aiming_bonus": aim, "gm_modifier": request.modifier + bonus, "aimed_area": request.aimed_area}
+            "aiming_bonus": aim, "gm_modifier": request.modifier + bonus, "aimed_area": request.aimed_area,
+            "suppression": request.suppression}
 
 
 def _ranks_label(weapon: dict) -> str:
@@ -346,7 +355,7 @@ def request_answer(*, encounter: Encounter, by, request_id: int, approve: bool) 
     if CombatEvent.objects.filter(answers=pending).exists() or hasattr(pending, "undone_by"):
         raise CombatConflict("That request was already answered.", field="request")
     if approve:
-        return attack_make(encounter=encounter, by=by, request=AttackRequest(**pending.data["request"]),
+        return attack_make(encounter=encounter, by=by, request=AttackRequest.stored(pending.data["request"]),
                            dice=pending.data.get("dice"), is_gm=True, answers=pending)
     return record(changes=Changes(encounter), kind="refused", by=by, summary=f"The GM refuses: {pending.summary}",
                   data={"request": pending.pk}, answers=pending)

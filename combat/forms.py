@@ -47,7 +47,8 @@ class NpcForm(forms.Form):
                 "armour_type": d["armour_rating"],
                 "stats": {"ACC": d["acc"], "MEL": d["mel"], "AWA": d["awa"], "RES": d["res"], "CON": d["con"]},
                 "weapons": [{"name": d["weapon"], "damage_points": d["damage_points"], "ranks": d["ranks"],
-                             "melee": d["melee"], "aiming": d["aiming"] or aiming_class_for(d["weapon"]), "rate_of_fire": 1, "extra_damage": 0}]}
+                             "melee": d["melee"], "aiming": d["aiming"] or aiming_class_for(d["weapon"]),
+                             "rate_of_fire": 1, "extra_damage": 0}]}
 
 
 class AttackForm(forms.Form):
@@ -60,6 +61,7 @@ class AttackForm(forms.Form):
     range_m = forms.FloatField(required=False, min_value=0.01, label="Range (m)")
     aim_seconds = forms.FloatField(required=False, min_value=0, label="Aiming (s)")
     cover = forms.IntegerField(required=False, min_value=0, max_value=20, label="Cover (size steps)")
+    suppression = forms.BooleanField(required=False, label="Suppression fire (−5, no aiming)")
     modifier = forms.IntegerField(required=False, min_value=-50, max_value=50, label="GM modifier")
     dice_attack = forms.CharField(required=False, max_length=40, label="Attack 3d6")
     dice_location = forms.CharField(required=False, max_length=10, label="Hit location d100")
@@ -69,7 +71,7 @@ class AttackForm(forms.Form):
     idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False)
 
     #: What the form keeps from one attack to the attacker's next (``remembered``).
-    KEPT = ("target", "weapon", "stat", "aimed_area", "range_m", "aim_seconds", "cover")
+    KEPT = ("target", "weapon", "stat", "aimed_area", "range_m", "aim_seconds", "cover", "suppression")
 
     def __init__(self, *args, attackers=(), targets=(), is_gm: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
@@ -112,7 +114,7 @@ class AttackForm(forms.Form):
         d = self.cleaned_data
         return {"attacker": d["attacker"], "target": d["target"], "weapon": d["weapon"] or None, "stat": d["stat"],
                 "aimed_area": d["aimed_area"], "range_m": d["range_m"], "aim_seconds": d["aim_seconds"] or 0,
-                "cover": d["cover"] or 0, "modifier": d.get("modifier") or 0}
+                "cover": d["cover"] or 0, "suppression": bool(d.get("suppression")), "modifier": d.get("modifier") or 0}
 
     #: The table dice typed one box per die: the slot, how many boxes, the die's size.
     DIE_BOXES = (("attack", 3, 6), ("location", 1, 100), ("shock", 1, 6))

@@ -110,6 +110,8 @@ class AttackIn(StrictInput):
     aim_seconds = serializers.FloatField(min_value=0, max_value=86400, required=False, default=0)
     cover = WholeNumberField(min_value=0, max_value=20, required=False, default=0)
     modifier = WholeNumberField(min_value=-50, max_value=50, required=False, default=0)
+    suppression = FlagField(required=False, default=False,
+                            help_text="Suppression fire: pointed roughly and fired, −5 in place of any aiming.")
     chosen_location = TextField(max_length=30, required=False, default=None, allow_null=True)
     preview = FlagField(required=False, default=False)
     dice = AttackDiceIn(required=False, default=dict)

@@ -163,7 +163,8 @@ LINE = "line"
 SHEET_HISTORY = Table(Character.history.model, users=("owner", "history_user"), without=("id",),
                       implied=("campaign",))
 LINE_HISTORY = {kind: Table(spec.model.history.model, users=("history_user",), without=("id",),
-                            implied=("character",), line_refs=LINES[kind].line_refs) for kind, spec in ITEM_KINDS.items()}
+                            implied=("character",), line_refs=LINES[kind].line_refs)
+                for kind, spec in ITEM_KINDS.items()}
 ADVENTURE = Table(Adventure, key="adventure", implied=("campaign",))
 TOKEN = Table(BadNewsToken, implied=("adventure",))
 MACGUFFIN = Table(MacGuffin, key="macguffin", refs={"funded_during": "adventure"}, implied=("campaign",))

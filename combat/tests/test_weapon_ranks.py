@@ -37,7 +37,7 @@ def fight(personas, api_as, make_character):
     assert api.post(f"/api/v1/encounters/{encounter}/initiative/", {"dice": {str(pc): [6], str(npc): [1]}},
                     format="json").status_code == 200
     return {"api": api, "encounter": encounter, "pc": pc, "npc": npc, "alice": alice, "pistol_skill": pistol_skill,
-            "gm": gm}
+            "gm": gm, "player_api": api_as("player")}
 
 
 def _preview(fight, attacker, target, **body):
@@ -97,3 +97,35 @@ def test_the_attack_follows_the_skill_the_sheet_names(fight, api_as):
     assert Weapon.objects.get(pk=knife.pk).skill_id == fight["pistol_skill"].pk
     assert gm.patch(url, {"skill": None}, format="json").status_code == 200
     assert Weapon.objects.get(pk=knife.pk).skill_id is None
+
+
+def test_suppression_fire_is_minus_5_in_place_of_any_aiming(fight):
+    """Article, "Additional Rules", Extra Time Spent/Rushing: pointing a weapon roughly at the
+    target and pulling the trigger is −5 to hit; the time spent aiming then counts for nothing."""
+    aimed = _preview(fight, fight["pc"], fight["npc"], weapon="Pistol", range_m=10, aim_seconds=2,
+                     suppression=True)
+    assert aimed["suppression fire (no aiming)"] == -5 and "aiming" not in aimed
+
+
+def test_a_waiting_request_stored_with_the_old_weapon_class_is_still_approved(fight):
+    """A request made before weapons carried their aiming class kept a weapon_class of its own;
+    approving it reads the request with today's fields."""
+    from django.db import transaction
+
+    from campaign.changes import change_set
+    from combat.models import CombatEvent
+
+    api, e = fight["api"], fight["encounter"]
+    assert api.patch(f"/api/v1/encounters/{e}/", {"require_approval": True}, format="json").status_code == 200
+    player = fight["player_api"]
+    waiting = player.post(f"/api/v1/encounters/{e}/attacks/", {"attacker": fight["pc"], "target": fight["npc"],
+                                                               "weapon": "Pistol"}, format="json")
+    assert waiting.status_code == 202, waiting.json()
+    event = CombatEvent.objects.get(kind="request")
+    with transaction.atomic():
+        change_set(campaign=event.encounter.campaign_id)
+        CombatEvent.objects.filter(pk=event.pk).update(
+            data={**event.data, "request": {**event.data["request"], "weapon_class": "rifle"}})
+    approved = api.post(f"/api/v1/encounters/{e}/requests/{event.pk}/", {"approve": True}, format="json")
+    assert approved.status_code == 201, approved.json()
+    assert approved.json()["kind"] == "attack"
