@@ -7,7 +7,7 @@ so a sheet costs the same number of queries whatever it holds.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from rulebook import RulesError
@@ -20,6 +20,8 @@ from rulebook.karma import max_disadvantage_ranks
 from rulebook.languages import (
     ASPECTS,
     aspects_from_purchase,
+    effective_ranks,
+    language_check_target,
     purchase_cost,
     starting_language_budget,
 )
@@ -172,8 +174,11 @@ class CheckLine:
     probability: float
     rolled_dice: int  # dice actually rolled after the miracle rule
     exact: Fraction = Fraction(0)  # the chance as an exact fraction
-    kind: str = "skill"  # "stat", "skill" or "weapon": which situational terms apply (rulebook.skills)
+    kind: str = "skill"  # "stat", "skill", "weapon" or "language": which situational terms apply
     proficient: bool = True  # False: a weapon no skill covers, at its foundation alone
+    stat: str = ""  # the stat the line rests on (a spot check is an AWA stat line)
+    level: int = 0  # what assistants are measured against: the ranks, or a stat line's stat
+    aiming: str = ""  # a weapon's aiming class
 
     @property
     def successes(self) -> int:
@@ -200,16 +205,17 @@ def stat_checks(character: Character) -> dict[str, CheckLine]:
         line = _check_line(code, stat_check_target(current))
         # Show how the stat itself came about, not only "stat = target".
         lines[code] = CheckLine(line.label, line.target, terms[code], line.dice, line.probability,
-                                line.rolled_dice, line.exact, kind="stat")
+                                line.rolled_dice, line.exact, kind="stat", stat=code, level=current)
     return lines
 
 
 def skill_checks(character: Character) -> dict[int, CheckLine]:
     stats = current_stats(character)
-    return {
-        skill.pk: _check_line(skill.name, skill_check_target(ranks=skill.ranks, stat=stats[skill.stat]))
-        for skill in character.skills.all()
-    }
+    lines = {}
+    for skill in character.skills.all():
+        line = _check_line(skill.name, skill_check_target(ranks=skill.ranks, stat=stats[skill.stat]))
+        lines[skill.pk] = replace(line, stat=skill.stat, level=skill.ranks)
+    return lines
 
 
 def weapon_checks(character: Character) -> dict[int, CheckLine]:
@@ -228,16 +234,37 @@ def weapon_checks(character: Character) -> dict[int, CheckLine]:
         odds = check_odds(target.total, target.dice)
         lines[weapon.pk] = CheckLine(f"{weapon.name} attack", target.total, breakdown, target.dice,
                                      float(odds.probability), odds.dice, odds.probability, kind="weapon",
-                                     proficient=skill is not None)
+                                     proficient=skill is not None, stat=stat, level=skill.ranks if skill else 0,
+                                     aiming=weapon.aiming)
+    return lines
+
+
+def language_checks(character: Character) -> dict[str, CheckLine]:
+    """Each aspect of each language as a LAN roll on 4d6 at the rank's modifier ("In-game language
+    usage"), the ranks read after the era distance the GM set; keyed ``<id>:<aspect>``."""
+    lan = current_stats(character)["LAN"]
+    lines = {}
+    for language in character.languages.all():
+        held = {aspect: getattr(language, aspect) for aspect in ASPECTS}
+        ranks = held
+        if language.era_steps:
+            ranks = effective_ranks(held, [str(language.era_step_loss)] * language.era_steps).ranks
+        for aspect in ASPECTS:
+            target = language_check_target(lan=lan, rank=ranks[aspect])
+            line = _check_line(f"{language.name} ({aspect})", target)
+            lines[f"{language.pk}:{aspect}"] = replace(line, kind="language", stat="LAN", level=ranks[aspect])
     return lines
 
 
 def line_check(character: Character, line: str) -> CheckLine | None:
     """The check of one line of a sheet loaded with ``SHEET_PREFETCH``: ``stat:ACC``,
-    ``skill:<id>`` or ``weapon:<id>``; None for a line the sheet does not have."""
+    ``skill:<id>``, ``weapon:<id>`` or ``language:<id>:<aspect>``; None for a line the sheet
+    does not have."""
     kind, _, key = str(line).partition(":")
     if kind == "stat":
         return stat_checks(character).get(key)
+    if kind == "language":
+        return language_checks(character).get(key)
     if not key.isdigit() or kind not in ("skill", "weapon"):
         return None
     return (skill_checks if kind == "skill" else weapon_checks)(character).get(int(key))

@@ -1,6 +1,8 @@
 """Tracker pages: the encounter list, the GM console and the player view (one page, scoped by
 who looks), its live fragment and the attack preview. Every POST answers with a redirect."""
 
+import uuid
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -79,7 +81,7 @@ def _attack_form(request, access: EncounterAccess, state: dict, attackers: list[
 @require_GET
 def encounter_page(request, encounter_id: int):
     access = access_encounter(user=request.user, encounter_id=encounter_id)
-    return render(request, "combat/encounter.html", _context(request, access))
+    return render(request, "combat/encounter.html", {**_context(request, access), "check_key": uuid.uuid4().hex})
 
 
 @login_required

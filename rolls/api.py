@@ -12,9 +12,12 @@ from campaign.permissions import access_campaign
 from characters.permissions import access_character
 from rulebook.systems import ParamError, get_system
 
-from . import selectors, services
+from . import checks, selectors, services
+from .forms import eventual_of, situation_of
 from .permissions import access_roll
 from .serializers import (
+    CheckIn,
+    CheckOut,
     FeedQueryIn,
     OddsIn,
     OddsOut,
@@ -103,10 +106,52 @@ class SheetRollApi(APIView):
         if values["private"] and access.role != "gm":
             raise PermissionDenied("Only the campaign's GM rolls in private.")
         roll, made = services.sheet_roll(character=access.character, by=request.user, line=values["line"],
-                                         modifier=values["modifier"], dice=values.get("dice"),
-                                         private=values["private"], idempotency_key=values["idempotency_key"],
-                                         relevant=values["relevant"], indirect=values["indirect"],
-                                         time_taken=values["time_taken"])
+                                         situation=situation_of(values), extra=values["extra"],
+                                         eventual=eventual_of(values), dice=values.get("dice"),
+                                         private=values["private"], idempotency_key=values["idempotency_key"])
+        return Response(RollOut(roll).data, status=status.HTTP_201_CREATED if made else status.HTTP_200_OK)
+
+
+def _campaign_check(request, campaign_id: int):
+    """The GM's access, the cleaned request and the check its subject names."""
+    access = access_campaign(user=request.user, campaign_id=campaign_id, write=True)
+    data = CheckIn(data=request.data)
+    data.is_valid(raise_exception=True)
+    values = data.validated_data
+    built = checks.subject_built(access.campaign, checks.party(access.campaign), values["subject"],
+                                 situation_of(values), target=values["target"], dice=values["dice_count"],
+                                 label=values["label"])
+    return access, values, built
+
+
+class CheckPreviewApi(APIView):
+    @extend_schema(request=CheckIn, responses={200: CheckOut},
+                   description="The check builder without the roll (GM only): the target term by term and the "
+                               "exact odds of any check that is not an attack.")
+    def post(self, request, campaign_id: int):
+        _, values, built = _campaign_check(request, campaign_id)
+        odds = built.odds(values["extra"])
+        return Response({"label": built.label, "target": built.target, "dice": odds.dice, "counted": odds.kept,
+                         "probability": services.fraction_text(odds.probability),
+                         "percent": round(float(odds.probability) * 100, 4),
+                         "breakdown": [[str(k), services.plain(v)] for k, v in built.breakdown],
+                         "extra_limit": built.extra_limit})
+
+
+class CheckRollApi(APIView):
+    @extend_schema(request=CheckIn, responses={201: RollOut, 200: RollOut},
+                   description="Roll what the check builder builds (GM only): a character's line, the party's "
+                               "collective stat (the secret surprise check is party:AWA with private) or a target "
+                               "the GM names. A replayed idempotency key is 200 with the first roll.")
+    def post(self, request, campaign_id: int):
+        access, values, built = _campaign_check(request, campaign_id)
+        common = {"extra": values["extra"], "eventual": eventual_of(values), "dice": values.get("dice"),
+                  "private": values["private"], "idempotency_key": values["idempotency_key"]}
+        if built.character is not None:
+            roll, made = services.sheet_roll(character=built.character, by=request.user, line=built.line,
+                                             situation=built.situation, **common)
+        else:
+            roll, made = services.built_roll(campaign=access.campaign, by=request.user, built=built, **common)
         return Response(RollOut(roll).data, status=status.HTTP_201_CREATED if made else status.HTTP_200_OK)
 
 

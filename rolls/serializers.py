@@ -44,24 +44,79 @@ class RollIn(StrictInput):
         return attrs
 
 
-class SheetRollIn(StrictInput):
-    line = TextField(max_length=40, help_text='The sheet line to roll: "stat:ACC", "skill:<id>" or "weapon:<id>".')
+def _amount(help_text: str, *, positive: bool = True) -> serializers.FloatField:
+    return serializers.FloatField(min_value=0.000001 if positive else 0, max_value=1e12, required=False, default=None,
+                                  allow_null=True, help_text=help_text)
+
+
+class SituationIn(StrictInput):
+    """What the moment adds to a check (the check builder's terms); every field is optional."""
+
     modifier = WholeNumberField(min_value=-50, max_value=50, required=False, default=0,
-                                help_text="The situational modifier, added to the line's target.")
+                                help_text="The GM's situational modifier, added to the target.")
+    relevant = WholeNumberField(min_value=0, max_value=20, required=False, default=0,
+                                help_text="Further relevant skills or equipment the GM accepts: +2 each (a line with "
+                                          "ranks; related languages on a language line).")
+    indirect = WholeNumberField(min_value=0, max_value=20, required=False, default=0,
+                                help_text="Indirectly related skills or equipment: +1 each (a line without ranks).")
+    time_taken = _amount("Time taken as a multiple of the normal time: 2 (twice as long, +2), 0.5 (rushed, −3); "
+                         "read on the time chart.", positive=False)
+    aim_seconds = _amount("Seconds spent aiming (a weapon line), capped by the weapon's aiming class.", positive=False)
+    range_m = _amount("Range in metres: read against the target size (and cover) on the universal tables.")
+    size_index = WholeNumberField(min_value=-8, max_value=25, required=False, default=0,
+                                  help_text="The target size index (0: 1 m², a standing human); goes with range_m.")
+    cover = WholeNumberField(min_value=0, max_value=20, required=False, default=0,
+                             help_text="Size steps cover or a smaller area takes off (−1 torso, −3 a hand, −6 an eye).")
+    looking = WholeNumberField(min_value=0, max_value=5, required=False, default=0,
+                               help_text="Actively looking out for it: +0 to +5 on a spot or listen (AWA) check.")
+    delicacy_mm = _amount("The task's tolerance in mm, read on the delicacy table (10 mm is +0, 1 mm −2).")
+    scaling = _amount("The tools' magnification (×10 is 10): each scaling row gives back two delicacy rows.")
+    load_kg = _amount("A load carried, in kg, against the character's STR read as a weight-table row.")
+    load_kind = serializers.ChoiceField(choices=["balanced", "unbalanced", "distributed"], required=False,
+                                        default="unbalanced", help_text="How the load counts: ½, full or ⅓.")
+    bearers = WholeNumberField(min_value=1, max_value=100, required=False, default=1,
+                               help_text="People sharing the load.")
+    assistants = serializers.ListField(child=WholeNumberField(min_value=0, max_value=30), required=False, default=list,
+                                       max_length=200, help_text="Each assistant's ranks in the skill (3 expert, 2 "
+                                                                 "skilled, 1 trainee, 0 unskilled).")
+    extra = WholeNumberField(min_value=0, max_value=12, required=False, default=0,
+                             help_text="Extra-benefit dice on a check that cannot fail: −2 each, the lowest dice count.")
+    eventual = FlagField(required=False, default=False,
+                         help_text="Eventual success: the margin, less desired_margin, says how long the task took.")
+    desired_margin = WholeNumberField(min_value=-30, max_value=30, required=False, default=0)
+    normal_time = _amount("The task's normal time, for eventual success.")
+    time_unit = TextField(max_length=20, required=False, default="hours", allow_blank=True)
     dice = serializers.ListField(child=WholeNumberField(min_value=1, max_value=6), required=False, max_length=60,
                                  help_text="d6 faces rolled at the table, in order; the app rolls the rest.")
-    relevant = WholeNumberField(min_value=0, max_value=20, required=False, default=0,
-                                help_text="Further relevant skills or equipment the GM accepts: +2 each (skill and "
-                                          "weapon lines with ranks).")
-    indirect = WholeNumberField(min_value=0, max_value=20, required=False, default=0,
-                                help_text="Indirectly related skills or equipment: +1 each (a weapon line no skill "
-                                          "covers).")
-    time_taken = serializers.FloatField(min_value=0, max_value=1e9, required=False, default=None, allow_null=True,
-                                        help_text="Time taken as a multiple of the normal time: 2 (twice as long, "
-                                                  "+2), 0.5 (rushed, −3); read on the time chart.")
     private = FlagField(required=False, default=False, help_text="GM only: seen by the campaign's GMs alone.")
     idempotency_key = TextField(max_length=100, required=False, default=None, allow_null=True,
                                 help_text="Sent again, returns the first roll (200) and rolls nothing.")
+
+
+class SheetRollIn(SituationIn):
+    line = TextField(max_length=40, help_text='The sheet line to roll: "stat:ACC", "skill:<id>", "weapon:<id>" or '
+                                              '"language:<id>:<aspect>" (spoken, heard, written, read).')
+
+
+class CheckIn(SituationIn):
+    subject = TextField(max_length=60, help_text='What is rolled: "party:AWA" (the party\'s collective stat), "bare" '
+                                                 '(a target the GM names), or "<character id>/<line>" as on the sheet.')
+    target = WholeNumberField(min_value=-60, max_value=60, required=False, default=10,
+                              help_text="A bare check's target.")
+    dice_count = WholeNumberField(min_value=3, max_value=4, required=False, default=3,
+                                  help_text="A bare check's dice: 3 (a skill) or 4 (a stat).")
+    label = TextField(max_length=80, required=False, default="", allow_blank=True, help_text="A bare check's name.")
+
+
+class CheckOut(serializers.Serializer):
+    label = serializers.CharField()
+    target = serializers.IntegerField()
+    dice = serializers.IntegerField(help_text="Dice rolled: miracle and extra-benefit dice included.")
+    counted = serializers.IntegerField(help_text="Dice that count toward the total.")
+    probability = serializers.CharField(help_text="The chance of success, exactly, as a/b.")
+    percent = serializers.FloatField()
+    breakdown = serializers.ListField(child=serializers.ListField(), help_text="[[term, value], …] adding up to target.")
+    extra_limit = serializers.IntegerField(help_text="Extra-benefit dice allowed (0 unless the check cannot fail).")
 
 
 class RerollIn(StrictInput):

@@ -15,12 +15,12 @@ from campaign.errors import CampaignConflict, CampaignError
 from campaign.models import Campaign
 from characters.models import Character
 from characters.selectors import character_with_sheet
-from characters.sheet import line_check
 from economy.spends import karma_spend
 from rulebook import RulesError, notation
-from rulebook.skills import situational_terms
+from rulebook.situation import Situation
 from rulebook.systems import ParamError, RuleSet, get_system
 
+from . import checks
 from .events import RollMade
 from .models import Roll
 
@@ -142,20 +142,20 @@ def plain(value: object) -> object:
     return str(value)
 
 
-# --- Checks rolled from a character's sheet, and the Karma reroll ------------------------------
+# --- Checks rolled from a character's sheet or the check builder, and the Karma reroll ---------
 #: A sheet's checks are Zener Gate checks whatever rule set the roller uses.
 SHEET_SYSTEM = "zener"
-MODIFIER_LIMIT = 50
-#: The most further relevant or indirectly related skills a check counts.
-COUNT_LIMIT = 20
+MODIFIER_LIMIT = checks.MODIFIER_LIMIT
+COUNT_LIMIT = checks.COUNT_LIMIT
 
 
-def _roll_zener(target: int, dice_count: int, dice: list | None, rng) -> object:
+def _roll_zener(target: int, dice_count: int, dice: list | None, rng, extra: int = 0) -> object:
     rule_set = get_system(SHEET_SYSTEM)
     try:
-        return rule_set.roll(rng or _system_rng, dice, **rule_set.clean({"target": target, "dice": dice_count}))
+        return rule_set.roll(rng or _system_rng, dice, **rule_set.clean({"target": target, "dice": dice_count,
+                                                                         "extra": extra}))
     except ParamError as exc:
-        raise CampaignError(str(exc), field="modifier") from None
+        raise CampaignError(str(exc), field="extra" if exc.field == "extra" else "modifier") from None
     except RulesError as exc:
         raise CampaignError(str(exc), field="dice") from None
 
@@ -173,61 +173,64 @@ def _replayed(campaign_id: int, key: str | None, *, same) -> Roll | None:
 
 def rolled_odds(params: dict) -> Fraction:
     """The chance a sheet check had before it was rolled."""
-    return get_system(SHEET_SYSTEM).odds(target=params["target"], dice=params["dice"]).probability
+    return get_system(SHEET_SYSTEM).odds(target=params["target"], dice=params["dice"],
+                                         extra=params.get("extra", 0)).probability
 
 
-def _sheet_roll_record(*, character: Character, by, params: dict, check_label: str, breakdown: list,
-                       dice: list | None, rng, private: bool, key: str | None, reroll_of: Roll | None = None) -> Roll:
-    rolled = _roll_zener(params["target"], params["dice"], dice, rng)
+def _sheet_roll_record(*, campaign_id: int, character: Character | None, by, params: dict, label: str,
+                       breakdown: list, dice: list | None, rng, private: bool, key: str | None,
+                       reroll_of: Roll | None = None, eventual: dict | None = None) -> Roll:
+    rolled = _roll_zener(params["target"], params["dice"], dice, rng, params.get("extra", 0))
     detail = {"breakdown": [[str(k), plain(v)] for k, v in breakdown],
               "margin": rolled.details.get("margin"), "critical": rolled.details.get("critical")}
-    label = f"{character.name}: {check_label}" + (" (Karma reroll)" if reroll_of else "")
+    if eventual is not None and rolled.details.get("margin") is not None:
+        detail["eventual"] = checks.eventual_time(rolled.details["margin"], **eventual).plain()
     return _publish(Roll.objects.create(
-        campaign_id=character.campaign_id, by=by, kind=Roll.Kind.CHECK, label=label[:120], system=SHEET_SYSTEM,
+        campaign_id=campaign_id, by=by, kind=Roll.Kind.CHECK, label=label[:120], system=SHEET_SYSTEM,
         params=params, dice=_faces(rolled), total=rolled.total, success=rolled.success,
         probability=fraction_text(rolled_odds(params)),
         detail=detail, character=character, reroll_of=reroll_of, idempotency_key=key,
         **gm_only_if(private).columns()))
 
 
-def sheet_check(character: Character, line: str, *, modifier: int = 0, relevant: int = 0, indirect: int = 0,
-                time_taken=None, normal_time=1):
-    """The check of one sheet line with the situation's terms: (check line, target, breakdown).
-
-    ``character`` is loaded with its sheet. The terms are ``rulebook.skills.situational_terms``.
-
-    Raises:
-        CampaignError: a line the sheet does not have, or a term that does not fit the check.
-    """
-    if isinstance(modifier, bool) or not isinstance(modifier, int) or abs(modifier) > MODIFIER_LIMIT:
-        raise CampaignError(f"The modifier is a whole number from −{MODIFIER_LIMIT} to +{MODIFIER_LIMIT}.",
-                            field="modifier")
-    for name, count in (("relevant", relevant), ("indirect", indirect)):
-        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= COUNT_LIMIT:
-            raise CampaignError(f"Count the skills as a whole number from 0 to {COUNT_LIMIT}.", field=name)
-    check = line_check(character, line)
-    if check is None:
-        raise CampaignError(f"{character.name}'s sheet has no line {line!r} to roll.", field="line")
+def _eventual(eventual: dict | None, situation: Situation) -> dict | None:
+    """Check an eventual-success request: ``{"desired": margin, "normal": time, "unit": "hours"}``."""
+    if eventual is None:
+        return None
+    if situation.time_taken is not None:
+        raise CampaignError("Eventual success reads the time from the margin instead of extra time: leave the "
+                            "time taken out.", field="time_taken")
+    desired, normal, unit = eventual.get("desired", 0), eventual.get("normal", 1), str(eventual.get("unit") or "")
+    if isinstance(desired, bool) or not isinstance(desired, int) or abs(desired) > 30:
+        raise CampaignError("The desired margin is a whole number from −30 to 30.", field="desired_margin")
     try:
-        terms = situational_terms(kind=check.kind, proficient=check.proficient, relevant=relevant,
-                                  indirect=indirect, time_taken=time_taken, normal_time=normal_time,
-                                  modifier=modifier)
-    except RulesError as exc:  # name the input the rules refused: a count that does not fit, else the time
-        field = ("relevant" if relevant and (check.kind == "stat" or not check.proficient) else
-                 "indirect" if indirect and (check.kind == "stat" or check.proficient) else "time_taken")
-        raise CampaignError(str(exc), field=field) from None
-    return check, check.target + sum(v for _, v in terms), [*check.breakdown, *terms]
+        normal = Fraction(normal)
+    except (TypeError, ValueError):
+        normal = Fraction(-1)
+    if not 0 < normal <= 10**6:
+        raise CampaignError("The normal time is a number above 0.", field="normal_time")
+    return {"desired": desired, "normal": normal, "unit": unit.strip()[:20] or "hours"}
+
+
+def _params(built: checks.Built, *, extra: int, eventual: dict | None) -> dict:
+    return {"target": built.target, "dice": built.dice, "line": built.line, "modifier": built.situation.modifier,
+            "check": built.check,
+            **built.situation.given(), **({"extra": extra} if extra else {}),
+            **({"eventual": {k: str(v) for k, v in eventual.items()}} if eventual else {})}
 
 
 @transaction.atomic
-def sheet_roll(*, character: Character, by, line: str, modifier: int = 0, dice: list | None = None,
-               idempotency_key: str | None = None, private: bool = False, rng: random.Random | None = None,
-               relevant: int = 0, indirect: int = 0, time_taken=None, normal_time=1) -> tuple[Roll, bool]:
+def sheet_roll(*, character: Character, by, line: str, situation: Situation = Situation(), extra: int = 0,
+               eventual: dict | None = None, dice: list | None = None, idempotency_key: str | None = None,
+               private: bool = False, rng: random.Random | None = None) -> tuple[Roll, bool]:
     """Roll the check of one line of ``character``'s sheet (``stat:ACC``, ``skill:<id>``,
-    ``weapon:<id>``) with the situation's terms (``sheet_check``); return (roll, made now).
+    ``weapon:<id>``, ``language:<id>:<aspect>``) in ``situation`` (``checks.line_built``); return
+    (roll, made now).
 
     The target is the sheet's own, worked out now (worn armour, drugs and damage included); a
     request sent again with its idempotency key returns the first roll and rolls nothing.
+    ``extra`` extra-benefit dice go on a check that cannot fail; ``eventual`` reads the margin
+    as the time a sure success takes (``_eventual``).
     """
     change_set(campaign=character.campaign_id, by=by)
     # One character's rolls queue here, so a request sent twice at once replays, never doubles.
@@ -236,15 +239,34 @@ def sheet_roll(*, character: Character, by, line: str, modifier: int = 0, dice: 
                      same=lambda r: r.character_id == character.pk and r.params.get("line") == line)
     if done is not None:
         return done, False
-    check, target, breakdown = sheet_check(character_with_sheet(character_id=character.pk), line, modifier=modifier,
-                                           relevant=relevant, indirect=indirect, time_taken=time_taken,
-                                           normal_time=normal_time)
-    params = {"target": target, "dice": check.dice, "line": line, "modifier": modifier, "check": check.label,
-              **({"relevant": relevant} if relevant else {}), **({"indirect": indirect} if indirect else {}),
-              **({"time_taken": str(time_taken), "normal_time": str(normal_time)} if time_taken not in (None, "")
-                 else {})}
-    roll = _sheet_roll_record(character=character, by=by, params=params, check_label=f"{check.label} check",
-                              breakdown=breakdown, dice=dice, rng=rng, private=private, key=idempotency_key)
+    built = checks.line_built(character_with_sheet(character_id=character.pk), line, situation)
+    eventual = _eventual(eventual, situation)
+    built.odds(extra)
+    roll = _sheet_roll_record(campaign_id=character.campaign_id, character=character, by=by,
+                              params=_params(built, extra=extra, eventual=eventual), label=built.label,
+                              breakdown=built.breakdown, dice=dice, rng=rng, private=private, key=idempotency_key,
+                              eventual=eventual)
+    return roll, True
+
+
+@transaction.atomic
+def built_roll(*, campaign: Campaign, by, built: checks.Built, extra: int = 0, eventual: dict | None = None,
+               dice: list | None = None, idempotency_key: str | None = None, private: bool = False,
+               rng: random.Random | None = None) -> tuple[Roll, bool]:
+    """Roll a check the builder made without a sheet line (the party's collective stat, a target
+    the GM names); return (roll, made now). The GM's surprise check is one of these, private."""
+    change_set(campaign=campaign.pk, by=by)
+    Campaign.objects.select_for_update(no_key=True).filter(pk=campaign.pk).first()
+    done = _replayed(campaign.pk, idempotency_key,
+                     same=lambda r: r.character_id is None and r.params.get("line") == built.line)
+    if done is not None:
+        return done, False
+    eventual = _eventual(eventual, built.situation)
+    built.odds(extra)
+    roll = _sheet_roll_record(campaign_id=campaign.pk, character=None, by=by,
+                              params=_params(built, extra=extra, eventual=eventual), label=built.label,
+                              breakdown=built.breakdown, dice=dice, rng=rng, private=private, key=idempotency_key,
+                              eventual=eventual)
     return roll, True
 
 
@@ -275,8 +297,12 @@ def roll_reroll(*, roll: Roll, by, is_gm: bool, idempotency_key: str, dice: list
     character = original.character
     karma_spend(character=character, kind="reroll", idempotency_key=idempotency_key, by=by, is_gm=is_gm,
                 params={"reason": f"reroll: {original.label}"})
-    new = _sheet_roll_record(character=character, by=by, params=dict(original.params),
-                             check_label=f"{original.params.get('check', 'check')} check",
+    eventual = original.params.get("eventual")
+    new = _sheet_roll_record(campaign_id=original.campaign_id, character=character, by=by,
+                             params=dict(original.params),
+                             label=f"{character.name}: {original.params.get('check', 'check')} check (Karma reroll)",
                              breakdown=original.detail.get("breakdown", []), dice=dice, rng=rng,
-                             private=original.gm_only, key=key, reroll_of=original)
+                             private=original.gm_only, key=key, reroll_of=original,
+                             eventual={"desired": int(eventual["desired"]), "normal": Fraction(eventual["normal"]),
+                                       "unit": eventual["unit"]} if eventual else None)
     return new, True

@@ -5,6 +5,8 @@ from . import views
 urlpatterns = [
     path("campaigns/<int:campaign_id>/roller/", views.roller, name="campaign-roller"),
     path("campaigns/<int:campaign_id>/roller/roll/", views.roller_roll, name="campaign-roller-roll"),
+    path("campaigns/<int:campaign_id>/checks/", views.check_builder, name="check-builder"),
+    path("campaigns/<int:campaign_id>/checks/roll/", views.check_builder_roll, name="check-builder-roll"),
     path("campaigns/<int:campaign_id>/rolls/", views.feed, name="campaign-rolls-feed"),
     path("tables/", views.tables, name="tables"),
     path("characters/<int:character_id>/checks/", views.sheet_roll_form, name="sheet-roll-form"),

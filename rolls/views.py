@@ -4,6 +4,7 @@ the feed fragment the dashboard and the roller refresh live, and the universal t
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -18,15 +19,15 @@ from campaign.permissions import access_campaign
 from characters.models import Character
 from characters.permissions import access_character
 from characters.selectors import character_with_sheet
-from characters.sheet import line_check
+from characters.sheet import language_checks, line_check, skill_checks, stat_checks, weapon_checks
 from rulebook import RulesError
-from rulebook.dice import check_odds
-from rulebook.systems import ParamError
-from rulebook.tables import TABLES, lookup
+from rulebook.systems import ParamError, get_system
+from rulebook.tables import LOAD_FACTORS, TABLES, lookup
 from zenergate_site.errors import DomainError
 
-from . import selectors, services
+from . import checks, selectors, services
 from .charts import distribution_chart
+from .forms import SituationForm
 from .models import Roll
 from .permissions import access_roll
 
@@ -145,7 +146,7 @@ def _number(value) -> str:
     return f"{float(value):.4g}"
 
 
-# --- Rolling from the sheet -----------------------------------------------------------------
+# --- Rolling from the sheet, and the GM's check builder --------------------------------------
 def _sheet_line(request, character_id: int, source):
     """The character (its player's or a GM's to roll), the line asked for and its check."""
     access = access_character(user=request.user, character_id=character_id, write=True)
@@ -157,37 +158,38 @@ def _sheet_line(request, character_id: int, source):
     return access, character, line, check
 
 
-def _whole(source, name: str, low: int, high: int, wrong: str) -> tuple[int, str]:
-    raw = str(source.get(name, "")).strip().replace("−", "-")
+def _situation(source) -> tuple[SituationForm, str, str]:
+    """The form of the situation's terms, and (field, message) of the first thing wrong."""
+    form = SituationForm(source)
+    if form.is_valid():
+        return form, "", ""
+    field, message = form.first_error()
+    return form, field, message
+
+
+def _built_odds(build, form: SituationForm) -> dict:
+    """The target with every term and its exact odds (extra-benefit dice included), or the error."""
     try:
-        value = int(raw or 0)
-    except ValueError:
-        return 0, wrong
-    return (value, "") if low <= value <= high else (0, wrong)
+        built = build(form.situation())
+        extra = form.cleaned_data.get("extra") or 0
+        odds = built.odds(extra)
+    except DomainError as exc:
+        return {"error": exc.message, "field": getattr(exc, "field", "")}
+    return {"built": built, "target": built.target, "dice": odds.dice, "kept": odds.kept,
+            "percent": _percent(odds.probability), "exact": services.fraction_text(odds.probability),
+            "miracle": odds.miracle, "extra": extra, "extra_limit": built.extra_limit,
+            "terms": built.breakdown, "chart": _chart(built, extra)}
 
 
-def _terms(source) -> tuple[dict, str]:
-    """The situation's terms as the Roll form sends them, or the first thing wrong with them."""
-    limit, count = services.MODIFIER_LIMIT, services.COUNT_LIMIT
-    modifier, e1 = _whole(source, "modifier", -limit, limit,
-                          f"The modifier is a whole number from −{limit} to +{limit}.")
-    relevant, e2 = _whole(source, "relevant", 0, count, f"Count further relevant skills from 0 to {count}.")
-    indirect, e3 = _whole(source, "indirect", 0, count, f"Count related skills from 0 to {count}.")
-    time_taken = str(source.get("time_taken", "")).strip() or None
-    return ({"modifier": modifier, "relevant": relevant, "indirect": indirect, "time_taken": time_taken},
-            e1 or e2 or e3)
+def _percent(p) -> str:
+    value = float(p) * 100
+    return f"{value:.1f}" if 0.1 <= value < 99.95 else f"{value:.3g}"
 
 
-def _line_odds(character, line: str, terms: dict) -> dict:
-    """The target with every term, and its exact odds, for the Roll form."""
-    try:
-        check, target, breakdown = services.sheet_check(character, line, **terms)
-        odds = check_odds(target, check.dice)
-    except (DomainError, RulesError) as exc:
-        return {"error": getattr(exc, "message", str(exc))}
-    return {"target": target, "dice": odds.dice, "percent": f"{float(odds.probability) * 100:.1f}",
-            "exact": services.fraction_text(odds.probability), "miracle": odds.dice != check.dice,
-            "terms": breakdown[len(check.breakdown):]}
+def _chart(built, extra: int) -> dict:
+    """The counted dice's totals, the ones at or under the target marked (the roller's chart)."""
+    odds = get_system(services.SHEET_SYSTEM).odds(target=built.target, dice=built.dice, extra=extra)
+    return distribution_chart(odds.distribution, odds.success)
 
 
 @login_required
@@ -196,15 +198,19 @@ def sheet_roll_form(request, character_id: int):
     """The Roll form of one sheet line (loaded when its "Roll" opens), or only its odds for the
     terms typed so far (``?part=odds``)."""
     access, character, line, check = _sheet_line(request, character_id, request.GET)
-    terms, error = _terms(request.GET)
-    context = {"character": character, "line": line, "check": check, "terms": terms, "error": error,
-               "odds": _line_odds(character, line, terms) if not error else {}, "key": uuid.uuid4().hex,
-               "boxes": range(check.dice)}
+    form, field, error = _situation(request.GET)
+    odds = _built_odds(lambda situation: checks.line_built(character, line, situation), form) if not error else {}
+    if "terms" in odds:  # the line's own terms are on the sheet already: show what the situation adds
+        odds["terms"] = odds["terms"][len(check.breakdown):]
+    context = {"character": character, "line": line, "check": check, "form": form, "error": error,
+               "odds": odds, "key": uuid.uuid4().hex, "boxes": range(check.dice),
+               "is_gm": access.role == "gm", "load_kinds": LOAD_FACTORS}
     template = "rolls/_sheet_roll_odds.html" if request.GET.get("part") == "odds" else "rolls/_sheet_roll.html"
     return render(request, template, context)
 
 
-def _result(request, roll, *, status: int = 200, error: str = ""):
+def _result(request, roll, *, status: int = 200, error: str = "", template: str = "rolls/_sheet_roll_result.html",
+            extra_context: dict | None = None):
     """A sheet roll's result, with the Karma reroll offered when it failed and Karma is left."""
     character = roll.character
     karma = Character.objects.filter(pk=character.pk).values_list("karma", flat=True).first() if character else 0
@@ -213,23 +219,33 @@ def _result(request, roll, *, status: int = 200, error: str = ""):
         chain.insert(0, Roll.objects.get(pk=chain[0].reroll_of_id))
     rerolled = Roll.objects.filter(reroll_of=roll).exists()
     context = {"roll": roll, "chain": chain, "karma": karma, "error": error,
-               "can_reroll": roll.success is False and karma >= 1 and not rerolled, "key": uuid.uuid4().hex}
-    return render(request, "rolls/_sheet_roll_result.html", context, status=status)
+               "can_reroll": roll.success is False and karma >= 1 and not rerolled and character is not None,
+               "key": uuid.uuid4().hex, **(extra_context or {})}
+    return render(request, template, context, status=status)
+
+
+def _faces_typed(source) -> tuple[list[int] | None, str]:
+    faces = [f.strip() for f in source.getlist("dice") if f.strip()]
+    if not all(f.isdigit() and 1 <= int(f) <= 6 for f in faces):
+        return None, "Each die is a face from 1 to 6; leave a box empty for the app to roll it."
+    return [int(f) for f in faces] or None, ""
 
 
 @login_required
 @require_POST
 def sheet_roll_make(request, character_id: int):
     access, character, line, check = _sheet_line(request, character_id, request.POST)
-    terms, error = _terms(request.POST)
-    faces = [f.strip() for f in request.POST.getlist("dice") if f.strip()]
-    if error or not all(f.isdigit() and 1 <= int(f) <= 6 for f in faces):
-        return render(request, "rolls/_sheet_roll_result.html",
-                      {"error": error or "Each die is a face from 1 to 6; leave a box empty for the app to roll it."},
-                      status=400)
+    form, _, error = _situation(request.POST)
+    faces, wrong = _faces_typed(request.POST)
+    private = request.POST.get("private") == "on"
+    if private and access.role != "gm":
+        raise PermissionDenied("Only the campaign's GM rolls in private.")
+    if error or wrong:
+        return render(request, "rolls/_sheet_roll_result.html", {"error": error or wrong}, status=400)
     try:
-        roll, _ = services.sheet_roll(character=character, by=request.user, line=line, **terms,
-                                      dice=[int(f) for f in faces] or None,
+        roll, _ = services.sheet_roll(character=character, by=request.user, line=line, situation=form.situation(),
+                                      extra=form.cleaned_data.get("extra") or 0, eventual=form.eventual_request(),
+                                      dice=faces, private=private,
                                       idempotency_key=request.POST.get("idempotency_key") or None)
     except DomainError as exc:
         return render(request, "rolls/_sheet_roll_result.html", {"error": exc.message}, status=exc.status_code)
@@ -249,4 +265,112 @@ def roll_reroll(request, roll_id: int):
         return _result(request, access.roll, status=exc.status_code, error=exc.message)
     if not request.htmx:
         return redirect(reverse("character-sheet", args=[roll.character_id]))
+    return _result(request, roll)
+
+
+def _subjects(campaign, members) -> list[dict]:
+    """What the builder can roll: the party's collective stats, a named target, each character's lines."""
+    groups = [{"label": "The party", "options": [(f"party:{stat}", f"Party: collective {stat}")
+                                                 for stat in checks.PARTY_STATS]},
+              {"label": "No sheet", "options": [("bare", "A target I name (an NPC, a trap…)")]}]
+    for character in members:
+        lines = [(f"stat:{code}", code) for code in stat_checks(character)]
+        lines += [(f"skill:{pk}", c.label) for pk, c in skill_checks(character).items()]
+        lines += [(f"weapon:{pk}", c.label) for pk, c in weapon_checks(character).items()]
+        lines += [(f"language:{key}", c.label) for key, c in language_checks(character).items()]
+        groups.append({"label": character.name,
+                       "options": [(f"{character.pk}/{line}", f"{character.name}: {text}") for line, text in lines]})
+    return groups
+
+
+@dataclass(frozen=True)
+class _Subject:
+    """What the builder rolls: its form value, which terms its form offers, and how it is built."""
+
+    value: str
+    kind: str
+    stat: str
+    proficient: bool
+    build: object  # Situation → checks.Built
+
+
+def _builder_subject(campaign, members, source) -> _Subject:
+    subject = str(source.get("subject") or "party:AWA")[:60]
+    target, _ = _int(source.get("target"), 10)
+    dice, _ = _int(source.get("dice_count"), 3)
+    label = str(source.get("label") or "")[:80]
+
+    def build(situation):
+        return checks.subject_built(campaign, members, subject, situation, target=target, dice=dice, label=label)
+
+    if subject.startswith("party:") or subject == "bare":
+        return _Subject(subject, "party" if subject != "bare" else "bare", subject.partition(":")[2], True, build)
+    owner, _, line = subject.partition("/")
+    character = next((c for c in members if str(c.pk) == owner), None)
+    check = line_check(character, line) if character is not None else None
+    if check is None:
+        raise Http404("No such line of a character in play.")
+    return _Subject(subject, check.kind, check.stat, check.proficient, build)
+
+
+def _int(raw, default: int) -> tuple[int, bool]:
+    text = str(raw if raw is not None else "").strip().replace("−", "-")
+    if not text:
+        return default, True
+    try:
+        return int(text), True
+    except ValueError:
+        return 10**6, False  # out of every range: the builder names it
+
+
+@login_required
+@require_GET
+def check_builder(request, campaign_id: int):
+    """The GM's check builder: any check that is not an attack, term by term, with its odds."""
+    access = access_campaign(user=request.user, campaign_id=campaign_id, write=True)
+    campaign = access.campaign
+    members = checks.party(campaign)
+    subject = _builder_subject(campaign, members, request.GET)
+    form, field, error = _situation(request.GET)
+    odds = _built_odds(subject.build, form) if not error else {}
+    context = {"campaign": campaign, "access": access, "form": form, "error": error, "odds": odds,
+               "subject": subject.value, "line": subject, "load_kinds": LOAD_FACTORS,
+               "subjects": _subjects(campaign, members), "key": uuid.uuid4().hex,
+               "target": request.GET.get("target", "10"), "dice_count": request.GET.get("dice_count", "3"),
+               "label": request.GET.get("label", ""), "private": request.GET.get("private") == "on",
+               "boxes": range(odds["dice"] if "dice" in odds else 4)}
+    if request.htmx and request.GET.get("part") == "odds":
+        return render(request, "rolls/_builder_odds.html", context)
+    context.update(_feed_context(request, access))
+    context.update({"live_campaign": campaign.pk, "live_after": last_event_id(campaign=campaign)})
+    return render(request, "rolls/builder.html", context)
+
+
+@login_required
+@require_POST
+def check_builder_roll(request, campaign_id: int):
+    access = access_campaign(user=request.user, campaign_id=campaign_id, write=True)
+    campaign = access.campaign
+    members = checks.party(campaign)
+    build = _builder_subject(campaign, members, request.POST).build
+    form, _, error = _situation(request.POST)
+    faces, wrong = _faces_typed(request.POST)
+    if error or wrong:
+        return render(request, "rolls/_sheet_roll_result.html", {"error": error or wrong}, status=400)
+    common = {"extra": form.cleaned_data.get("extra") or 0, "eventual": form.eventual_request(), "dice": faces,
+              "private": request.POST.get("private") == "on",
+              "idempotency_key": request.POST.get("idempotency_key") or None}
+    try:
+        built = build(form.situation())
+        if built.character is not None:
+            roll, _ = services.sheet_roll(character=built.character, by=request.user, line=built.line,
+                                          situation=built.situation, **common)
+        else:
+            roll, _ = services.built_roll(campaign=campaign, by=request.user, built=built, **common)
+    except DomainError as exc:
+        return render(request, "rolls/_sheet_roll_result.html", {"error": exc.message}, status=exc.status_code)
+    if not request.htmx:
+        return redirect(reverse("check-builder", args=[campaign.pk]))
+    if request.POST.get("part") == "surprise":  # the one-click button: its box again, with a new key
+        return _result(request, roll, template="rolls/_surprise.html", extra_context={"campaign": campaign})
     return _result(request, roll)

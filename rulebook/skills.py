@@ -20,7 +20,7 @@ from rulebook.stats import (
     skill_foundation,
 )
 from rulebook.table_data import TIME_CHART_MIN_INDEX
-from rulebook.tables import extra_time_modifier, time_multiplier
+from rulebook.tables import as_fraction, extra_time_modifier, time_multiplier
 
 #: Cost of a skill's first rank by breadth ("Skill Definitions").
 GENERAL_BREADTHS: dict[str, int] = {"specific": 1, "narrow": 2, "broad": 4}
@@ -123,7 +123,8 @@ def situational_terms(*, kind: str, proficient: bool = True, relevant: int = 0, 
                       INDIRECT_SKILL_BONUS * indirect))
     if time_taken not in (None, ""):
         shift = extra_time_modifier(time_taken, normal_time)
-        terms.append((f"time taken {time_taken} ÷ normal {normal_time} (time chart)", shift))
+        terms.append((f"time taken {float(as_fraction(time_taken)):g} ÷ normal {float(as_fraction(normal_time)):g} "
+                      "(time chart)", shift))
     if modifier:
         terms.append(("situational modifier", modifier))
     return terms

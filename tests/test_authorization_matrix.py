@@ -239,6 +239,8 @@ MATRIX: dict[str, dict[str, Rule]] = {
     # --- Dice roller, roll feed, tables -------------------------------------------------------
     "campaign-roller": {"GET": MEMBERS_READ},
     "campaign-roller-roll": {"POST": PLAYERS_OR_GM_WRITE},
+    "check-builder": {"GET": GM_WRITES},  # the GM's screen: secret checks and everyone's lines
+    "check-builder-roll": {"POST": GM_WRITES(body={"subject": "party:AWA"})},
     "sheet-roll-form": {"GET": OWNER_OR_GM_WRITES(query={"line": "stat:AWA"})},  # rolling is the sheet's own
     "sheet-roll": {"POST": OWNER_OR_GM_WRITES(body={"line": "stat:AWA"})},
     "roll-reroll": {"POST": OWNER_OR_GM_WRITES},  # the character's Karma: its player's or the GM's
@@ -317,6 +319,8 @@ MATRIX: dict[str, dict[str, Rule]] = {
     # --- Rolls and odds API -------------------------------------------------------------------
     "api-campaign-rolls": {"GET": MEMBERS_READ, "POST": PLAYERS_OR_GM_WRITE},
     "api-character-rolls": {"POST": OWNER_OR_GM_WRITES(body={"line": "stat:AWA"})},
+    "api-campaign-checks": {"POST": GM_WRITES(body={"subject": "party:AWA"})},
+    "api-campaign-checks-preview": {"POST": GM_WRITES(body={"subject": "party:AWA"})},
     "api-roll-reroll": {"POST": OWNER_OR_GM_WRITES},
     "api-odds": {"POST": ANYONE_LOGGED_IN},  # odds of any rule set: no campaign in them
 }

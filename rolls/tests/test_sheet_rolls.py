@@ -171,7 +171,7 @@ def test_the_roll_form_shows_the_odds_as_the_modifier_changes_and_rolls(sheet, c
     # Article, "Unproficient": the foundation alone, +1 per indirectly related skill.
     ("weapon", {"indirect": 1}, 11, ["1 indirectly related skill(s)/equipment × 1", 1]),
     # Article, "Additional Rules", extra time: twice as long is +2, half the time −3 (time chart).
-    ("skill", {"time_taken": 2}, 12, ["time taken 2.0 ÷ normal 1 (time chart)", 2]),
+    ("skill", {"time_taken": 2}, 12, ["time taken 2 ÷ normal 1 (time chart)", 2]),
     ("skill", {"time_taken": 0.5}, 7, ["time taken 0.5 ÷ normal 1 (time chart)", -3]),
 ])
 def test_the_situations_terms_add_to_the_lines_target(sheet, api_as, line, body, target, term):
@@ -204,4 +204,6 @@ def test_the_roll_form_counts_the_terms_as_they_are_typed(sheet, client, persona
     assert "≤ <strong>14</strong> on 3d6" in odds and "1 further relevant skill(s)/equipment × 2 +2" in odds
     unskilled = client.get(form_url, {"line": f"weapon:{sheet['pistol'].pk}"}).content.decode()
     assert "Indirectly related skills or equipment (+1 each)" in unskilled
-    assert "More terms" not in client.get(form_url, {"line": "stat:AWA"}).content.decode()
+    awa = client.get(form_url, {"line": "stat:AWA"}).content.decode()
+    assert "Actively looking out for it" in awa and "Further relevant" not in awa  # a stat takes no skills
+    assert "Actively looking" not in client.get(form_url, {"line": "stat:STR"}).content.decode()
