@@ -17,7 +17,7 @@ from campaign.changes import change_set
 from characters.selectors import character_for_combat
 from rolls.services import record_roll
 from rulebook import RulesError, game_time
-from rulebook.combat import ATTACK_DICE_SLOTS, attack_odds, attack_with_damage
+from rulebook.combat import ATTACK_DICE_SLOTS, LOCATION_DIE, attack_odds, attack_with_damage
 from rulebook.damage import dying_round, restore_from_dying
 from rulebook.dice import DiceSlots, check_odds, roll_check
 from rulebook.tables import aiming_bonus
@@ -42,6 +42,7 @@ class AttackRequest:
     modifier: int = 0
     chosen_location: str | None = None
     suppression: bool = False  # pointed roughly and fired: −5 in place of any aiming
+    location_die: int = 100  # the GM may mandate a smaller hit-location die than d%
 
     @classmethod
     def stored(cls, values: dict) -> AttackRequest:
@@ -57,6 +58,8 @@ def _fraction(p) -> dict:
 def _pair(encounter: Encounter, request: AttackRequest, *, lock: bool, is_gm: bool) -> tuple[Fighter, Fighter]:
     if request.modifier and not is_gm:  # the situational modifier is the GM's call, not the attacker's
         raise CombatError("Only the GM gives a situational modifier; leave it at 0.", field="modifier")
+    if request.location_die != LOCATION_DIE and not is_gm:
+        raise CombatError("Only the GM mandates a smaller hit-location die; leave it at d100.", field="location_die")
     query = Combatant.objects.filter(encounter=encounter, pk__in=[request.attacker, request.target])
     if lock:
         query = query.select_for_update(of=("self",), no_key=True)
@@ -167,7 +170,7 @@ def attack_make(*, encounter: Encounter, by, request: AttackRequest, dice: dict 
                                      extra_damage=weapon.get("extra_damage", 0),
                                      attack_kind="physical" if weapon.get("melee") else "trigger",
                                      endurance=attacker.endurance, dice=slots, cover=bool(request.cover),
-                                     chosen_location=request.chosen_location)
+                                     chosen_location=request.chosen_location, location_sides=request.location_die)
         slots.check_all_used()
     except RulesError as exc:
         raise CombatError(str(exc), field="dice" if "dice" in str(exc) else "detail") from None

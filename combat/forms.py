@@ -63,6 +63,9 @@ class AttackForm(forms.Form):
     cover = forms.IntegerField(required=False, min_value=0, max_value=20, label="Cover (size steps)")
     suppression = forms.BooleanField(required=False, label="Suppression fire (−5, no aiming)")
     modifier = forms.IntegerField(required=False, min_value=-50, max_value=50, label="GM modifier")
+    location_die = forms.TypedChoiceField(required=False, coerce=int, empty_value=100, label="Hit-location die",
+                                          choices=[(100, "d100 (the table)"), (50, "d50"), (30, "d30"), (20, "d20"),
+                                                   (10, "d10")])
     dice_attack = forms.CharField(required=False, max_length=40, label="Attack 3d6")
     dice_location = forms.CharField(required=False, max_length=10, label="Hit location d100")
     dice_damage = forms.CharField(required=False, max_length=60, label="Damage dice", widget=forms.TextInput(
@@ -82,8 +85,9 @@ class AttackForm(forms.Form):
                   for c in attackers]
         self.fields["weapon"].choices = [("", "the first weapon")] + [g for g in groups if g[1]]
         self._weapons = {c["id"]: c.get("weapons") or [] for c in attackers}
-        if not is_gm:  # the situational modifier is the GM's call
+        if not is_gm:  # the situational modifier and a smaller location die are the GM's call
             del self.fields["modifier"]
+            del self.fields["location_die"]
         self.fields["idempotency_key"].initial = uuid.uuid4().hex
 
     def clean(self):
@@ -114,7 +118,8 @@ class AttackForm(forms.Form):
         d = self.cleaned_data
         return {"attacker": d["attacker"], "target": d["target"], "weapon": d["weapon"] or None, "stat": d["stat"],
                 "aimed_area": d["aimed_area"], "range_m": d["range_m"], "aim_seconds": d["aim_seconds"] or 0,
-                "cover": d["cover"] or 0, "suppression": bool(d.get("suppression")), "modifier": d.get("modifier") or 0}
+                "cover": d["cover"] or 0, "suppression": bool(d.get("suppression")), "modifier": d.get("modifier") or 0,
+                "location_die": d.get("location_die") or 100}
 
     #: The table dice typed one box per die: the slot, how many boxes, the die's size.
     DIE_BOXES = (("attack", 3, 6), ("location", 1, 100), ("shock", 1, 6))

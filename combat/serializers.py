@@ -113,6 +113,9 @@ class AttackIn(StrictInput):
     suppression = FlagField(required=False, default=False,
                             help_text="Suppression fire: pointed roughly and fired, −5 in place of any aiming.")
     chosen_location = TextField(max_length=30, required=False, default=None, allow_null=True)
+    location_die = WholeNumberField(min_value=2, max_value=100, required=False, default=100,
+                                    help_text="GM only: a smaller hit-location die than d100 (d20 reads only the "
+                                              "column's first 20 rows).")
     preview = FlagField(required=False, default=False)
     dice = AttackDiceIn(required=False, default=dict)
     idempotency_key = TextField(max_length=100, required=False, default=None, allow_null=True)

@@ -270,6 +270,18 @@ class AttackResult:
     endurance_left: int | None
 
 
+#: The hit-location table is read on d%; the GM may mandate a smaller die ("Hit Location": "under
+#: certain circumstances, the GM can mandate that a smaller die be used"), which reads only the
+#: column's first rows: a d20 lands on the head, neck and chest of a whole body.
+LOCATION_DIE = 100
+SMALLEST_LOCATION_DIE = 2
+
+
+def location_die(sides: int) -> int:
+    """Check the GM's hit-location die: a d2 up to the table's d%."""
+    return require_int(sides, "The hit-location die", minimum=SMALLEST_LOCATION_DIE, maximum=LOCATION_DIE)
+
+
 def resolve_attack(*, attack_stat: int, weapon_ranks: int, defense: int,
                    range_m: Real | str | None = None, target_size: int = 0,
                    range_size_modifier: int | None = None, aiming_bonus: int = 0,
@@ -277,17 +289,19 @@ def resolve_attack(*, attack_stat: int, weapon_ranks: int, defense: int,
                    attack_kind: str = "trigger", endurance: int | None = None,
                    cover: bool = False, roll_location: bool = True,
                    chosen_location: str | None = None, rng: random.Random | None = None,
-                   ) -> AttackResult:
+                   location_sides: int = LOCATION_DIE) -> AttackResult:
     """Pay END, roll 3d6 against the attack target, and place the hit.
 
     With ``endurance`` given, the attack's END is paid first and a combatant short of it
     cannot attack. A hit or near miss then rolls on the hit location table (unless
     ``roll_location`` is False) for the area actually hit; ``chosen_location`` is the
-    attacker's pick should the roll be "attacker's choice".
+    attacker's pick should the roll be "attacker's choice". ``location_sides`` is the GM's
+    smaller hit-location die (``location_die``).
 
     Article: "Combat" (Attacks, the summary list, near misses), "Hit Location", "Endurance";
     RULINGS.md sections 1 and 6.
     """
+    sides = location_die(location_sides)
     cost = attack_endurance_cost(attack_kind)
     left = None if endurance is None else pay_attack_endurance(endurance=endurance,
                                                                attack_kind=attack_kind)
@@ -306,10 +320,10 @@ def resolve_attack(*, attack_stat: int, weapon_ranks: int, defense: int,
     location = None
     if area is not None and roll_location:
         # A choice declared up front only matters if the table hands the attacker the choice.
-        d100 = roll_die(100, rng)
+        d100 = roll_die(sides, rng)
         choice = chosen_location if hit_location(area, d100) == "attackers_choice" else None
         location = resolve_location(area, rng, critical_hit=check.critical, d100=d100,
-                                    chosen_location=choice)
+                                    chosen_location=choice, sides=sides)
     return AttackResult(
         target=target, check=check, outcome=outcome, critical=check.critical, area_hit=area,
         near_miss=miss, shock_adjustment=miss.shock_adjustment if miss else 0,
@@ -368,16 +382,18 @@ def attack_with_damage(*, attack_stat: int, weapon_ranks: int, defense: int, tar
                        target_armour_rating: int, damage_points: int, rate_of_fire: int = 1,
                        extra_damage: int = 0, attack_kind: str = "trigger", endurance: int | None = None,
                        dice: DiceSlots, cover: bool = False, chosen_location: str | None = None,
-                       **target_terms) -> AttackOutcome:
+                       location_sides: int = LOCATION_DIE, **target_terms) -> AttackOutcome:
     """Resolve an attack from END to wounds, with dice named by slot (``ATTACK_DICE_SLOTS``).
 
     Pays END, rolls 3d6 against the target (``attack_target``'s keyword arguments go in
     ``target_terms``), places a hit or near miss, rolls the weapon's damage and applies the
-    hit to the target's wounds (trauma, shock and its saves, stat damage).
+    hit to the target's wounds (trauma, shock and its saves, stat damage). The location is
+    rolled on d% or the GM's smaller ``location_sides`` die.
 
     Article: "Combat", "Hit Location", "Damage & Recovery" and its rifle example; RULINGS.md
     section 6.
     """
+    sides = location_die(location_sides)
     cost = attack_endurance_cost(attack_kind)
     left = None if endurance is None else pay_attack_endurance(endurance=endurance, attack_kind=attack_kind)
     target = attack_target(attack_stat=attack_stat, weapon_ranks=weapon_ranks, defense=defense, **target_terms)
@@ -386,10 +402,10 @@ def attack_with_damage(*, attack_stat: int, weapon_ranks: int, defense: int, tar
     area = target.aimed_area if check.success else (miss.area if miss else None)
     location = None
     if area is not None:
-        d100 = roll_die(100, dice["location"])
+        d100 = roll_die(sides, dice["location"])
         choice = chosen_location if hit_location(area, d100) == "attackers_choice" else None
         location = resolve_location(area, dice["effect"], critical_hit=check.critical, d100=d100,
-                                    chosen_location=choice, sub_rng=dice["sublocation"])
+                                    chosen_location=choice, sub_rng=dice["sublocation"], sides=sides)
     attack = AttackResult(
         target=target, check=check, outcome="hit" if check.success else ("near_miss" if miss else "miss"),
         critical=check.critical, area_hit=area, near_miss=miss,

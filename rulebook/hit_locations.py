@@ -247,7 +247,8 @@ def _part_of(kind: str, area: str, location: str, chosen_part: str | None,
 
 def resolve_location(area: str, rng: random.Random | None = None, critical_hit: bool = False,
                      d100: int | None = None, *, chosen_location: str | None = None,
-                     chosen_part: str | None = None, sub_rng: random.Random | None = None) -> LocationResult:
+                     chosen_part: str | None = None, sub_rng: random.Random | None = None,
+                     sides: int = 100) -> LocationResult:
     """Roll where a hit lands and what the location does to the target.
 
     Rolls, in this order: d% (unless ``d100`` is given), the location's sub-table die (arm d6,
@@ -265,7 +266,8 @@ def resolve_location(area: str, rng: random.Random | None = None, critical_hit: 
     if d100 is None:
         d100 = roll_die(100, rng)
     location = hit_location(area, d100)
-    breakdown: list[tuple[str, int]] = [(f"d% on the {area.replace('_', ' ')} column", d100)]
+    die = "d%" if sides == 100 else f"d{sides} (the GM's smaller die)"
+    breakdown: list[tuple[str, int]] = [(f"{die} on the {area.replace('_', ' ')} column", d100)]
     by_choice = location == "attackers_choice"
     by_default = False
     if by_choice:

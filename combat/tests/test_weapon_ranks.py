@@ -129,3 +129,23 @@ def test_a_waiting_request_stored_with_the_old_weapon_class_is_still_approved(fi
     approved = api.post(f"/api/v1/encounters/{e}/requests/{event.pk}/", {"approve": True}, format="json")
     assert approved.status_code == 201, approved.json()
     assert approved.json()["kind"] == "attack"
+
+
+def test_the_gm_may_mandate_a_smaller_hit_location_die(fight):
+    """Article, "Hit Location": the GM can mandate a smaller die, making some results likelier. On a
+    d20 the whole-body column reads only its first 20 rows: a 20 is the left chest (16–30), never a leg."""
+    url = f"/api/v1/encounters/{fight['encounter']}/attacks/"
+    body = {"attacker": fight["pc"], "target": fight["npc"], "weapon": "Pistol", "location_die": 20}
+    too_high = fight["api"].post(url, {**body, "dice": {"attack": [1, 1, 2], "location": [21]}}, format="json")
+    assert too_high.status_code == 400
+    hit = fight["api"].post(url, {**body, "dice": {"attack": [1, 1, 2], "location": [20]}}, format="json")
+    assert hit.status_code == 201, hit.json()
+    location = hit.json()["data"]["location"]
+    assert location["location"] == "left_chest" and location["breakdown"][0][0].startswith("d20 (the GM's smaller die)")
+
+
+def test_only_the_gm_mandates_a_smaller_hit_location_die(fight):
+    response = fight["player_api"].post(f"/api/v1/encounters/{fight['encounter']}/attacks/",
+                                        {"attacker": fight["pc"], "target": fight["npc"], "weapon": "Pistol",
+                                         "location_die": 20}, format="json")
+    assert response.status_code == 400 and "location_die" in response.json()["errors"]

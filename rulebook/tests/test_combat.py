@@ -281,3 +281,23 @@ def test_the_location_roll_can_be_left_to_the_table():
     result = resolve_attack(attack_stat=20, weapon_ranks=3, defense=5, roll_location=False,
                             rng=rng)
     assert rng.done() and result.outcome == "hit" and result.location is None
+
+
+def test_a_smaller_hit_location_die_reads_only_the_first_rows():
+    """Article, "Hit Location": "the GM can mandate that a smaller die be used, increasing the
+    likelihood of a particular result". A d10 on the whole body lands on the skull (1–5) or the
+    face (6–10) whatever it rolls; d1 and d101 are refused."""
+    import random as _random
+
+    from rulebook.combat import location_die, resolve_attack
+
+    seen = set()
+    for seed in range(60):
+        result = resolve_attack(attack_stat=30, weapon_ranks=3, defense=0, rng=_random.Random(seed),
+                                location_sides=10)
+        if result.location is not None:
+            seen.add(result.location.location)
+    assert seen and seen <= {"skull", "face"}
+    for bad in (1, 101):
+        with pytest.raises(RulesError):
+            location_die(bad)
