@@ -161,7 +161,8 @@ class EquipmentForm(forms.ModelForm):
 
     class Meta:
         model = Equipment
-        fields = ["name", "breadth", "ranks", "notes"]
+        fields = ["name", "breadth", "ranks", "notes", "fate"]
+        labels = {"fate": "After this adventure (GM)"}
 
 
 class WeaponForm(forms.ModelForm):
@@ -179,8 +180,9 @@ class WeaponForm(forms.ModelForm):
     class Meta:
         model = Weapon
         fields = ["name", "damage_points", "rate_of_fire", "extra_damage", "range_reduction_steps",
-                  "melee", "reach_steps", "aiming", "skilled"]
-        labels = {"skilled": "Has an appropriate skill (cost halved)", "aiming": "Aiming class"}
+                  "melee", "reach_steps", "aiming", "skilled", "fate"]
+        labels = {"skilled": "Has an appropriate skill (cost halved)", "aiming": "Aiming class",
+                  "fate": "After this adventure (GM)"}
 
     def __init__(self, *args, character=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -199,8 +201,8 @@ class ArmourForm(forms.ModelForm):
 
     class Meta:
         model = Armour
-        fields = ["name", "hardness", "coverage", "nim_penalty", "tech_shift", "worn", "skilled"]
-        labels = {"skilled": "Has an appropriate skill (cost halved)"}
+        fields = ["name", "hardness", "coverage", "nim_penalty", "tech_shift", "worn", "skilled", "fate"]
+        labels = {"skilled": "Has an appropriate skill (cost halved)", "fate": "After this adventure (GM)"}
 
 
 class LanguageForm(forms.ModelForm):

@@ -130,18 +130,21 @@ ITEM_KINDS: dict[str, ItemKind] = {
                        _check_armour),
     "languages": ItemKind(Language, "language", (), _check_language, needs_classification=False),
 }
-#: Fields only the GM sets, whatever the state of the sheet: era distance is the GM's ruling.
-GM_FIELDS = {"languages": ("era_steps", "era_step_loss"),
-}
+#: Fields only the GM sets, whatever the state of the sheet: era distance is the GM's ruling, and
+#: so is what an adventure did to equipment (used up, or found and left behind), since it moves points.
+GM_FIELDS = {"languages": ("era_steps", "era_step_loss"), "equipment": ("fate",), "weapons": ("fate",),
+             "armour": ("fate",)}
+_GM_FIELD_REASONS = {"fate": "Whether equipment was used up or found in an adventure is the GM's ruling.",
+                     "era_steps": "Era distance is the GM's ruling.", "era_step_loss": "Era distance is the GM's ruling."}
 
 
 def _refuse_gm_fields(kind_name: str, data: Mapping, instance, *, is_gm: bool) -> None:
     if is_gm:
         return
     for name in GM_FIELDS.get(kind_name, ()):
-        if name in data and (instance is None and data[name] not in (0, None, "0")
+        if name in data and (instance is None and data[name] not in (0, None, "0", "")
                              or instance is not None and data[name] != getattr(instance, name)):
-            raise PermissionDenied("Era distance is the GM's ruling.")
+            raise PermissionDenied(_GM_FIELD_REASONS[name])
 
 
 def _editable_fields(kind: ItemKind) -> list[str]:

@@ -138,6 +138,17 @@ class Character(models.Model):
         return self.state == self.State.DRAFT
 
 
+#: What became of a piece of equipment in an adventure ("Weapons", "Armor"): used up, it is refunded
+#: all but 1 point of its cost; found and left behind at the adventure's end, it costs nothing.
+FATE_CHOICES = [("", "on the sheet"), ("consumed", "used up (refunded all but 1 point)"),
+                ("found", "found this adventure, stays behind (free)")]
+FATES = [value for value, _ in FATE_CHOICES]
+
+
+def _fate():
+    return models.CharField(max_length=8, blank=True, default="", choices=FATE_CHOICES)
+
+
 def _on_sheet(related_name: str):
     return models.ForeignKey(Character, on_delete=models.CASCADE, related_name=related_name)
 
@@ -200,6 +211,8 @@ class Equipment(SheetItem):
     ranks = models.PositiveSmallIntegerField(default=1)
     notes = models.CharField(max_length=limits.EQUIPMENT_NOTES, blank=True)
 
+    fate = _fate()
+
     history = HistoricalRecords()
 
     class Meta(SheetItem.Meta):
@@ -207,6 +220,7 @@ class Equipment(SheetItem):
         constraints = [
             models.CheckConstraint(condition=Q(breadth__in=["specific", "narrow", "broad"]), name="equipment_breadth_valid"),
             models.CheckConstraint(condition=Q(ranks__gte=1) & Q(ranks__lte=10), name="equipment_ranks_1_10"),
+            models.CheckConstraint(condition=Q(fate__in=FATES), name="equipment_fate_valid"),
         ]
 
 
@@ -225,6 +239,8 @@ class Weapon(SheetItem):
     # How long aiming pays: the article caps pistols at 2 s, rifles at 10 s, sniper attacks at 10 min.
     aiming = models.CharField(max_length=6, choices=AIMING_CHOICES, default="rifle")
 
+    fate = _fate()
+
     history = HistoricalRecords()
 
     class Meta(SheetItem.Meta):
@@ -232,6 +248,7 @@ class Weapon(SheetItem):
             models.CheckConstraint(condition=Q(damage_points__gte=1) & Q(damage_points__lte=30), name="weapon_damage_points"),
             models.CheckConstraint(condition=Q(rate_of_fire__in=[1, 2, 3]), name="weapon_rate_of_fire"),
             models.CheckConstraint(condition=Q(aiming__in=list(AIMING_CAPS_SECONDS)), name="weapon_aiming_class"),
+            models.CheckConstraint(condition=Q(fate__in=FATES), name="weapon_fate_valid"),
         ]
 
 
@@ -244,6 +261,8 @@ class Armour(SheetItem):
     worn = models.BooleanField(default=True)
     skilled = models.BooleanField(default=False)
 
+    fate = _fate()
+
     history = HistoricalRecords()
 
     class Meta(SheetItem.Meta):
@@ -252,6 +271,7 @@ class Armour(SheetItem):
             models.CheckConstraint(condition=Q(hardness__gte=1) & Q(hardness__lte=10), name="armour_hardness_1_10"),
             models.CheckConstraint(condition=Q(coverage__gte=1) & Q(coverage__lte=4), name="armour_coverage_1_4"),
             models.CheckConstraint(condition=Q(tech_shift__gte=-5) & Q(tech_shift__lte=3), name="armour_tech_shift"),
+            models.CheckConstraint(condition=Q(fate__in=FATES), name="armour_fate_valid"),
         ]
 
 

@@ -80,7 +80,7 @@ def worn_armour_rating(character: Character) -> tuple[int, int, str]:
     """Return (armour type, tech shift, name) of the best armour worn; (0, 0, "no armour") if none."""
     best = (0, 0, "no armour")
     for armour in character.armour.all():
-        if armour.worn:
+        if armour.worn and armour.fate != "consumed":  # used-up armour protects no one
             rating = armour_rating(armour.hardness, armour.coverage)
             if rating >= best[0]:
                 best = (rating, armour.tech_shift, armour.name)
@@ -146,8 +146,8 @@ def armour_price(armour) -> int:
 def budget(character: Character) -> Budget:
     """Return the skill-point budget of a character whose sheet lines are loaded."""
     current, start = karma_for_limits(character)
-    priced = [PricedItem(f"Weapon: {w.name}", weapon_price(w), w.classified) for w in character.weapons.all()]
-    priced += [PricedItem(f"Armour: {a.name}", armour_price(a), a.classified) for a in character.armour.all()]
+    priced = [PricedItem(f"Weapon: {w.name}", weapon_price(w), w.classified, w.fate) for w in character.weapons.all()]
+    priced += [PricedItem(f"Armour: {a.name}", armour_price(a), a.classified, a.fate) for a in character.armour.all()]
     return character_budget(
         intelligence=intelligence_value(character),
         trades=character.stat_trades or {},
@@ -156,7 +156,7 @@ def budget(character: Character) -> Budget:
         current_karma=current,
         starting_karma=start,
         skills=[SkillLike(s.name, s.breadth, s.ranks, s.classified) for s in character.skills.all()],
-        equipment=[SkillLike(e.name, e.breadth, e.ranks, e.classified) for e in character.equipment.all()],
+        equipment=[SkillLike(e.name, e.breadth, e.ranks, e.classified, e.fate) for e in character.equipment.all()],
         priced_items=priced,
         max_ranks=character.campaign.max_skill_ranks,
         starvation_relief=character.starvation_relief,
@@ -226,6 +226,8 @@ def weapon_checks(character: Character) -> dict[int, CheckLine]:
     skills = {s.pk: s for s in character.skills.all()}
     lines = {}
     for weapon in character.weapons.all():
+        if weapon.fate == "consumed":  # used up: nothing left to attack with
+            continue
         stat = "MEL" if weapon.melee else "ACC"
         skill = skills.get(weapon.skill_id)
         target = skill_check_target(ranks=skill.ranks if skill else 0, stat=stats[stat])

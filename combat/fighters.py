@@ -74,6 +74,8 @@ def _pc_weapons(character: Character) -> list[dict]:
     skills = {s.pk: s for s in character.skills.all()}  # its weapon skills (COMBAT_PREFETCH)
     weapons = []
     for w in character.weapons.all():
+        if w.fate == "consumed":  # used up in the adventure: not in hand any more
+            continue
         skill = skills.get(w.skill_id)
         weapons.append({"id": w.pk, "name": w.name, "damage_points": w.damage_points, "rate_of_fire": w.rate_of_fire,
                         "extra_damage": w.extra_damage, "melee": w.melee, "aiming": w.aiming,

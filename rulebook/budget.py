@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from rulebook import RulesError
 from rulebook._numbers import require_int
+from rulebook.equipment import consumed_refund, found_equipment_cost
 from rulebook.karma import Disadvantage, karmic_debt
 from rulebook.skills import BREADTHS, skill_cost
 from rulebook.stats import PRIMARY_STATS, SKILL_POINTS_PER_KARMA, stat_trade_points
@@ -37,6 +38,7 @@ class SkillLike:
     breadth: str
     ranks: int = 1
     classified: bool = True
+    fate: str = ""  # general equipment: "consumed" or "found" (``adventure_cost``)
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,23 @@ class PricedItem:
     name: str
     cost: int
     classified: bool = True
+    fate: str = ""  # "consumed" or "found" (``adventure_cost``)
+
+
+#: What an adventure did to a piece of equipment, and what the budget line says of it.
+FATE_NOTES = {"consumed": "used up: all but 1 point refunded", "found": "found, stays behind: free"}
+
+
+def adventure_cost(cost: int, fate: str) -> int:
+    """An item's cost after the adventure: used up, all but 1 point comes back; found and left
+    behind, it costs nothing ("Weapons", "Armor")."""
+    if fate == "consumed":
+        return cost - consumed_refund(cost)
+    if fate == "found":
+        return found_equipment_cost(cost, left_behind=True)
+    if fate:
+        raise RulesError(f"Unknown fate {fate!r}: consumed, found or none.")
+    return cost
 
 
 @dataclass(frozen=True)
@@ -129,15 +148,18 @@ def character_budget(
             breadth = item.breadth if item.breadth in BREADTHS else None
             if breadth is None:
                 raise RulesError(f"Unknown breadth {item.breadth!r} for {item.name}")
-            cost = skill_cost(breadth, item.ranks, max_ranks=max_ranks)
+            fate = getattr(item, "fate", "")
+            cost = adventure_cost(skill_cost(breadth, item.ranks, max_ranks=max_ranks), fate)
             spent += cost
             pending = not item.classified
             lines.append(BudgetLine(
                 f"{kind}: {item.name} ({breadth.replace('_', ' ')}, {item.ranks} rank{'s' if item.ranks != 1 else ''})"
-                + (" — awaiting GM classification" if pending else ""),
+                + (f", {FATE_NOTES[fate]}" if fate else "") + (" — awaiting GM classification" if pending else ""),
                 -cost, pending))
     for item in priced_items:
-        spent += item.cost
-        lines.append(BudgetLine(f"{item.name}" + (" — awaiting GM classification" if not item.classified else ""),
-                                -item.cost, not item.classified))
+        cost = adventure_cost(item.cost, item.fate)
+        spent += cost
+        lines.append(BudgetLine(f"{item.name}" + (f", {FATE_NOTES[item.fate]}" if item.fate else "")
+                                + (" — awaiting GM classification" if not item.classified else ""),
+                                -cost, not item.classified))
     return Budget(available=available, spent=spent, lines=lines, debt_actions=list(debt.actions))

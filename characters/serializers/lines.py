@@ -19,6 +19,7 @@ from zenergate_site.api_fields import (
 
 from ..models import (
     AIMING_CHOICES,
+    FATE_CHOICES,
     GENERAL_BREADTH_CHOICES,
     Armour,
     Breadth,
@@ -63,6 +64,9 @@ class EquipmentIn(StrictInput):
     breadth = serializers.ChoiceField(choices=GENERAL_BREADTH_CHOICES)
     ranks = WholeNumberField(min_value=1, max_value=10, required=False)
     notes = TextField(max_length=limits.EQUIPMENT_NOTES, required=False, allow_blank=True)
+    fate = serializers.ChoiceField(choices=FATE_CHOICES, required=False, help_text=(
+        "GM only: what the adventure did to it. consumed: used up, refunded all but 1 point of its cost; "
+        "found: found this adventure and left behind, costs nothing; empty: on the sheet."))
     classified = _classified()
 
 
@@ -80,6 +84,9 @@ class WeaponIn(StrictInput):
         "Left out of a new weapon: the weapon skill its name matches, if any."))
     aiming = serializers.ChoiceField(choices=AIMING_CHOICES, required=False, help_text=(
         "How long aiming pays: pistol 2 s, rifle 10 s, sniper 10 min. Left out of a new weapon: from its name."))
+    fate = serializers.ChoiceField(choices=FATE_CHOICES, required=False, help_text=(
+        "GM only: what the adventure did to it. consumed: used up, refunded all but 1 point of its cost; "
+        "found: found this adventure and left behind, costs nothing; empty: on the sheet."))
     classified = _classified()
 
 
@@ -91,6 +98,9 @@ class ArmourIn(StrictInput):
     tech_shift = WholeNumberField(min_value=-5, max_value=3, required=False)
     worn = FlagField(required=False)
     skilled = FlagField(required=False)
+    fate = serializers.ChoiceField(choices=FATE_CHOICES, required=False, help_text=(
+        "GM only: what the adventure did to it. consumed: used up, refunded all but 1 point of its cost; "
+        "found: found this adventure and left behind, costs nothing; empty: on the sheet."))
     classified = _classified()
 
 
@@ -158,7 +168,7 @@ class DisadvantageOut(_LineOut):
 class EquipmentOut(_LineOut):
     class Meta:
         model = Equipment
-        fields = [*LINE_FIELDS, "breadth", "ranks", "notes"]
+        fields = [*LINE_FIELDS, "breadth", "ranks", "notes", "fate"]
 
 
 class WeaponOut(_LineOut):
@@ -167,7 +177,7 @@ class WeaponOut(_LineOut):
     class Meta:
         model = Weapon
         fields = [*LINE_FIELDS, "damage_points", "rate_of_fire", "extra_damage", "range_reduction_steps",
-                  "melee", "reach_steps", "skilled", "skill", "aiming", "cost"]
+                  "melee", "reach_steps", "skilled", "skill", "aiming", "fate", "cost"]
 
     def get_cost(self, obj) -> int | None:
         return self._sheet().weapon_costs.get(obj.pk)
@@ -180,7 +190,7 @@ class ArmourOut(_LineOut):
 
     class Meta:
         model = Armour
-        fields = [*LINE_FIELDS, "hardness", "coverage", "nim_penalty", "tech_shift", "worn", "skilled",
+        fields = [*LINE_FIELDS, "hardness", "coverage", "nim_penalty", "tech_shift", "worn", "skilled", "fate",
                   "cost", "rating", "effects"]
 
     def get_cost(self, obj) -> int | None:

@@ -11,9 +11,11 @@ from django.urls import reverse
 
 from campaign.models import Campaign
 from rulebook import RulesError
+from rulebook.budget import FATE_NOTES, adventure_cost
 from rulebook.equipment import weapon_cost
 from rulebook.karma import disadvantage_check_modifier, disadvantage_points
 from rulebook.languages import ASPECTS, effective_ranks, language_check_modifier
+from rulebook.situation import carrying_capacity_kg
 from rulebook.skills import skill_cost
 from rulebook.stats import PRIMARY_STATS
 
@@ -77,6 +79,13 @@ def exact_odds(check) -> str:
     return f"{check.successes:,} of {6 ** check.rolled_dice:,} rolls of {check.rolled_dice}d6 succeed"
 
 
+def _with_fate(item, facts: list, cost: int | None) -> tuple[list, int | None]:
+    """What the adventure did to a piece of equipment, and the cost that leaves on the sheet."""
+    if not item.fate or cost is None:
+        return facts, cost
+    return [*facts, ("After the adventure", FATE_NOTES[item.fate])], adventure_cost(cost, item.fate)
+
+
 def _facts(kind: str, item, character: Character, computed) -> tuple[list, int | None]:
     """Return the (label, value) pairs a line shows and its cost in skill points."""
     cap = character.campaign.max_skill_ranks
@@ -98,7 +107,7 @@ def _facts(kind: str, item, character: Character, computed) -> tuple[list, int |
         facts = [("Breadth", BREADTH_LABELS.get(item.breadth, item.breadth)), ("Ranks", item.ranks)]
         if item.notes:
             facts.append(("Notes", item.notes))
-        return facts, try_rules(skill_cost, item.breadth, item.ranks, max_ranks=cap)
+        return _with_fate(item, facts, try_rules(skill_cost, item.breadth, item.ranks, max_ranks=cap))
     if kind == "weapons":
         priced = try_rules(weapon_cost, item.damage_points, item.rate_of_fire, item.extra_damage,
                       item.range_reduction_steps, item.skilled, melee=item.melee, reach_steps=item.reach_steps)
@@ -114,7 +123,7 @@ def _facts(kind: str, item, character: Character, computed) -> tuple[list, int |
             facts.append(("Aiming", item.get_aiming_display()))
         if item.skilled:
             facts.append(("Skilled", "cost halved"))
-        return facts, computed.weapon_costs.get(item.pk)
+        return _with_fate(item, facts, computed.weapon_costs.get(item.pk))
     if kind == "armour":
         view = computed.armour.get(item.pk)
         effects = ", ".join(f"{k} {v:+d}" for k, v in view.effects.items() if v) if view else ""
@@ -123,7 +132,7 @@ def _facts(kind: str, item, character: Character, computed) -> tuple[list, int |
         if item.tech_shift:
             facts.append(("Tech", f"{item.tech_shift:+d}"))
         facts.append(("Worn", "yes" if item.worn else "no"))
-        return facts, view.cost if view else None
+        return _with_fate(item, facts, view.cost if view else None)
     # Each aspect with the target modifier a language roll at that rank takes (0 → −15 … 3 → ±0),
     # after the era distance the GM set: ranks as bought → ranks in this era.
     held = {aspect: getattr(item, aspect) for aspect in ASPECTS}
@@ -184,9 +193,16 @@ def _section(kind: str, character: Character, computed, *, is_gm: bool, can_edit
         "kind": kind, "title": title, "singular": singular, "lines": lines, "character": character,
         "can_edit": can_edit, "is_gm": is_gm, "page": page, "can_roll": can_roll,
         "language_points": computed.languages if kind == "languages" else None,
+        "capacity": _capacity(character) if kind == "equipment" else None,
         "add_form": override.get("add_form") or (line_form(kind, character=character) if can_edit else None),
         "add_open": "add_form" in override,
     }
+
+
+def _capacity(character: Character) -> dict:
+    """What the character carries at no cost: STR read as a weight-table row ("Loads")."""
+    strength = sheet_rules.current_stats(character)["STR"]
+    return {"str": strength, "kg": f"{float(carrying_capacity_kg(strength)):g}"}
 
 
 def _vitals(character: Character, computed) -> dict | None:
