@@ -40,7 +40,12 @@ class WoundsIn(StrictInput):
     shock = WholeNumberField(min_value=-MAX_POINTS, max_value=MAX_POINTS, required=False, default=0)
     end = WholeNumberField(min_value=-MAX_POINTS, max_value=MAX_POINTS, required=False, default=0)
     stat_damage = StatPointsField(required=False, default=dict)
-    reason = TextField(max_length=limits.WOUNDS_REASON)
+    activity = serializers.ChoiceField(choices=["ordinary", "strenuous"], required=False, default="",
+                                       help_text="END spent on activity: ordinary 1 per half hour, strenuous 4 per hour.")
+    minutes = WholeNumberField(min_value=0, max_value=60 * 24 * 14, required=False, default=0,
+                               help_text="How long the activity lasted; only completed shares cost END.")
+    reason = TextField(max_length=limits.WOUNDS_REASON, required=False, default="",
+                       help_text="Why, for the log; may be left out when an activity says it.")
 
 
 class WoundStateOut(serializers.Serializer):

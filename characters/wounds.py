@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from campaign.changes import change_set
 from rulebook import RulesError
-from rulebook.damage import WOUNDABLE_STATS
+from rulebook.damage import ACTIVITY_ENDURANCE, WOUNDABLE_STATS, activity_endurance_cost
 from rulebook.radiation import RadiationTrack, track_step
 from rulebook.recovery import HealingState, advance, spend_end, take_damage
 
@@ -293,15 +293,35 @@ def save_wounds_many(rows: dict[int, dict]) -> None:
             change_set(campaign=campaign_id)  # joins the caller's
 
 
+def activity_cost(activity: str, minutes: int) -> int:
+    """The END ``minutes`` of ``activity`` cost ("Endurance"), refusing a time too short to cost any."""
+    try:
+        cost = activity_endurance_cost(activity, minutes)
+    except RulesError as exc:
+        raise CharacterError(str(exc), field="activity" if activity not in ACTIVITY_ENDURANCE else "minutes") from None
+    if not cost:
+        points, period = ACTIVITY_ENDURANCE[activity]
+        raise CharacterError(f"{minutes} min of {activity} activity costs no END yet (1 END per {period // points} "
+                             "min).", field="minutes")
+    return cost
+
+
 @transaction.atomic
 def wounds_record(*, character: Character, by, reason: str, trauma: int = 0, shock: int = 0, end: int = 0,
-                  stat_damage: dict[str, int] | None = None) -> Character:
+                  stat_damage: dict[str, int] | None = None, activity: str = "", minutes: int = 0) -> Character:
     """Record damage taken (positive) or healed (negative) at the GM's word, logged.
 
     Damage goes through ``rulebook.recovery.take_damage``, so fresh wounds restart their
     recovery clocks; healing takes points off and forgets the clocks of what is gone.
+    ``activity`` ("ordinary" or "strenuous") over ``minutes`` adds the END it costs ("Endurance":
+    1 per half hour of ordinary activity, 4 per hour of strenuous); the reason may then be left out.
     """
     reason = (reason or "").strip()
+    if activity or minutes:
+        spent = activity_cost(activity, minutes)
+        end += spent
+        said = f"{minutes} min of {activity} activity, {spent} END"
+        reason = f"{reason} ({said})" if reason else said
     if not reason:
         raise CharacterError("Say why (the attack, the fall, the treatment): it goes in the log.", field="reason")
     stat_damage = dict(stat_damage or {})
@@ -330,3 +350,27 @@ def wounds_record(*, character: Character, by, reason: str, trauma: int = 0, sho
                       "before": {k: before[k] for k in ("trauma", "shock", "end_spent", "stat_damage")}})
     write.publish(WoundsChanged(characters=[character.pk]))
     return character
+
+
+@transaction.atomic
+def party_activity(*, campaign_id: int, character_ids: list[int], by, activity: str, minutes: int,
+                   reason: str = "") -> list[dict]:
+    """Charge each character the END of ``minutes`` of ``activity`` ("Endurance"), at most what
+    each has left: a march does not stop because one of them is spent. One write; each
+    character's line in the log. Returns ``[{"character", "name", "end", "exhausted"}]``.
+    """
+    cost = activity_cost(activity, minutes)
+    chosen = list(Character.objects.filter(campaign_id=campaign_id, pk__in=character_ids,
+                                           state=Character.State.ACTIVE).order_by("name", "pk"))
+    if not chosen:
+        raise CharacterError("Choose at least one character in play.", field="characters")
+    out = []
+    for character in chosen:
+        locked = lock_in_play(character.pk)
+        left = (locked.endurance_max or 0) - healing_state(locked).end_lost
+        spend = max(min(cost, left), 0)
+        if spend:
+            said = f"{minutes} min of {activity} activity, {spend} END" + ("" if spend == cost else " (all that was left)")
+            wounds_record(character=locked, by=by, reason=f"{reason} ({said})" if reason else said, end=spend)
+        out.append({"character": character.pk, "name": character.name, "end": spend, "exhausted": spend < cost})
+    return out

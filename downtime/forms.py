@@ -182,3 +182,18 @@ class TreatNowForm(forms.Form):
 
     def clean_dice(self):
         return parse_faces(self.cleaned_data.get("dice", ""))
+
+
+class ActivityForm(forms.Form):
+    """END spent by activity ("Endurance"): the chosen characters, what they did and for how long."""
+
+    characters = forms.MultipleChoiceField(widget=forms.CheckboxSelectMultiple, label="Who")
+    activity = forms.ChoiceField(choices=[("ordinary", "ordinary (1 END per half hour)"),
+                                          ("strenuous", "strenuous (4 END per hour)")], label="Activity")
+    minutes = forms.IntegerField(min_value=1, max_value=60 * 24 * 14, initial=60, label="Minutes")
+    reason = forms.CharField(required=False, max_length=limits.WOUNDS_REASON, label="What (for the log)")
+
+    def __init__(self, *args, characters=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["characters"].choices = [(str(c.pk), c.name) for c in characters]
+        self.fields["characters"].initial = [str(c.pk) for c in characters]

@@ -15,11 +15,12 @@ from campaign.errors import CampaignConflict
 from campaign.events import last_event_id
 from campaign.models import Job
 from campaign.permissions import access_campaign
+from characters import wounds
 from characters.models import Character
 from zenergate_site.errors import DomainError
 
 from . import selectors, services, transitions, treatments
-from .forms import DowntimeForm, TherapyForm, TransitionForm, TreatNowForm
+from .forms import ActivityForm, DowntimeForm, TherapyForm, TransitionForm, TreatNowForm
 from .models import TransitionBatch, Treatment
 
 
@@ -46,7 +47,26 @@ def downtime_page(request, campaign_id: int):
     form = DowntimeForm(request.POST or None, characters=characters, therapies=therapies) if access.is_gm else None
     therapy_form = TherapyForm() if access.is_gm else None
     preview, status = None, 200
-    if request.method == "POST" and request.POST.get("action") == "therapy":
+    activity_form = ActivityForm(characters=characters) if access.is_gm else None
+    if request.method == "POST" and request.POST.get("action") == "activity":
+        form = DowntimeForm(characters=characters, therapies=therapies)
+        activity_form = ActivityForm(request.POST, characters=characters)
+        if activity_form.is_valid():
+            d = activity_form.cleaned_data
+            try:
+                spent = wounds.party_activity(campaign_id=campaign.pk, by=request.user, activity=d["activity"],
+                                              minutes=d["minutes"], reason=d["reason"],
+                                              character_ids=[int(pk) for pk in d["characters"]])
+            except DomainError as exc:
+                _form_error(activity_form, exc)
+                status = exc.status_code
+            else:
+                messages.success(request, "END spent: " + "; ".join(
+                    f"{s['name']} {s['end']}" + (" (now spent)" if s["exhausted"] else "") for s in spent) + ".")
+                return redirect(reverse("campaign-downtime", args=[campaign.pk]) + "#activity")
+        else:
+            status = 400
+    elif request.method == "POST" and request.POST.get("action") == "therapy":
         form = DowntimeForm(characters=characters, therapies=therapies)
         therapy_form = TherapyForm(request.POST)
         if therapy_form.is_valid():
@@ -81,7 +101,7 @@ def downtime_page(request, campaign_id: int):
     return render(request, "downtime/downtime.html", {
         "campaign": campaign, "access": access, "form": form, "preview": preview, "characters": characters,
         "jobs": campaign.jobs.filter(kind=Job.Kind.DOWNTIME)[:10], "therapies": therapies,
-        "therapy_form": therapy_form,
+        "therapy_form": therapy_form, "activity_form": activity_form,
         "treat_form": TreatNowForm(characters=characters, therapies=therapies) if access.is_gm and characters else None,
         "recent_treatments": selectors.treatments_recent(campaign=campaign),
     }, status=status)

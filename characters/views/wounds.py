@@ -34,7 +34,11 @@ class WoundForm(forms.Form):
     stat = forms.ChoiceField(choices=[("", "—")] + [(s, s) for s in WOUNDABLE_STATS], required=False,
                              label="Stat damage to")
     stat_points = forms.IntegerField(required=False, label="points", **POINTS)
-    reason = forms.CharField(max_length=limits.WOUNDS_REASON,
+    activity = forms.ChoiceField(choices=[("", "—"), ("ordinary", "ordinary (1 END per half hour)"),
+                                          ("strenuous", "strenuous (4 END per hour)")], required=False,
+                                 label="END for activity")
+    minutes = forms.IntegerField(required=False, min_value=0, max_value=60 * 24 * 14, label="minutes of it")
+    reason = forms.CharField(max_length=limits.WOUNDS_REASON, required=False,
                              help_text="Negative numbers heal. The reason goes in the log.")
 
     def stat_damage(self) -> dict:
@@ -90,8 +94,9 @@ def wounds_record(request, character_id: int):
         data = form.cleaned_data
         try:
             wounds.wounds_record(character=access.character, by=request.user, reason=data["reason"],
-                                 trauma=data["trauma"], shock=data["shock"], end=data["end"],
-                                 stat_damage=form.stat_damage())
+                                 trauma=data["trauma"] or 0, shock=data["shock"] or 0, end=data["end"] or 0,
+                                 stat_damage=form.stat_damage(), activity=data["activity"] or "",
+                                 minutes=data["minutes"] or 0)
         except DomainError as exc:
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)
             status = exc.status_code
