@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from rulebook.damage import WOUNDABLE_STATS
+from rulebook.stats import PRIMARY_STATS
 from zenergate_site import limits
 from zenergate_site.api_fields import StrictInput, TextField, WholeNumberField
 
@@ -44,6 +45,10 @@ class WoundsIn(StrictInput):
                                        help_text="END spent on activity: ordinary 1 per half hour, strenuous 4 per hour.")
     minutes = WholeNumberField(min_value=0, max_value=60 * 24 * 14, required=False, default=0,
                                help_text="How long the activity lasted; only completed shares cost END.")
+    con_loss_points = WholeNumberField(min_value=0, max_value=100, required=False, default=0,
+                                       help_text="Long-term CON loss from radiation to move to another stat.")
+    con_loss_to = serializers.ChoiceField(choices=[s for s in PRIMARY_STATS if s != "CON"], required=False, default="",
+                                          help_text="The stat that takes the moved loss; it heals on the same track.")
     reason = TextField(max_length=limits.WOUNDS_REASON, required=False, default="",
                        help_text="Why, for the log; may be left out when an activity says it.")
 

@@ -22,7 +22,7 @@ from django.utils import timezone
 from campaign.changes import change_set
 from rulebook import RulesError
 from rulebook.damage import ACTIVITY_ENDURANCE, WOUNDABLE_STATS, activity_endurance_cost
-from rulebook.radiation import RadiationTrack, track_step
+from rulebook.radiation import RadiationTrack, track_step, transfer_long_term_loss
 from rulebook.recovery import HealingState, advance, spend_end, take_damage
 
 from .errors import CharacterConflict, CharacterError
@@ -308,19 +308,25 @@ def activity_cost(activity: str, minutes: int) -> int:
 
 @transaction.atomic
 def wounds_record(*, character: Character, by, reason: str, trauma: int = 0, shock: int = 0, end: int = 0,
-                  stat_damage: dict[str, int] | None = None, activity: str = "", minutes: int = 0) -> Character:
+                  stat_damage: dict[str, int] | None = None, activity: str = "", minutes: int = 0,
+                  con_loss_points: int = 0, con_loss_to: str = "") -> Character:
     """Record damage taken (positive) or healed (negative) at the GM's word, logged.
 
     Damage goes through ``rulebook.recovery.take_damage``, so fresh wounds restart their
     recovery clocks; healing takes points off and forgets the clocks of what is gone.
     ``activity`` ("ordinary" or "strenuous") over ``minutes`` adds the END it costs ("Endurance":
     1 per half hour of ordinary activity, 4 per hour of strenuous); the reason may then be left out.
+    ``con_loss_points`` of long-term CON loss from radiation move to ``con_loss_to`` at the GM's word
+    ("Radiation Damage"); the loss keeps healing on the recovery track as it would have.
     """
     reason = (reason or "").strip()
     if activity or minutes:
         spent = activity_cost(activity, minutes)
         end += spent
         said = f"{minutes} min of {activity} activity, {spent} END"
+        reason = f"{reason} ({said})" if reason else said
+    if con_loss_points or con_loss_to:
+        said = f"{con_loss_points} point(s) of long-term CON loss moved to {con_loss_to}"
         reason = f"{reason} ({said})" if reason else said
     if not reason:
         raise CharacterError("Say why (the attack, the fall, the treatment): it goes in the log.", field="reason")
@@ -329,20 +335,30 @@ def wounds_record(*, character: Character, by, reason: str, trauma: int = 0, sho
     if unknown:
         raise CharacterError(f"Unknown stat {unknown[0]!r}; use one of {', '.join(WOUNDABLE_STATS)}.",
                              field="stat_damage")
-    if not (trauma or shock or end or any(stat_damage.values())):
+    if not (trauma or shock or end or any(stat_damage.values()) or con_loss_points):
         raise CharacterError("Nothing to record: give trauma, shock, END or stat damage.", field="trauma")
     write = change_set(campaign=character.campaign_id, by=by)
     character = lock_in_play(character.pk)
     before = wounds_summary(character)
     try:
-        state = apply_damage(healing_state(character), trauma=trauma, shock=shock, end=end, stat_damage=stat_damage)
+        state = healing_state(character)
+        if trauma or shock or end or any(stat_damage.values()):
+            state = apply_damage(state, trauma=trauma, shock=shock, end=end, stat_damage=stat_damage)
     except RulesError as exc:
         raise CharacterError(str(exc)) from None
+    if con_loss_points or con_loss_to:
+        try:
+            state = replace(state, radiation=transfer_long_term_loss(state.radiation, points=con_loss_points,
+                                                                     to_stat=con_loss_to))
+        except RulesError as exc:
+            raise CharacterError(str(exc), field="con_loss_points" if con_loss_to else "con_loss_to") from None
     if character.endurance_max is not None and state.end_lost > character.endurance_max:
         raise CharacterError(f"{character.name} has only {character.endurance_max - healing_state(character).end_lost}"
                              " END left to spend.", field="end")
     save_wounds(character, state)
     changes = {k: v for k, v in {"trauma": trauma, "shock": shock, "end": end}.items() if v}
+    if con_loss_points:
+        changes["con_loss_moved"] = {con_loss_to: con_loss_points}
     if any(stat_damage.values()):
         changes["stat_damage"] = {s: p for s, p in stat_damage.items() if p}
     write.audit("wounds.record", f"{by} recorded wounds on {character.name}: {reason}",

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 from campaign.events import last_event_id
 from rulebook.damage import WOUNDABLE_STATS
 from rulebook.game_time import duration
+from rulebook.stats import PRIMARY_STATS
 from zenergate_site import limits
 from zenergate_site.errors import DomainError
 
@@ -38,6 +39,10 @@ class WoundForm(forms.Form):
                                           ("strenuous", "strenuous (4 END per hour)")], required=False,
                                  label="END for activity")
     minutes = forms.IntegerField(required=False, min_value=0, max_value=60 * 24 * 14, label="minutes of it")
+    con_loss_points = forms.IntegerField(required=False, min_value=0, max_value=100,
+                                         label="Move long-term CON loss (points)")
+    con_loss_to = forms.ChoiceField(choices=[("", "—")] + [(s, s) for s in PRIMARY_STATS if s != "CON"],
+                                    required=False, label="to")
     reason = forms.CharField(max_length=limits.WOUNDS_REASON, required=False,
                              help_text="Negative numbers heal. The reason goes in the log.")
 
@@ -96,7 +101,8 @@ def wounds_record(request, character_id: int):
             wounds.wounds_record(character=access.character, by=request.user, reason=data["reason"],
                                  trauma=data["trauma"] or 0, shock=data["shock"] or 0, end=data["end"] or 0,
                                  stat_damage=form.stat_damage(), activity=data["activity"] or "",
-                                 minutes=data["minutes"] or 0)
+                                 minutes=data["minutes"] or 0, con_loss_points=data["con_loss_points"] or 0,
+                                 con_loss_to=data["con_loss_to"] or "")
         except DomainError as exc:
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)
             status = exc.status_code
