@@ -22,8 +22,10 @@ from django.utils import timezone
 from campaign.changes import change_set
 from rulebook import RulesError
 from rulebook.damage import ACTIVITY_ENDURANCE, WOUNDABLE_STATS, activity_endurance_cost
+from rulebook.drugs import DrugEffect, extra_end_per_use
 from rulebook.radiation import RadiationTrack, track_step, transfer_long_term_loss
 from rulebook.recovery import HealingState, advance, spend_end, take_damage
+from rulebook.stats import PRIMARY_STATS
 
 from .errors import CharacterConflict, CharacterError
 from .events import WoundsChanged
@@ -390,3 +392,28 @@ def party_activity(*, campaign_id: int, character_ids: list[int], by, activity: 
             wounds_record(character=locked, by=by, reason=f"{reason} ({said})" if reason else said, end=spend)
         out.append({"character": character.pk, "name": character.name, "end": spend, "exhausted": spend < cost})
     return out
+
+
+def boosted_stat_end(character: Character, stat: str) -> int:
+    """The extra END one use of ``stat`` costs now: Stimutabs' boosted STR costs 1 more ("Other
+    Drugs and Medications"); 0 when no drug in force raises it."""
+    effects = tuple(DrugEffect.from_dict(e) for e in (character.wounds_detail or {}).get("effects", []))
+    return extra_end_per_use(effects, stat) if stat in PRIMARY_STATS else 0
+
+
+def pay_boosted_stat(*, character: Character, by, stat: str, what: str) -> int:
+    """Charge the extra END of using a drug-boosted ``stat`` for ``what`` (a check); return it.
+
+    Raises:
+        CharacterError: the character has not that much END left.
+    """
+    if not boosted_stat_end(character, stat):  # no boost in force: nothing to lock or pay
+        return 0
+    locked = lock_in_play(character.pk)
+    cost = boosted_stat_end(locked, stat)
+    left = (locked.endurance_max or 0) - healing_state(locked).end_lost
+    if left < cost:
+        raise CharacterConflict(f"{locked.name} has {max(left, 0)} END left: using the boosted {stat} costs {cost} "
+                                "more. Rest first, or the GM rolls it without the boost.", field="end")
+    wounds_record(character=locked, by=by, reason=f"using the drug-boosted {stat} for {what}", end=cost)
+    return cost

@@ -15,6 +15,8 @@ from campaign.errors import CampaignConflict, CampaignError
 from campaign.models import Campaign
 from characters.models import Character
 from characters.selectors import character_with_sheet
+from characters.sheet import line_check
+from characters.wounds import pay_boosted_stat
 from economy.spends import karma_spend
 from rulebook import RulesError, notation
 from rulebook.situation import Situation
@@ -179,10 +181,12 @@ def rolled_odds(params: dict) -> Fraction:
 
 def _sheet_roll_record(*, campaign_id: int, character: Character | None, by, params: dict, label: str,
                        breakdown: list, dice: list | None, rng, private: bool, key: str | None,
-                       reroll_of: Roll | None = None, eventual: dict | None = None) -> Roll:
+                       reroll_of: Roll | None = None, eventual: dict | None = None, boost_end: int = 0) -> Roll:
     rolled = _roll_zener(params["target"], params["dice"], dice, rng, params.get("extra", 0))
     detail = {"breakdown": [[str(k), plain(v)] for k, v in breakdown],
               "margin": rolled.details.get("margin"), "critical": rolled.details.get("critical")}
+    if boost_end:
+        detail["boost_end"] = boost_end
     if eventual is not None and rolled.details.get("margin") is not None:
         detail["eventual"] = checks.eventual_time(rolled.details["margin"], **eventual).plain()
     return _publish(Roll.objects.create(
@@ -242,10 +246,13 @@ def sheet_roll(*, character: Character, by, line: str, situation: Situation = Si
     built = checks.line_built(character_with_sheet(character_id=character.pk), line, situation)
     eventual = _eventual(eventual, situation)
     built.odds(extra)
+    # Stimutabs' boosted STR costs 1 more END each time it is used ("Other Drugs and Medications").
+    boost_end = pay_boosted_stat(character=character, by=by, stat=built.stat, what=f"a {built.check} check") \
+        if built.kind in ("stat", "skill") else 0
     roll = _sheet_roll_record(campaign_id=character.campaign_id, character=character, by=by,
                               params=_params(built, extra=extra, eventual=eventual), label=built.label,
                               breakdown=built.breakdown, dice=dice, rng=rng, private=private, key=idempotency_key,
-                              eventual=eventual)
+                              eventual=eventual, boost_end=boost_end)
     return roll, True
 
 
@@ -297,6 +304,9 @@ def roll_reroll(*, roll: Roll, by, is_gm: bool, idempotency_key: str, dice: list
     character = original.character
     karma_spend(character=character, kind="reroll", idempotency_key=idempotency_key, by=by, is_gm=is_gm,
                 params={"reason": f"reroll: {original.label}"})
+    check = line_check(character_with_sheet(character_id=character.pk), original.params["line"])
+    boost_end = pay_boosted_stat(character=character, by=by, stat=check.stat,
+                                 what=f"a {check.label} check") if check and check.kind in ("stat", "skill") else 0
     eventual = original.params.get("eventual")
     new = _sheet_roll_record(campaign_id=original.campaign_id, character=character, by=by,
                              params=dict(original.params),
@@ -304,5 +314,5 @@ def roll_reroll(*, roll: Roll, by, is_gm: bool, idempotency_key: str, dice: list
                              breakdown=original.detail.get("breakdown", []), dice=dice, rng=rng,
                              private=original.gm_only, key=key, reroll_of=original,
                              eventual={"desired": int(eventual["desired"]), "normal": Fraction(eventual["normal"]),
-                                       "unit": eventual["unit"]} if eventual else None)
+                                       "unit": eventual["unit"]} if eventual else None, boost_end=boost_end)
     return new, True
