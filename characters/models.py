@@ -288,6 +288,11 @@ class Language(SheetItem):
     era_steps = models.PositiveSmallIntegerField(default=0)
     era_step_loss = models.DecimalField(max_digits=3, decimal_places=2, default=0)
 
+    # Picking the language up by immersion ("In-game language acquisition & improvement"): the
+    # aspect it raises, era ranks still to pay off, hours logged toward the current interval, related
+    # languages, and whether the language is held at all yet. Kept across sessions and transitions.
+    immersion = models.JSONField(default=dict, blank=True)
+
     history = HistoricalRecords()
 
     class Meta(SheetItem.Meta):

@@ -19,6 +19,7 @@ from rulebook.karma import Disadvantage as RulesDisadvantage
 from rulebook.karma import max_disadvantage_ranks
 from rulebook.languages import (
     ASPECTS,
+    ImmersionProgress,
     aspects_from_purchase,
     effective_ranks,
     language_check_target,
@@ -36,7 +37,7 @@ from rulebook.stats import (
     stat_check_target,
 )
 
-from .models import Character
+from .models import Character, Language
 
 
 def generation_stats(character: Character) -> dict[str, int]:
@@ -385,3 +386,42 @@ def compute_sheet(character: Character) -> Sheet:
     if sheet.budget is not None:
         sheet.problems.extend(sheet.budget.debt_actions)
     return sheet
+
+
+# --- Immersion ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Immersion:
+    """A language line's immersion as the sheet shows it."""
+
+    aspect: str
+    held: bool
+    era_gap: int
+    hours: Fraction
+    related: int
+    purpose: str
+    length: int
+    complete: bool
+
+    def text(self) -> str:
+        if self.complete:
+            return f"{self.aspect} at the top rank: nothing more to learn by immersion"
+        return f"{float(self.hours):g} of {self.length} h toward {self.purpose}"
+
+
+def progress_of(language: Language) -> ImmersionProgress:
+    """The language line's immersion as the rulebook reads it."""
+    state = language.immersion or {}
+    held = state.get("held", True)
+    ranks = {aspect: getattr(language, aspect) for aspect in ASPECTS} if held else None
+    return ImmersionProgress(ranks=ranks, aspect=state.get("aspect", "spoken"), era_gap=state.get("era_gap", 0),
+                             hours=Fraction(str(state.get("hours", "0"))), related_languages=state.get("related", 0))
+
+
+def immersion_view(language: Language) -> Immersion | None:
+    """What the sheet says of a language's immersion; None when it never started."""
+    if not language.immersion:
+        return None
+    progress = progress_of(language)
+    purpose, length = progress.interval()
+    return Immersion(progress.aspect, progress.ranks is not None, progress.era_gap, progress.hours,
+                     progress.related_languages, purpose, length, progress.complete)

@@ -12,11 +12,12 @@ from campaign.permissions import access_campaign
 from characters.permissions import access_character
 from characters.serializers import NoBodyIn
 
-from . import services, transitions, treatments
+from . import immersion, services, transitions, treatments
 from .models import TransitionBatch, Treatment
 from .selectors import report_for
 from .serializers import (
     DowntimeIn,
+    ImmersionIn,
     JobOut,
     TherapyIn,
     TherapyOut,
@@ -140,3 +141,23 @@ class TreatmentUndoApi(APIView):
         treatment = treatments.treatment_undo(treatment=treatment, by=request.user)
         return Response(TreatmentOut(treatment).data)
 
+
+
+class ImmersionApi(APIView):
+    @extend_schema(request=ImmersionIn, responses={201: dict, 200: dict},
+                   description="Log hours of immersion in one of the character's languages (GM). Each interval "
+                               "ends in a LAN check on 4d6 (in the roll feed); the clock is kept on the language "
+                               "between sessions and across Zener Transitions. A replayed idempotency key is 200 "
+                               "with the first answer.")
+    def post(self, request, character_id: int, line_id: int):
+        access = access_character(user=request.user, character_id=character_id, write=True)
+        if not access.is_gm:
+            raise exceptions.PermissionDenied("Only the campaign's GM logs immersion.")
+        data = ImmersionIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        answer, made = immersion.immersion_log(
+            character=access.character, language_id=line_id, by=request.user, hours=v["hours"], aspect=v["aspect"],
+            era_gap=v["era_gap"], related=v["related"], new_language=v["new_language"], gm_modifier=v["modifier"],
+            dice=v["dice"], idempotency_key=v["idempotency_key"])
+        return Response(answer, status=status.HTTP_201_CREATED if made else status.HTTP_200_OK)

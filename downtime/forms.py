@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from decimal import Decimal
 
 from django import forms
 
@@ -197,3 +198,34 @@ class ActivityForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["characters"].choices = [(str(c.pk), c.name) for c in characters]
         self.fields["characters"].initial = [str(c.pk) for c in characters]
+
+
+class ImmersionForm(forms.Form):
+    """Hours of immersion in one language of one character ("In-game language acquisition")."""
+
+    language = forms.ChoiceField(label="Who and which language")
+    hours = forms.DecimalField(min_value=Decimal("0.25"), max_value=24 * 120, decimal_places=2, initial=8,
+                               label="Hours immersed")
+    aspect = forms.ChoiceField(choices=[("", "as before"), ("spoken", "spoken"), ("heard", "heard"),
+                                        ("written", "written"), ("read", "read")], required=False,
+                               label="Aspect it raises")
+    era_gap = forms.IntegerField(min_value=0, max_value=10, required=False, label="Era gap to pay off (ranks)")
+    related = forms.IntegerField(min_value=0, max_value=10, required=False, label="Related languages (+2 each)")
+    new_language = forms.BooleanField(required=False, label="Not held at all yet (3 h earn it at 0 ranks)")
+    modifier = forms.IntegerField(min_value=-50, max_value=50, required=False, label="GM modifier")
+    dice = forms.CharField(required=False, max_length=200, label="LAN check dice from the table (4 a check)")
+    idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=limits.IDEMPOTENCY_KEY)
+
+    def __init__(self, *args, characters=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["language"].choices = [
+            (c.name, [(f"{c.pk}:{lang.pk}", f"{c.name}: {lang.name}") for lang in c.languages.all()])
+            for c in characters if c.languages.all()]
+        self.fields["idempotency_key"].initial = uuid.uuid4().hex
+
+    def clean_dice(self):
+        return parse_faces(self.cleaned_data.get("dice", ""))
+
+    def target(self) -> tuple[int, int]:
+        character, _, language = self.cleaned_data["language"].partition(":")
+        return int(character), int(language)

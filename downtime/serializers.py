@@ -179,3 +179,21 @@ class TreatmentOut(serializers.ModelSerializer):
         model = Treatment
         fields = ["id", "character", "kind", "therapy", "outcome", "created_at", "undone_at"]
 
+
+
+class ImmersionIn(StrictInput):
+    hours = serializers.FloatField(min_value=0.01, max_value=24 * 120,
+                                   help_text="Hours spent immersed in the language, logged now.")
+    aspect = serializers.ChoiceField(choices=["spoken", "heard", "written", "read"], required=False, default=None,
+                                     allow_null=True, help_text="The aspect immersion raises (spoken by default).")
+    era_gap = WholeNumberField(min_value=0, max_value=10, required=False, default=None, allow_null=True,
+                               help_text="Ranks of era difference to pay off first (6 h and a LAN check at −15 each).")
+    related = WholeNumberField(min_value=0, max_value=10, required=False, default=None, allow_null=True,
+                               help_text="Related languages the GM accepts: +2 each on the LAN checks.")
+    new_language = FlagField(required=False, default=False,
+                             help_text="A language not held at all: its first 3 h earn it at 0 ranks.")
+    modifier = WholeNumberField(min_value=-50, max_value=50, required=False, default=0,
+                                help_text="The GM's modifier on every LAN check of this span.")
+    dice = serializers.ListField(child=WholeNumberField(min_value=1, max_value=6), required=False, default=list,
+                                 max_length=200, help_text="d6 faces of the LAN checks, 4 a check, in order.")
+    idempotency_key = TextField(max_length=100, required=False, default=None, allow_null=True)

@@ -19,13 +19,14 @@ from characters import wounds
 from characters.models import Character
 from zenergate_site.errors import DomainError
 
-from . import selectors, services, transitions, treatments
-from .forms import ActivityForm, DowntimeForm, TherapyForm, TransitionForm, TreatNowForm
+from . import immersion, selectors, services, transitions, treatments
+from .forms import ActivityForm, DowntimeForm, ImmersionForm, TherapyForm, TransitionForm, TreatNowForm
 from .models import TransitionBatch, Treatment
 
 
 def _in_play(campaign):
-    return list(Character.objects.filter(campaign=campaign, state=Character.State.ACTIVE).order_by("name", "pk"))
+    return list(Character.objects.filter(campaign=campaign, state=Character.State.ACTIVE)
+                .prefetch_related("languages").order_by("name", "pk"))
 
 
 def _live(campaign) -> dict:
@@ -48,7 +49,29 @@ def downtime_page(request, campaign_id: int):
     therapy_form = TherapyForm() if access.is_gm else None
     preview, status = None, 200
     activity_form = ActivityForm(characters=characters) if access.is_gm else None
-    if request.method == "POST" and request.POST.get("action") == "activity":
+    immersion_form = ImmersionForm(characters=characters) if access.is_gm else None
+    immersed = None
+    if request.method == "POST" and request.POST.get("action") == "immersion":
+        form = DowntimeForm(characters=characters, therapies=therapies)
+        immersion_form = ImmersionForm(request.POST, characters=characters)
+        if immersion_form.is_valid():
+            d = immersion_form.cleaned_data
+            character_id, language_id = immersion_form.target()
+            character = next(c for c in characters if c.pk == character_id)
+            try:
+                immersed, _ = immersion.immersion_log(
+                    character=character, language_id=language_id, by=request.user, hours=d["hours"],
+                    aspect=d["aspect"] or None, era_gap=d["era_gap"], related=d["related"],
+                    new_language=d["new_language"], gm_modifier=d["modifier"] or 0, dice=d["dice"],
+                    idempotency_key=d["idempotency_key"])
+            except DomainError as exc:
+                _form_error(immersion_form, exc)
+                status = exc.status_code
+            else:
+                immersion_form = ImmersionForm(characters=characters)
+        else:
+            status = 400
+    elif request.method == "POST" and request.POST.get("action") == "activity":
         form = DowntimeForm(characters=characters, therapies=therapies)
         activity_form = ActivityForm(request.POST, characters=characters)
         if activity_form.is_valid():
@@ -101,7 +124,8 @@ def downtime_page(request, campaign_id: int):
     return render(request, "downtime/downtime.html", {
         "campaign": campaign, "access": access, "form": form, "preview": preview, "characters": characters,
         "jobs": campaign.jobs.filter(kind=Job.Kind.DOWNTIME)[:10], "therapies": therapies,
-        "therapy_form": therapy_form, "activity_form": activity_form,
+        "therapy_form": therapy_form, "activity_form": activity_form, "immersion_form": immersion_form,
+        "immersed": immersed,
         "treat_form": TreatNowForm(characters=characters, therapies=therapies) if access.is_gm and characters else None,
         "recent_treatments": selectors.treatments_recent(campaign=campaign),
     }, status=status)

@@ -320,6 +320,7 @@ MATRIX: dict[str, dict[str, Rule]] = {
     "api-campaign-rolls": {"GET": MEMBERS_READ, "POST": PLAYERS_OR_GM_WRITE},
     "api-character-rolls": {"POST": OWNER_OR_GM_WRITES(body={"line": "stat:AWA"})},
     "api-campaign-checks": {"POST": GM_WRITES(body={"subject": "party:AWA"})},
+    "api-language-immersion": {"POST": GM_WRITES(body={"hours": 1})},
     "api-campaign-checks-preview": {"POST": GM_WRITES(body={"subject": "party:AWA"})},
     "api-roll-reroll": {"POST": OWNER_OR_GM_WRITES},
     "api-odds": {"POST": ANYONE_LOGGED_IN},  # odds of any rule set: no campaign in them
@@ -451,6 +452,7 @@ def url_of(route: Route, rule: Rule, world: World) -> str:
     kind = kind.group(1) if kind else "skills"  # pages take the kind in the URL; skills it is
     values["kind"] = kind
     values["item_id"] = world.lines.get(kind)
+    values["line_id"] = world.lines.get("languages")  # immersion runs on a language line
     missing = [name for name in route.kwargs if values.get(name) is None]
     assert not missing, f"{route.name}: no object for {missing}; add one to build_world()"
     return "/" + re.sub(r"<(?:\w+:)?(\w+)>", lambda m: str(values[m.group(1)]), route.route)

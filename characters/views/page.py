@@ -147,6 +147,9 @@ def _facts(kind: str, item, character: Character, computed) -> tuple[list, int |
                                       f"{item.era_step_loss:g}"))
     if computed.languages is not None and item.pk in computed.languages.costs:
         facts.append(("Language points", computed.languages.costs[item.pk]))
+    immersion = try_rules(sheet_rules.immersion_view, item)
+    if immersion is not None:
+        facts.append(("Immersion", immersion.text() + (f"; era gap {immersion.era_gap}" if immersion.era_gap else "")))
     if item.native:
         facts.insert(0, ("Native", "yes"))
     if item.era:
