@@ -62,8 +62,8 @@ def junk_for(field) -> list:
         return FLAG_JUNK
     if isinstance(field, WholeNumberField):  # null is a value where the field takes it (a weapon's skill: none)
         return [v for v in NUMBER_JUNK if v is not None or not field.allow_null]
-    if isinstance(field, serializers.ChoiceField):
-        return CHOICE_JUNK
+    if isinstance(field, serializers.ChoiceField):  # "" is a choice of its own for some (equipment's fate: none)
+        return [v for v in CHOICE_JUNK if not (isinstance(v, str) and v in field.choices)]
     if isinstance(field, serializers.DateTimeField):
         return MOMENT_JUNK
     if isinstance(field, serializers.DecimalField):

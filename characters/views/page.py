@@ -65,6 +65,7 @@ class Line:
     errors: list[str] = field(default_factory=list)
     open: bool = False
     roll_line: str = ""  # what its Roll form names it by ("skill:12"); empty: no Roll here
+    roll_aspects: list = field(default_factory=list)  # a language's (aspect, line) pairs: a LAN roll each
 
 
 def try_rules(call, *args, **kwargs):
@@ -171,7 +172,9 @@ def _section(kind: str, character: Character, computed, *, is_gm: bool, can_edit
         check = {"skills": computed.skill_checks, "weapons": computed.weapon_checks}.get(kind, {}).get(item.pk)
         line = Line(item=item, facts=facts, cost=cost, check=check, exact=exact_odds(check) if check else "",
                     pending=kind != "languages" and not item.classified,
-                    roll_line=f"{ROLL_KINDS[kind]}:{item.pk}" if can_roll and check and kind in ROLL_KINDS else "")
+                    roll_line=f"{ROLL_KINDS[kind]}:{item.pk}" if can_roll and check and kind in ROLL_KINDS else "",
+                    roll_aspects=[(a, f"language:{item.pk}:{a}") for a in ASPECTS]
+                    if can_roll and kind == "languages" else [])
         if can_edit:
             line.can_edit = True
             # Edit forms are built only for the line being edited: a sheet of 30 skills would
