@@ -120,7 +120,7 @@ def _campaign_check(request, campaign_id: int):
     values = data.validated_data
     built = checks.subject_built(access.campaign, checks.party(access.campaign), values["subject"],
                                  situation_of(values), target=values["target"], dice=values["dice_count"],
-                                 label=values["label"])
+                                 label=values["label"], strength=values["strength"])
     return access, values, built
 
 

@@ -131,15 +131,20 @@ def party_built(campaign: Campaign, stat: str, situation: Situation = Situation(
                  kind="party", stat=stat)
 
 
-def bare_built(target: int, dice: int, label: str, situation: Situation = Situation()) -> Built:
-    """A check no sheet holds: the GM names its target and dice (3 for a skill, 4 for a stat)."""
+def bare_built(target: int, dice: int, label: str, situation: Situation = Situation(),
+               strength: int | None = None) -> Built:
+    """A check no sheet holds: the GM names its target and dice (3 for a skill, 4 for a stat), and
+    for a load the STR that carries it (a vehicle's STR is its carrying capacity, "Loads")."""
     if isinstance(target, bool) or not isinstance(target, int) or not -BARE_TARGET_LIMIT <= target <= BARE_TARGET_LIMIT:
         raise CampaignError(f"The target is a whole number from −{BARE_TARGET_LIMIT} to {BARE_TARGET_LIMIT}.",
                             field="target")
     if dice not in (SKILL_CHECK_DICE, STAT_CHECK_DICE):
         raise CampaignError("A check rolls 3d6 (skill) or 4d6 (stat).", field="dice_count")
     kind = "skill" if dice == SKILL_CHECK_DICE else "stat"
-    terms = _terms(situation, LineFacts(kind=kind, level=0))
+    if strength is not None and (isinstance(strength, bool) or not isinstance(strength, int)
+                                 or not 0 <= strength <= 200):
+        raise CampaignError("A STR is a whole number from 0 to 200.", field="strength")
+    terms = _terms(situation, LineFacts(kind=kind, level=0, strength=strength))
     return Built(label=label or f"Check against {target}", target=target + sum(v for _, v in terms), dice=dice,
                  breakdown=[("target named by the GM", target), *terms], check=label or f"target {target}",
                  situation=situation)
@@ -177,7 +182,7 @@ def eventual_time(margin: int, *, desired: int, normal, unit: str) -> EventualTi
 
 
 def subject_built(campaign: Campaign, members: list[Character], subject: str, situation: Situation = Situation(),
-                  *, target: int = 10, dice: int = 3, label: str = "") -> Built:
+                  *, target: int = 10, dice: int = 3, label: str = "", strength: int | None = None) -> Built:
     """The check the builder's ``subject`` names: "party:<STAT>", "bare" (``target`` on ``dice``
     d6) or "<character id>/<line>" of a character in ``members``.
 
@@ -187,7 +192,7 @@ def subject_built(campaign: Campaign, members: list[Character], subject: str, si
     if subject.startswith("party:"):
         return party_built(campaign, subject.split(":", 1)[1], situation)
     if subject == "bare":
-        return bare_built(target, dice, label, situation)
+        return bare_built(target, dice, label, situation, strength)
     owner, _, line = subject.partition("/")
     character = next((c for c in members if str(c.pk) == owner), None)
     if character is None:

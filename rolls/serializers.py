@@ -106,6 +106,8 @@ class CheckIn(SituationIn):
     dice_count = WholeNumberField(min_value=3, max_value=4, required=False, default=3,
                                   help_text="A bare check's dice: 3 (a skill) or 4 (a stat).")
     label = TextField(max_length=80, required=False, default="", allow_blank=True, help_text="A bare check's name.")
+    strength = WholeNumberField(min_value=0, max_value=200, required=False, default=None, allow_null=True,
+                                help_text="A bare check's STR for a load: a vehicle's STR is its carrying capacity.")
 
 
 class CheckOut(serializers.Serializer):

@@ -299,9 +299,11 @@ def _builder_subject(campaign, members, source) -> _Subject:
     target, _ = _int(source.get("target"), 10)
     dice, _ = _int(source.get("dice_count"), 3)
     label = str(source.get("label") or "")[:80]
+    strength = _int(source.get("strength"), 0)[0] if str(source.get("strength") or "").strip() else None
 
     def build(situation):
-        return checks.subject_built(campaign, members, subject, situation, target=target, dice=dice, label=label)
+        return checks.subject_built(campaign, members, subject, situation, target=target, dice=dice, label=label,
+                                    strength=strength)
 
     if subject.startswith("party:") or subject == "bare":
         return _Subject(subject, "party" if subject != "bare" else "bare", subject.partition(":")[2], True, build)
@@ -338,6 +340,7 @@ def check_builder(request, campaign_id: int):
                "subjects": _subjects(campaign, members), "key": uuid.uuid4().hex,
                "target": request.GET.get("target", "10"), "dice_count": request.GET.get("dice_count", "3"),
                "label": request.GET.get("label", ""), "private": request.GET.get("private") == "on",
+               "strength": request.GET.get("strength", ""),
                "boxes": range(odds["dice"] if "dice" in odds else 4)}
     if request.htmx and request.GET.get("part") == "odds":
         return render(request, "rolls/_builder_odds.html", context)

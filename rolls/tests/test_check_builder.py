@@ -183,3 +183,22 @@ def test_the_builder_page_rolls_into_the_feed(crew, client, personas):
                       {"subject": "party:AWA", "assistants": "two"}, HTTP_HX_REQUEST="true")
     assert bad.status_code == 400 and "whole number" in bad.content.decode()
     assert Roll.objects.count() == 1
+
+
+def test_a_vehicles_str_is_its_carrying_capacity(crew, api_as):
+    """"Loads": vehicle STR defines carrying capacity for fuel, passengers and luggage, all balanced.
+    A truck of STR 30 (220 kg on the weight table) with 600 kg counts 300 kg (row 33): 3 rows over."""
+    body = _preview(api_as("gm"), crew, subject="bare", target=12, label="Truck up the pass", strength=30,
+                    load_kg=600, load_kind="balanced").json()
+    assert body["target"] == 9
+    without = _preview(api_as("gm"), crew, subject="bare", target=12, load_kg=600)
+    assert without.status_code == 400 and "load_kg" in without.json()["errors"]
+
+
+def test_delicate_repair_under_a_loupe(crew, api_as):
+    """"Tables", Delicacy and Scaling: a hair-fine job (0.1 mm, row 3) is −3; a jeweller's loupe (×10,
+    scaling row 1) gives back two rows: −1. Repair's 11 becomes 10."""
+    body = api_as("player").post(crew["sheet"], {"line": f"skill:{crew['repair'].pk}", "delicacy_mm": 0.1,
+                                                 "scaling": 10, "dice": [1, 1, 1]}, format="json").json()
+    assert body["params"]["target"] == 10
+    assert ["delicacy: 100 µm tolerance (row 3)", -3] in body["detail"]["breakdown"]
