@@ -51,6 +51,9 @@ def _context(request, access: EncounterAccess) -> dict:
         context["characters"] = Character.objects.filter(campaign=access.encounter.campaign,
                                                          state=Character.State.ACTIVE).exclude(pk__in=present)
         context["npc_form"] = NpcForm()
+        # The fighters who are characters: what the Checks card's activity charges (a chase, a climb).
+        context["pcs_here"] = [{"character": c["character"], "name": c["name"]}
+                               for c in state["combatants"] if c["character"]]
     return context
 
 

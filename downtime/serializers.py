@@ -11,6 +11,7 @@ from zenergate_site.api_fields import (
     MAX_ID,
     FlagField,
     NameField,
+    NumberField,
     StrictInput,
     TextField,
     WholeNumberField,
@@ -182,7 +183,7 @@ class TreatmentOut(serializers.ModelSerializer):
 
 
 class ImmersionIn(StrictInput):
-    hours = serializers.FloatField(min_value=0.01, max_value=24 * 120,
+    hours = NumberField(min_value=0.01, max_value=24 * 120,
                                    help_text="Hours spent immersed in the language, logged now.")
     aspect = serializers.ChoiceField(choices=["spoken", "heard", "written", "read"], required=False, default=None,
                                      allow_null=True, help_text="The aspect immersion raises (spoken by default).")

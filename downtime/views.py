@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.errors import CampaignConflict
@@ -86,6 +87,9 @@ def downtime_page(request, campaign_id: int):
             else:
                 messages.success(request, "END spent: " + "; ".join(
                     f"{s['name']} {s['end']}" + (" (now spent)" if s["exhausted"] else "") for s in spent) + ".")
+                back = request.POST.get("next", "")  # the encounter page's card comes back to the fight
+                if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+                    return redirect(back)
                 return redirect(reverse("campaign-downtime", args=[campaign.pk]) + "#activity")
         else:
             status = 400

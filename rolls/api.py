@@ -17,7 +17,7 @@ from .forms import eventual_of, situation_of
 from .permissions import access_roll
 from .serializers import (
     CheckIn,
-    CheckOut,
+    CheckPreviewOut,
     FeedQueryIn,
     OddsIn,
     OddsOut,
@@ -125,7 +125,7 @@ def _campaign_check(request, campaign_id: int):
 
 
 class CheckPreviewApi(APIView):
-    @extend_schema(request=CheckIn, responses={200: CheckOut},
+    @extend_schema(request=CheckIn, responses={200: CheckPreviewOut},
                    description="The check builder without the roll (GM only): the target term by term and the "
                                "exact odds of any check that is not an attack.")
     def post(self, request, campaign_id: int):

@@ -4,6 +4,7 @@ from rest_framework import serializers
 from zenergate_site.api_fields import (
     MAX_ID,
     FlagField,
+    NumberField,
     StrictInput,
     TextField,
     WholeNumberField,
@@ -44,8 +45,8 @@ class RollIn(StrictInput):
         return attrs
 
 
-def _amount(help_text: str, *, positive: bool = True) -> serializers.FloatField:
-    return serializers.FloatField(min_value=0.000001 if positive else 0, max_value=1e12, required=False, default=None,
+def _amount(help_text: str, *, positive: bool = True) -> NumberField:
+    return NumberField(min_value=0.000001 if positive else 0, max_value=1e12, required=False, default=None,
                                   allow_null=True, help_text=help_text)
 
 
@@ -110,7 +111,7 @@ class CheckIn(SituationIn):
                                 help_text="A bare check's STR for a load: a vehicle's STR is its carrying capacity.")
 
 
-class CheckOut(serializers.Serializer):
+class CheckPreviewOut(serializers.Serializer):
     label = serializers.CharField()
     target = serializers.IntegerField()
     dice = serializers.IntegerField(help_text="Dice rolled: miracle and extra-benefit dice included.")

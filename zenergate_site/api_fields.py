@@ -27,6 +27,17 @@ class WholeNumberField(serializers.IntegerField):
         return super().to_internal_value(data)
 
 
+class NumberField(serializers.FloatField):
+    """A JSON number (whole or not): not a string of digits or a boolean."""
+
+    default_error_messages = {"invalid": "A number is required."}
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, (int, float)):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 class FlagField(serializers.BooleanField):
     """A JSON boolean: ``true`` or ``false``, nothing that merely looks like one."""
 

@@ -17,6 +17,7 @@ from campaign import serializers as campaign_in
 from campaign import urls_api as campaign_urls
 from campaign.models import Job, LogEntry
 from campaign.testing import arranged
+from characters import items
 from characters.serializers import NoBodyIn
 from downtime import serializers as downtime_in
 from downtime import urls_api as downtime_urls
@@ -24,7 +25,7 @@ from downtime.models import TransitionBatch, Treatment
 from economy import serializers as economy_in
 from economy import services as economy
 from economy import urls_api as economy_urls
-from zenergate_site.api_fields import FlagField, TextField, WholeNumberField
+from zenergate_site.api_fields import FlagField, NumberField, TextField, WholeNumberField
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +36,7 @@ def wrong_type(field) -> object:
     """Return a value of the wrong JSON type for a serializer field."""
     if isinstance(field, FlagField):
         return "true"
-    if isinstance(field, WholeNumberField):
+    if isinstance(field, (WholeNumberField, NumberField)):
         return "1"
     if isinstance(field, TextField):
         return 12
@@ -59,6 +60,7 @@ def writes(personas, make_character) -> dict[tuple[str, str], tuple[str, type, d
         job = Job.objects.create(campaign=c, kind=Job.Kind.DOWNTIME, params={"hours": 1, "rest": "comfortable"})
         batch = TransitionBatch.objects.create(campaign=c, category="1", idempotency_key="t-1")
         treatment = Treatment.objects.create(campaign=c, character=hero, kind="stimutabs", before={}, after={})
+    latin = items.item_create(character=hero, kind_name="languages", by=p["gm"], is_gm=True, data={"name": "Latin"})
     api = "/api/v1"
     return {
         ("api-campaign-list", "post"): (f"{api}/campaigns/", campaign_in.CampaignCreateIn, {"name": "New"}),
@@ -96,6 +98,8 @@ def writes(personas, make_character) -> dict[tuple[str, str], tuple[str, type, d
         ("api-character-treatments", "post"): (f"{api}/characters/{hero.pk}/treatments/", downtime_in.TreatmentIn,
                                                {"kind": "stimutabs", "idempotency_key": "k-3"}),
         ("api-treatment-undo", "post"): (f"{api}/treatments/{treatment.pk}/undo/", NoBodyIn, {}),
+        ("api-language-immersion", "post"): (f"{api}/characters/{hero.pk}/languages/{latin.pk}/immersion/",
+                                             downtime_in.ImmersionIn, {"hours": 1}),
     }
 
 

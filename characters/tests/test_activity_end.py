@@ -66,3 +66,23 @@ def test_only_the_gm_charges_the_party(hiker, client, personas):
     response = client.post(url, {"action": "activity", "characters": [hiker.pk], "activity": "strenuous",
                                  "minutes": 60})
     assert response.status_code == 403 and _spent(hiker) == 0
+
+
+def test_the_encounter_page_charges_the_fighters_and_comes_back(hiker, client, personas, api_as):
+    """The GM's Checks card on an encounter: a 15-minute chase is 1 END strenuous (4 an hour, 1 a quarter)."""
+    gm = api_as("gm")
+    encounter = gm.post(f"/api/v1/campaigns/{hiker.campaign_id}/encounters/", {"name": "Chase"},
+                        format="json").json()["id"]
+    gm.post(f"/api/v1/encounters/{encounter}/combatants/", {"character": hiker.pk}, format="json")
+    client.force_login(personas["gm"])
+    page = reverse("encounter", args=[encounter])
+    assert "Activity (END)" in client.get(page).content.decode()
+    response = client.post(reverse("campaign-downtime", args=[hiker.campaign_id]),
+                           {"action": "activity", "characters": [hiker.pk], "activity": "strenuous", "minutes": 15,
+                            "next": page})
+    assert response.status_code == 302 and response["Location"] == page
+    assert _spent(hiker) == 1
+    elsewhere = client.post(reverse("campaign-downtime", args=[hiker.campaign_id]),
+                            {"action": "activity", "characters": [hiker.pk], "activity": "strenuous", "minutes": 15,
+                             "next": "https://evil.example/"})
+    assert elsewhere["Location"].endswith("#activity")
