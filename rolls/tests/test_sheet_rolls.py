@@ -207,3 +207,22 @@ def test_the_roll_form_counts_the_terms_as_they_are_typed(sheet, client, persona
     awa = client.get(form_url, {"line": "stat:AWA"}).content.decode()
     assert "Actively looking out for it" in awa and "Further relevant" not in awa  # a stat takes no skills
     assert "Actively looking" not in client.get(form_url, {"line": "stat:STR"}).content.decode()
+
+
+def test_a_gms_private_sheet_roll_and_its_reroll_stay_behind_the_screen(sheet, api_as, client, personas):
+    """A GM rolls the player's Stealth in secret (a check the player must not know failed): the roll
+    and its Karma reroll are in the GM's feed and nowhere a player or viewer looks."""
+    gm = api_as("gm")
+    secret = _roll(gm, sheet, f"skill:{sheet['stealth'].pk}", dice=[6, 6, 6], private=True).json()
+    assert secret["private"] is True and secret["success"] is False
+    reroll = gm.post(f"/api/v1/rolls/{secret['id']}/reroll/", {"idempotency_key": "r1", "dice": [1, 1, 1]},
+                     format="json").json()
+    assert reroll["private"] is True and reroll["reroll_of"] == secret["id"]
+    feed_url = f"/api/v1/campaigns/{sheet['character'].campaign_id}/rolls/"
+    for persona in ("player", "other_player", "viewer"):
+        seen = [r["id"] for r in api_as(persona).get(feed_url).json()["rolls"]]
+        assert secret["id"] not in seen and reroll["id"] not in seen, persona
+        client.force_login(personas[persona])
+        page = client.get(reverse("campaign-rolls-feed", args=[sheet["character"].campaign_id])).content.decode()
+        assert "Stealth check" not in page, persona
+    assert {secret["id"], reroll["id"]} <= {r["id"] for r in gm.get(feed_url).json()["rolls"]}
