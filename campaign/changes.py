@@ -36,13 +36,14 @@ from django.utils import timezone
 from . import pagecache
 from .audience import EVERYONE, Seen
 from .events import LiveEvent
-from .models import Campaign, Event, LogEntry, PageVersion
+from .models import Campaign, Event, LogEntry, OneTimePassword, PageVersion
 from .wakeup import CHANNEL as STREAM_CHANNEL
 
 #: Apps whose models belong to a campaign: saving one needs an open change set.
 CAMPAIGN_APPS = ("campaign", "characters", "economy", "combat", "downtime", "rolls", "transfer")
-#: Rows the change set writes itself.
-OWN_MODELS = (Event, LogEntry, PageVersion)
+#: Rows the change set writes itself, and a user's one-time password, which belongs to the
+#: account, not to a campaign (a password change on the account page touches no campaign).
+OWN_MODELS = (Event, LogEntry, PageVersion, OneTimePassword)
 # Keeps the advisory-lock key space of the event stream apart from any other use of such locks.
 _LOCK_SPACE = 0x5A47
 

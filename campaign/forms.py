@@ -60,4 +60,5 @@ class AccountForm(forms.Form):
     """A new player's account: the app makes a one-time password for the GM to pass on."""
 
     username = forms.CharField(max_length=limits.USERNAME, label="New player's username", validators=[validate_name])
+    email = forms.EmailField(required=False, label="Their email (optional: for password reset links)")
     role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.PLAYER)

@@ -161,3 +161,14 @@ class PageVersion(models.Model):
 
     campaign = models.OneToOneField(Campaign, on_delete=models.CASCADE, primary_key=True, related_name="+")
     version = models.BigIntegerField(default=0)
+
+
+class OneTimePassword(models.Model):
+    """A password someone else chose for this user (the GM's new account, or a reset): the user
+    must choose their own at the next log-in before going anywhere else."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
+                                related_name="one_time_password")
+    issued_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                  related_name="+")
+    issued_at = models.DateTimeField(auto_now_add=True)

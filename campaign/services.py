@@ -2,17 +2,21 @@
 
 import re
 import secrets
+from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.utils import timezone
 
 from rulebook.systems import SYSTEMS, ParamError
+from zenergate_site.accounts import user_logout_everywhere
 
 from .changes import change_set
 from .errors import CampaignConflict, CampaignError
 from .events import CampaignChanged
-from .models import Campaign, Membership
+from .models import Campaign, LogEntry, Membership, OneTimePassword
 
 #: Stat dice the app can roll and bound: NdM, optionally keeping the highest/lowest K, ± a constant.
 STAT_DICE = re.compile(r"^(?P<n>\d{1,2})d(?P<sides>\d{1,2})(?:k(?P<hl>[hl])(?P<keep>\d{1,2}))?(?P<add>[+-]\d{1,2})?$")
@@ -157,10 +161,36 @@ def membership_change(*, membership: Membership, role: str | None = None, remove
 _PASSWORD_LETTERS = "abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
 
+def _one_time_password() -> str:
+    return "".join(secrets.choice(_PASSWORD_LETTERS) for _ in range(14))
+
+
+def may_make_accounts(user) -> bool:
+    """Whether the site lets ``user`` make accounts (``ACCOUNT_CREATION``): staff always; the GMs
+    of a campaign unless the setting says staff only."""
+    if user.is_staff:
+        return True
+    return settings.ACCOUNT_CREATION == "gm"
+
+
+def _refuse_account_making(by) -> None:
+    if not may_make_accounts(by):
+        raise PermissionDenied("On this site only staff make accounts: ask them, or add the person by name.")
+    if by.is_staff:
+        return
+    since = timezone.now() - timedelta(days=1)
+    made = LogEntry.objects.filter(actor=by, action="account.create", created_at__gte=since).count()
+    if made >= settings.ACCOUNT_CREATION_DAILY_LIMIT:
+        raise CampaignConflict(f"You made {made} accounts in the last 24 hours, the most this site allows; "
+                               "try again tomorrow or ask the site's staff.", field="username")
+
+
 @transaction.atomic
-def account_create(*, campaign: Campaign, username: str, role: str, by) -> tuple[Membership, str]:
+def account_create(*, campaign: Campaign, username: str, role: str, by, email: str = "") -> tuple[Membership, str]:
     """Create a user for a new player and add them to the campaign (GM); return the membership
-    and a one-time password, shown once: it is stored only as a hash."""
+    and a one-time password, shown once: it is stored only as a hash, and the player must choose
+    their own at the first log-in."""
+    _refuse_account_making(by)
     username = (username or "").strip()
     if not username:
         raise CampaignError("Choose a username.", field="username")
@@ -171,9 +201,33 @@ def account_create(*, campaign: Campaign, username: str, role: str, by) -> tuple
         raise CampaignError("Usernames are letters, digits and @ . + - _ only.", field="username") from None
     if User.objects.filter(username__iexact=username).exists():
         raise CampaignConflict(f"There is already a user called {username}: add them by name.", field="username")
-    password = "".join(secrets.choice(_PASSWORD_LETTERS) for _ in range(14))
-    user = User.objects.create_user(username=username, password=password)
+    password = _one_time_password()
+    user = User.objects.create_user(username=username, password=password, email=(email or "").strip())
+    OneTimePassword.objects.create(user=user, issued_by=by)
     membership = membership_add(campaign=campaign, username=username, role=role, by=by)
     change_set(campaign=campaign, by=by).audit("account.create", f"{by} made an account for {username}",
                                                data={"user": user.pk})
     return membership, password
+
+
+@transaction.atomic
+def password_reissue(*, membership: Membership, by) -> str:
+    """Give a member who lost their password a new one-time password (GM); return it, shown once.
+
+    The member's sessions and API token end, and they choose their own password at the next
+    log-in. A GM's or staff member's password is theirs to reset, not another GM's.
+    """
+    user = membership.user
+    if membership.role == Membership.Role.GM or user.is_staff or user.is_superuser:
+        raise PermissionDenied("A GM's or staff member's password is reset by them (or by the site's staff).")
+    if user.pk == by.pk:
+        raise CampaignError("Change your own password from your account page.", field="membership")
+    password = _one_time_password()
+    get_user_model().objects.select_for_update().get(pk=user.pk)
+    user.set_password(password)
+    user.save(update_fields=["password"])
+    OneTimePassword.objects.update_or_create(user=user, defaults={"issued_by": by})
+    transaction.on_commit(lambda: user_logout_everywhere(user=user))
+    change_set(campaign=membership.campaign, by=by).audit(
+        "account.password", f"{by} gave {user.username} a new one-time password", data={"user": user.pk})
+    return password

@@ -40,6 +40,19 @@ def settings_page(request, campaign_id: int):
     member_form = MemberAddForm(request.POST if action == "add_member" else None)
     account_form = AccountForm(request.POST if action == "new_account" else None, prefix="account")
     status = 200
+    if action == "reissue":
+        membership = campaign.memberships.select_related("user").filter(pk=request.POST.get("membership") or 0).first()
+        if membership is None:
+            messages.error(request, "That person is not a member of this campaign.")
+        else:
+            try:
+                password = services.password_reissue(membership=membership, by=request.user)
+            except DomainError as exc:
+                messages.error(request, exc.message)
+            else:  # shown once, like a new account's
+                messages.success(request, f"New one-time password for {membership.user.username}: {password} — pass "
+                                          "it on now; it is not shown again. They choose their own at the next log-in.")
+        return redirect("campaign-settings", campaign_id=campaign.pk)
     if action in ("change_role", "remove"):
         membership = campaign.memberships.filter(pk=request.POST.get("membership") or 0).first()
         if membership is None:
@@ -81,4 +94,5 @@ def settings_page(request, campaign_id: int):
     return render(request, "campaign/settings.html",
                   {"campaign": campaign, "access": access, "form": form, "member_form": member_form,
                    "account_form": account_form, "roles": Membership.Role.choices,
+                   "may_make_accounts": services.may_make_accounts(request.user),
                    "members": selectors.membership_list(campaign=campaign)}, status=status)

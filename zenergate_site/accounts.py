@@ -1,4 +1,5 @@
-"""Accounts: the guarded log-in page, API tokens, and logging out on every device at once."""
+"""Accounts: the guarded log-in page, API tokens, logging out on every device at once, and the
+one-time password a user must replace with their own before going anywhere else."""
 
 from __future__ import annotations
 
@@ -11,11 +12,16 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import SESSION_KEY, get_user_model, logout
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
-from django.contrib.auth.views import LoginView
+from django.contrib.auth.signals import user_logged_in
+from django.contrib.auth.views import LoginView, PasswordChangeView, PasswordResetConfirmView
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.dispatch import receiver
+from django.http import JsonResponse
 from django.shortcuts import redirect
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
@@ -52,6 +58,83 @@ def user_logout_everywhere(*, user) -> int:
             store_class().delete(key)  # also drops the cached copy under cached_db
     logger.info("Logged out everywhere", extra={"user_id": user.pk, "sessions": len(keys)})
     return len(keys)
+
+
+# --- One-time passwords ------------------------------------------------------------------------
+#: Set in the session at log-in while the user's password is one someone else chose.
+MUST_CHANGE = "must_change_password"
+#: Pages a user with a one-time password may still reach (the rest redirect to the change page).
+OPEN_WITH_ONE_TIME_PASSWORD = ("password-change", "logout", "logout-everywhere", "login")
+
+
+def _one_time_rows(user):
+    """The user's ``OneTimePassword`` row (the campaign app's model, reached through the user)."""
+    return get_user_model()._meta.get_field("one_time_password").related_model.objects.filter(user_id=user.pk)
+
+
+def has_one_time_password(user) -> bool:
+    """Whether ``user`` logs in with a password the GM (or a reset) chose."""
+    return user.is_authenticated and _one_time_rows(user).exists()
+
+
+@receiver(user_logged_in)
+def _remember_one_time_password(sender, request, user, **kwargs):
+    if request is not None and has_one_time_password(user):
+        request.session[MUST_CHANGE] = True
+
+
+class OneTimePasswordMiddleware:
+    """Send a user logged in with a one-time password to choose their own before anything else."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if request.user.is_authenticated and request.session.get(MUST_CHANGE):
+            open_paths = {reverse(name) for name in OPEN_WITH_ONE_TIME_PASSWORD}
+            if request.path not in open_paths and not request.path.startswith(settings.STATIC_URL):
+                if request.path.startswith("/api/"):
+                    return JsonResponse({"errors": {"detail": [
+                        "Choose your own password first: log in on the web and change the one-time password."]}},
+                        status=403)
+                return redirect(f"{reverse('password-change')}?next={request.get_full_path()}")
+        return self.get_response(request)
+
+
+class AccountPasswordChangeView(PasswordChangeView):
+    """Change one's password; a one-time password ends here and the user goes where they meant to."""
+
+    template_name = "registration/password_change_form.html"
+
+    def get_success_url(self):
+        target = self.request.POST.get("next") or self.request.GET.get("next") or ""
+        if target and url_has_allowed_host_and_scheme(target, allowed_hosts={self.request.get_host()}):
+            return target
+        return reverse("home")
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["one_time"] = bool(self.request.session.get(MUST_CHANGE))
+        context["next"] = self.request.GET.get("next", "")
+        return context
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        _one_time_rows(self.request.user).delete()
+        self.request.session.pop(MUST_CHANGE, None)
+        messages.success(self.request, "Your password is changed.")
+        return response
+
+
+class AccountPasswordResetConfirmView(PasswordResetConfirmView):
+    """The emailed link's page: a password chosen here is the user's own, so no one-time one is left."""
+
+    template_name = "registration/reset_confirm.html"
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        _one_time_rows(form.user).delete()
+        return response
 
 
 # --- The log-in forms -------------------------------------------------------------------------

@@ -57,6 +57,8 @@ class ObtainTokenApi(APIView):
         responses={
             200: inline_serializer("TokenOut", {"token": serializers.CharField()}),
             400: OpenApiResponse(_ERRORS, description="Wrong username or password, or a field missing."),
+            403: OpenApiResponse(_ERRORS, description="The password is a one-time password: change it on the web "
+                                 "first."),
             429: OpenApiResponse(_ERRORS, description="Too many failed log-ins for this account or from this "
                                  "address: the message and the Retry-After header say how long to wait."),
         },
@@ -65,6 +67,9 @@ class ObtainTokenApi(APIView):
     def post(self, request):
         data = GuardedAuthTokenSerializer(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
+        if accounts.has_one_time_password(data.validated_data["user"]):
+            raise exceptions.PermissionDenied("Choose your own password first: log in on the web and change the "
+                                              "one-time password.")
         token = accounts.token_issue(user=data.validated_data["user"])
         return Response({"token": token.key})
 

@@ -70,6 +70,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "zenergate_site.accounts.OneTimePasswordMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
@@ -297,6 +298,25 @@ elif LIVE_STREAM_PORT:
     SECURE_CSP["connect-src"] = ["'self'", f"http://*:{LIVE_STREAM_PORT}", f"https://*:{LIVE_STREAM_PORT}"]
 
 # --- Logging: one JSON object per line, ready for any log shipper -------------------------
+# --- Accounts ---------------------------------------------------------------------------------
+#: Who makes accounts for other people: "gm" (the GMs of a campaign, for its players) or "staff".
+ACCOUNT_CREATION = env("ACCOUNT_CREATION", default="gm")
+if ACCOUNT_CREATION not in ("gm", "staff"):
+    raise ImproperlyConfigured(f"ACCOUNT_CREATION is 'gm' or 'staff', not {ACCOUNT_CREATION!r}.")
+#: The most accounts one GM (not staff) makes in 24 hours.
+ACCOUNT_CREATION_DAILY_LIMIT = env.int("ACCOUNT_CREATION_DAILY_LIMIT", default=20)
+# Password reset links go by email: printed on the console by default, to files with
+# EMAIL_BACKEND=django.core.mail.backends.filebased.EmailBackend and EMAIL_FILE_PATH, or by SMTP
+# with the smtp backend and EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS.
+EMAIL_BACKEND = env("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
+EMAIL_FILE_PATH = env("EMAIL_FILE_PATH", default=str(DEVSTACK_DIR / "mail"))
+EMAIL_HOST = env("EMAIL_HOST", default="localhost")
+EMAIL_PORT = env.int("EMAIL_PORT", default=25)
+EMAIL_HOST_USER = env("EMAIL_HOST_USER", default="")
+EMAIL_HOST_PASSWORD = env("EMAIL_HOST_PASSWORD", default="")
+EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="zener-gate@localhost")
+
 LOG_LEVEL = env("LOG_LEVEL", default="INFO")
 LOGGING = {
     "version": 1,

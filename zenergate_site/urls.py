@@ -37,6 +37,16 @@ urlpatterns = [
     path("accounts/login/", accounts.GuardedLoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/logout-everywhere/", accounts.logout_everywhere, name="logout-everywhere"),
+    path("accounts/password/", accounts.AccountPasswordChangeView.as_view(), name="password-change"),
+    path("accounts/password/reset/", auth_views.PasswordResetView.as_view(
+        template_name="registration/reset_form.html", email_template_name="registration/reset_email.txt",
+        subject_template_name="registration/reset_subject.txt"), name="password_reset"),
+    path("accounts/password/reset/sent/", auth_views.PasswordResetDoneView.as_view(
+        template_name="registration/reset_sent.html"), name="password_reset_done"),
+    path("accounts/password/reset/<uidb64>/<token>/", accounts.AccountPasswordResetConfirmView.as_view(),
+         name="password_reset_confirm"),
+    path("accounts/password/reset/done/", auth_views.PasswordResetCompleteView.as_view(
+        template_name="registration/reset_complete.html"), name="password_reset_complete"),
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
