@@ -13,6 +13,8 @@ from .serializers import (
     CampaignUpdateIn,
     EventsOut,
     EventsQueryIn,
+    LogOut,
+    LogQueryIn,
     MemberAddIn,
     MemberOut,
 )
@@ -76,3 +78,17 @@ class EventsApi(APIView):
         after = query.validated_data["after"]
         rows = events.events_after(campaign=access.campaign, after=after, user=request.user, is_gm=access.is_gm)
         return Response(EventsOut({"events": rows, "last": rows[-1].id if rows else after}).data)
+
+
+class LogApi(APIView):
+    """The campaign log: every audit line this member may read, newest first, a page at a time."""
+
+    @extend_schema(parameters=[LogQueryIn], responses=LogOut)
+    def get(self, request, campaign_id: int):
+        access = access_campaign(user=request.user, campaign_id=campaign_id)
+        query = LogQueryIn(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        entries, next_before = selectors.log_page(campaign=access.campaign, user=request.user,
+                                                  is_gm=access.is_gm, **query.validated_data)
+        return Response(LogOut({"entries": entries, "next_before": next_before},
+                               context={"is_gm": access.is_gm}).data)

@@ -28,3 +28,29 @@ def log_recent(*, campaign: Campaign, user, is_gm: bool, limit: int = 20) -> Que
 
 def job_get(*, campaign: Campaign, job_id: int) -> Job:
     return campaign.jobs.get(pk=job_id)
+
+
+#: Lines a page of the campaign log holds.
+LOG_PAGE = 50
+
+
+def log_kinds(*, campaign: Campaign) -> list[str]:
+    """The kinds of audit line the campaign has (the part of the action before the dot), sorted."""
+    actions = campaign.log_entries.values_list("action", flat=True).distinct()
+    return sorted({action.split(".", 1)[0] for action in actions})
+
+
+def log_page(*, campaign: Campaign, user, is_gm: bool, kind: str = "", character: int | None = None,
+             before: int | None = None, limit: int = LOG_PAGE) -> tuple[list[LogEntry], int | None]:
+    """A page of the audit lines this member may read, newest first, and the id to ask
+    ``before`` for the next page (None at the end). ``kind`` keeps one kind of line
+    ("character", "combat", …); ``character`` the lines about one character."""
+    rows = visible(campaign.log_entries.select_related("actor"), user=user, is_gm=is_gm)
+    if kind:
+        rows = rows.filter(action__startswith=f"{kind}.")
+    if character is not None:
+        rows = rows.filter(data__character=character)
+    if before is not None:
+        rows = rows.filter(id__lt=before)
+    found = list(rows.order_by("-id")[:limit + 1])
+    return found[:limit], (found[limit - 1].id if len(found) > limit else None)

@@ -72,3 +72,32 @@ class EventOut(serializers.Serializer):
 class EventsOut(serializers.Serializer):
     events = EventOut(many=True)
     last = serializers.IntegerField(help_text="Ask again with after=last.")
+
+
+class LogQueryIn(StrictInput):
+    """Query parameters (text in a URL, so plain integer fields)."""
+
+    kind = serializers.RegexField(r"^[a-z_]{0,32}$", required=False, default="",
+                                  help_text='One kind of line: the action before the dot ("character", "combat").')
+    character = serializers.IntegerField(min_value=1, max_value=2**63 - 1, required=False, default=None)
+    before = serializers.IntegerField(min_value=1, max_value=2**63 - 1, required=False, default=None)
+    limit = serializers.IntegerField(min_value=1, max_value=200, required=False, default=50)
+
+
+class LogEntryOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    action = serializers.CharField()
+    summary = serializers.CharField()
+    by = serializers.CharField(source="actor.username", default=None, allow_null=True)
+    at = serializers.DateTimeField(source="created_at")
+    data = serializers.SerializerMethodField(help_text="The line's numbers, for GMs; {} for everyone else (what a "
+                                                       "write recorded may hold what the GM hides).")
+    gm_only = serializers.BooleanField(help_text="Only GMs see this line.")
+
+    def get_data(self, obj) -> dict:
+        return obj.data if self.context.get("is_gm") else {}
+
+
+class LogOut(serializers.Serializer):
+    entries = LogEntryOut(many=True)
+    next_before = serializers.IntegerField(allow_null=True, help_text="Ask again with before=next_before.")

@@ -7,4 +7,5 @@ urlpatterns = [
     path("campaigns/<int:campaign_id>/", api.CampaignDetailApi.as_view(), name="api-campaign-detail"),
     path("campaigns/<int:campaign_id>/members/", api.MemberListApi.as_view(), name="api-campaign-members"),
     path("campaigns/<int:campaign_id>/events/", api.EventsApi.as_view(), name="api-campaign-events"),
+    path("campaigns/<int:campaign_id>/log/", api.LogApi.as_view(), name="api-campaign-log"),
 ]

@@ -3,7 +3,7 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods
 
 from zenergate_site.errors import DomainError
 
@@ -96,3 +96,27 @@ def settings_page(request, campaign_id: int):
                    "account_form": account_form, "roles": Membership.Role.choices,
                    "may_make_accounts": services.may_make_accounts(request.user),
                    "members": selectors.membership_list(campaign=campaign)}, status=status)
+
+
+def _whole_or_none(raw) -> int | None:
+    text = str(raw or "").strip()
+    return int(text) if text.isdigit() and 0 < int(text) < 2**63 else None
+
+
+@login_required
+@require_GET
+def log_page(request, campaign_id: int):
+    """The campaign log: every audit line this member may read, filtered by kind and character,
+    newest first, a page at a time (the GM's view of who did what, and why)."""
+    access = access_campaign(user=request.user, campaign_id=campaign_id)
+    campaign = access.campaign
+    kinds = selectors.log_kinds(campaign=campaign)
+    kind = request.GET.get("kind", "")
+    kind = kind if kind in kinds else ""
+    character = _whole_or_none(request.GET.get("character"))
+    entries, next_before = selectors.log_page(campaign=campaign, user=request.user, is_gm=access.is_gm, kind=kind,
+                                              character=character, before=_whole_or_none(request.GET.get("before")))
+    return render(request, "campaign/log.html", {
+        "campaign": campaign, "access": access, "entries": entries, "next_before": next_before, "kinds": kinds,
+        "kind": kind, "character": character,
+        "characters": campaign.characters.order_by("name", "pk").values_list("pk", "name")})

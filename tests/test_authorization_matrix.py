@@ -243,6 +243,7 @@ MATRIX: dict[str, dict[str, Rule]] = {
     "encounter-table": {"GET": MEMBERS_READ},
     # --- Dice roller, roll feed, tables -------------------------------------------------------
     "campaign-roller": {"GET": MEMBERS_READ},
+    "campaign-log": {"GET": MEMBERS_READ},  # each reads the lines shared with them
     "campaign-roller-roll": {"POST": PLAYERS_OR_GM_WRITE},
     "check-builder": {"GET": GM_WRITES},  # the GM's screen: secret checks and everyone's lines
     "check-builder-roll": {"POST": GM_WRITES(body={"subject": "party:AWA"})},
@@ -325,6 +326,7 @@ MATRIX: dict[str, dict[str, Rule]] = {
     "api-campaign-rolls": {"GET": MEMBERS_READ, "POST": PLAYERS_OR_GM_WRITE},
     "api-character-rolls": {"POST": OWNER_OR_GM_WRITES(body={"line": "stat:AWA"})},
     "api-campaign-checks": {"POST": GM_WRITES(body={"subject": "party:AWA"})},
+    "api-campaign-log": {"GET": MEMBERS_READ},
     "api-language-immersion": {"POST": GM_WRITES(body={"hours": 1})},
     "api-campaign-checks-preview": {"POST": GM_WRITES(body={"subject": "party:AWA"})},
     "api-roll-reroll": {"POST": OWNER_OR_GM_WRITES},
