@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.db import models
 
 from campaign.models import Campaign, Job, LogEntry, Membership
@@ -25,6 +25,7 @@ from downtime.models import (
 )
 from economy.models import Adventure, BadNewsToken, Complication, KarmaEntry, MacGuffin
 from rolls.models import Roll
+from zenergate_site.text import validate_name
 
 from . import document as doc
 from .checks import (
@@ -120,10 +121,13 @@ class Importer:
         return self.campaign
 
     def user_id(self, username: str) -> int | None:
-        if username not in self._users:
-            self._users[username] = (get_user_model().objects.filter(username=username)
-                                     .values_list("pk", flat=True).first())
-        return self._users[username]
+        """The importer's id for the importer's own name; None for anyone else.
+
+        A document must not act for other people: naming an account here does not make that
+        person a member, an owner or the author of an entry, roll or history line. Such a name
+        is kept as text where the row has room for it (the log's data), never as a link.
+        """
+        return self.user.pk if username == self.user.username else None
 
     def resolve(self, kind: str, value, path: str):
         """Return the id a reference names (or a user's id, None when there is no such user)."""
@@ -182,6 +186,12 @@ class Importer:
             field, where = meta.get_field(name), f"{path}.{table.name(name)}"
             named = value.get(table.name(name))
             attrs[field.attname] = None if named is None else self.resolve("user", named, where)
+        for name in ("name",):
+            if name in table.fields and isinstance(attrs.get(name), str):
+                try:
+                    validate_name(attrs[name])
+                except ValidationError as exc:
+                    self.problems.add(f"{path}.{table.name(name)}", exc.messages[0])
         instance = model(pk=pk, **attrs, **fixed)
         if keep:
             self.rows[model].append((instance, path))
@@ -256,10 +266,8 @@ class Importer:
                 seen.add(username)
                 if username == self.user.username:
                     continue  # the caller is the copy's GM already
-                if member.user_id is None:
-                    self.skipped_members.append(username)
-                else:
-                    self.memberships.append(member)
+                # Nobody else joins through a document: the GM invites them (or adds them by name).
+                self.skipped_members.append(username)
 
     def read_characters(self, rows: list) -> None:
         ids = allocate(Character, len(rows))

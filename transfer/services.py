@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import DataError, IntegrityError, connection, transaction
+from django.utils import timezone
 
 from campaign.changes import change_set
 from campaign.models import Campaign
@@ -38,9 +39,11 @@ def export_campaign(campaign: Campaign) -> dict:
 def import_campaign(document: dict, user) -> Campaign:
     """Create a new campaign from ``document`` with ``user`` as its GM, all or nothing.
 
-    Members are added by username where that user exists here; the others are listed in the
-    returned campaign's ``skipped_members`` (characters they own go to ``user``). Ledger
-    balances are rebuilt from the entries.
+    A document acts for no one else: its members are listed in the returned campaign's
+    ``skipped_members`` for the GM to add, the characters they owned go to ``user``, and the
+    entries, rolls and history they wrote keep no link to an account here. The copy is named
+    "<name> (imported <date>)" until the GM renames it. Ledger balances are rebuilt from the
+    entries.
 
     Raises:
         TransferError: the document is not one this server can import; its ``errors`` name
@@ -48,6 +51,8 @@ def import_campaign(document: dict, user) -> Campaign:
     """
     importer = Importer(document, user)
     campaign = importer.read()
+    suffix = f" (imported {timezone.localdate():%Y-%m-%d})"
+    campaign.name = campaign.name[:Campaign._meta.get_field("name").max_length - len(suffix)] + suffix
     try:
         with transaction.atomic():
             importer.save()
@@ -59,6 +64,6 @@ def import_campaign(document: dict, user) -> Campaign:
         raise TransferError({"detail": [f"The document breaks a rule of the database ({rule})."]}) from None
     skipped = importer.skipped_members
     change_set(campaign=campaign, by=user).audit(IMPORT_ACTION, f"{user} imported the campaign from a document"
-        + (f"; not on this server: {', '.join(skipped)}" if skipped else ""), data={"exported_at": document.get("exported_at"), "skipped_members": skipped})
+        + (f"; members to add: {', '.join(skipped)}" if skipped else ""), data={"exported_at": document.get("exported_at"), "skipped_members": skipped})
     campaign.skipped_members = skipped
     return campaign

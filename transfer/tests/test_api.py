@@ -57,12 +57,12 @@ def test_anyone_logged_in_imports_and_becomes_gm_of_the_copy(personas, api_as, p
 
     assert response.status_code == 201, response.content
     body = response.json()
-    assert body["skipped_members"] == []
+    # A document acts for no one else: the importer is the copy's only member, the others are listed.
+    assert sorted(body["skipped_members"]) == sorted({"gm", "player", "other_player", "viewer"} - {persona})
     copy = Campaign.objects.get(pk=body["id"])
-    assert copy.pk != personas["campaign"].pk and copy.name == "Test campaign"
+    assert copy.pk != personas["campaign"].pk and copy.name.startswith("Test campaign (imported ")
     roles = dict(Membership.objects.filter(campaign=copy).values_list("user__username", "role"))
-    expected = {"gm": "gm", "player": "player", "other_player": "player", "viewer": "viewer"}
-    assert roles == {**expected, persona: "gm"}
+    assert roles == {persona: "gm"}
 
 
 def test_anonymous_cannot_import(personas, api_as):
@@ -73,11 +73,40 @@ def test_anonymous_cannot_import(personas, api_as):
     assert Campaign.objects.count() == before
 
 
+def test_a_document_makes_no_one_else_a_member_owner_or_author(personas, api_as):
+    """Issue: a document naming gm and bob made them GMs of a stranger's copy and put words in their
+    names. Now they stay outside, and nothing in the copy links to their accounts."""
+    from characters.models import Character
+    from economy.models import KarmaEntry
+    from rolls.models import Roll
+
+    document = services.export_campaign(personas["campaign"])
+    document["members"] = [{"username": "gm", "role": "gm"}, {"username": "player", "role": "player"}]
+    response = api_as("outsider").post("/api/v1/campaigns/import/", document, format="json")
+    assert response.status_code == 201, response.content
+    copy = Campaign.objects.get(pk=response.json()["id"])
+    assert list(Membership.objects.filter(campaign=copy).values_list("user__username", flat=True)) == ["outsider"]
+    others = [personas[name].pk for name in ("gm", "player", "other_player", "viewer")]
+    assert not Character.objects.filter(campaign=copy, owner_id__in=others).exists()
+    assert not KarmaEntry.objects.filter(campaign=copy, by_id__in=others).exists()
+    assert not Roll.objects.filter(campaign=copy, by_id__in=others).exists()
+    assert not copy.log_entries.filter(actor_id__in=others).exists()
+
+
+@pytest.mark.parametrize("name", ["abc\u202edef", "\u200b\u200b"])
+def test_names_in_a_document_pass_the_apis_checks(personas, api_as, make_character, name):
+    make_character("player", name="Mara")
+    document = services.export_campaign(personas["campaign"])
+    document["characters"][0]["name"] = name
+    response = api_as("outsider").post("/api/v1/campaigns/import/", document, format="json")
+    assert response.status_code == 400 and "characters[0].name" in response.json()["errors"], response.content
+
+
 def test_members_without_an_account_here_are_listed(personas, api_as):
     document = services.export_campaign(personas["campaign"])
     document["members"].append({"username": "moved-away", "role": "player"})
     response = api_as("outsider").post("/api/v1/campaigns/import/", document, format="json")
-    assert response.status_code == 201 and response.json()["skipped_members"] == ["moved-away"]
+    assert response.status_code == 201 and "moved-away" in response.json()["skipped_members"]
 
 
 def test_a_document_over_the_size_limit_is_refused_before_it_is_read(personas, api_as, settings):
