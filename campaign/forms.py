@@ -62,3 +62,31 @@ class AccountForm(forms.Form):
     username = forms.CharField(max_length=limits.USERNAME, label="New player's username", validators=[validate_name])
     email = forms.EmailField(required=False, label="Their email (optional: for password reset links)")
     role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.PLAYER)
+
+
+class InvitationForm(forms.Form):
+    """An invitation link: for one person (used once) or for anyone until a date."""
+
+    role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.PLAYER)
+    reach = forms.ChoiceField(choices=[("one", "one person (the link works once)"),
+                                       ("until", "anyone with the link, until the date")], initial="one",
+                              label="For")
+    until = forms.DateField(required=False, label="Until (for anyone)", widget=forms.DateInput(attrs={"type": "date"}))
+
+    def service_data(self) -> dict:
+        import datetime
+
+        from django.utils import timezone
+
+        d = self.cleaned_data
+        until = d.get("until")
+        expires = (timezone.make_aware(datetime.datetime.combine(until, datetime.time(23, 59)))
+                   if until else None)
+        return {"role": d["role"], "single_use": d["reach"] == "one", "expires_at": expires}
+
+
+class JoinForm(forms.Form):
+    """A new account from an invitation link: a username and a password, nothing else."""
+
+    username = forms.CharField(max_length=limits.USERNAME, validators=[validate_name])
+    password = forms.CharField(widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}), max_length=128)

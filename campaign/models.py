@@ -172,3 +172,31 @@ class OneTimePassword(models.Model):
     issued_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                   related_name="+")
     issued_at = models.DateTimeField(auto_now_add=True)
+
+
+class Invitation(models.Model):
+    """A way into a campaign with a role: a link the GM passes on (used once, or until a date), or
+    an invitation for one username (a member named in an imported document). Revocable."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invitations")
+    role = models.CharField(max_length=8, choices=Membership.Role.choices)
+    token = models.CharField(max_length=64, unique=True)
+    username = models.CharField(max_length=150, blank=True)  # only this person may accept
+    single_use = models.BooleanField(default=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    uses = models.PositiveIntegerField(default=0)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(role__in=["gm", "player", "viewer"]), name="invitation_role_valid"),
+        ]
+
+    def open_now(self, now) -> bool:
+        """Whether the invitation still lets someone in."""
+        return (self.revoked_at is None and not (self.single_use and self.uses)
+                and (self.expires_at is None or self.expires_at > now))

@@ -54,3 +54,24 @@ def log_page(*, campaign: Campaign, user, is_gm: bool, kind: str = "", character
         rows = rows.filter(id__lt=before)
     found = list(rows.order_by("-id")[:limit + 1])
     return found[:limit], (found[limit - 1].id if len(found) > limit else None)
+
+
+def invitations_open(*, campaign: Campaign) -> list:
+    """The campaign's invitations that still let someone in, newest first (for its GM)."""
+    from django.utils import timezone
+
+    now = timezone.now()
+    return [i for i in campaign.invitations.filter(revoked_at__isnull=True) if i.open_now(now)]
+
+
+def invitations_for(*, user) -> list:
+    """Invitations made for this user by name (a campaign imported with them in it)."""
+    from django.utils import timezone
+
+    from .models import Invitation
+
+    if not user.is_authenticated:
+        return []
+    now = timezone.now()
+    rows = Invitation.objects.filter(username=user.username, revoked_at__isnull=True).select_related("campaign")
+    return [i for i in rows if i.open_now(now)]

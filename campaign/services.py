@@ -5,18 +5,19 @@ import secrets
 from datetime import timedelta
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
+from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
 from rulebook.systems import SYSTEMS, ParamError
 from zenergate_site.accounts import user_logout_everywhere
+from zenergate_site.text import validate_name
 
 from .changes import change_set
 from .errors import CampaignConflict, CampaignError
 from .events import CampaignChanged
-from .models import Campaign, LogEntry, Membership, OneTimePassword
+from .models import Campaign, Invitation, LogEntry, Membership, OneTimePassword
 
 #: Stat dice the app can roll and bound: NdM, optionally keeping the highest/lowest K, ± a constant.
 STAT_DICE = re.compile(r"^(?P<n>\d{1,2})d(?P<sides>\d{1,2})(?:k(?P<hl>[hl])(?P<keep>\d{1,2}))?(?P<add>[+-]\d{1,2})?$")
@@ -231,3 +232,101 @@ def password_reissue(*, membership: Membership, by) -> str:
     change_set(campaign=membership.campaign, by=by).audit(
         "account.password", f"{by} gave {user.username} a new one-time password", data={"user": user.pk})
     return password
+
+
+# --- Invitations ---------------------------------------------------------------------------------
+@transaction.atomic
+def invitation_create(*, campaign: Campaign, role: str, by, single_use: bool = True, expires_at=None,
+                      username: str = "") -> Invitation:
+    """A way into the campaign with ``role`` (GM): a link used once, or by anyone until
+    ``expires_at``; with ``username``, for that person alone."""
+    if role not in Membership.Role.values:
+        raise CampaignError(f"Role must be one of: {', '.join(Membership.Role.values)}.", field="role")
+    if not single_use and expires_at is None:
+        raise CampaignError("A link for several people needs an end date.", field="expires_at")
+    if expires_at is not None and expires_at <= timezone.now():
+        raise CampaignError("The end date is in the past.", field="expires_at")
+    changes = change_set(campaign=campaign, by=by)
+    invitation = Invitation.objects.create(campaign=campaign, role=role, token=secrets.token_urlsafe(24),
+                                           username=username, single_use=single_use, expires_at=expires_at,
+                                           created_by=by)
+    changes.audit("invitation.create", f"{by} invited " + (username or "by link") + f" as {invitation.get_role_display()}",
+                  data={"invitation": invitation.pk, "role": role})
+    return invitation
+
+
+@transaction.atomic
+def invitation_revoke(*, invitation: Invitation, by) -> Invitation:
+    changes = change_set(campaign=invitation.campaign_id, by=by)
+    if invitation.revoked_at is None:
+        invitation.revoked_at = timezone.now()
+        invitation.save(update_fields=["revoked_at"])
+        changes.audit("invitation.revoke", f"{by} revoked an invitation", data={"invitation": invitation.pk})
+    return invitation
+
+
+def invitation_open(token: str) -> Invitation | None:
+    """The invitation a link names, if it still lets someone in."""
+    invitation = Invitation.objects.select_related("campaign").filter(token=str(token)[:64]).first()
+    return invitation if invitation is not None and invitation.open_now(timezone.now()) else None
+
+
+@transaction.atomic
+def invitation_accept(*, token: str, user) -> Membership:
+    """Join the campaign an invitation names, with its role; it is used up if it is one-use.
+
+    Raises:
+        CampaignConflict: the invitation no longer works, is for someone else, or the user is in already.
+    """
+    invitation = Invitation.objects.select_for_update().select_related("campaign").filter(
+        token=str(token)[:64]).first()
+    if invitation is None or not invitation.open_now(timezone.now()):
+        raise CampaignConflict("This invitation no longer works: ask the GM for a new one.", field="token")
+    if invitation.username and invitation.username != user.username:
+        raise CampaignConflict("This invitation is for someone else.", field="token")
+    campaign = invitation.campaign
+    changes = change_set(campaign=campaign, by=user)
+    if Membership.objects.filter(campaign=campaign, user=user).exists():
+        raise CampaignConflict(f"You are in {campaign.name} already.", field="token")
+    membership = Membership.objects.create(campaign=campaign, user=user, role=invitation.role)
+    invitation.uses += 1
+    invitation.save(update_fields=["uses"])
+    changes.audit("membership.add", f"{user} joined by invitation as {membership.get_role_display()}",
+                  data={"user": user.pk, "role": invitation.role, "invitation": invitation.pk})
+    return membership
+
+
+@transaction.atomic
+def invitation_sign_up(*, token: str, username: str, password: str) -> Membership:
+    """Make an account from an invitation link and join (a person with no account yet).
+
+    Raises:
+        CampaignError: a username taken or not allowed, a weak password.
+        PermissionDenied: the site lets only staff make accounts and the inviter is not staff.
+    """
+    invitation = invitation_open(token)
+    if invitation is None:
+        raise CampaignConflict("This invitation no longer works: ask the GM for a new one.", field="token")
+    if invitation.created_by is None or not may_make_accounts(invitation.created_by):
+        raise PermissionDenied("On this site only staff make accounts: ask them for one, then open the link.")
+    username = (username or "").strip()
+    if invitation.username and username != invitation.username:
+        raise CampaignError(f"This invitation is for {invitation.username}.", field="username")
+    User = get_user_model()
+    try:
+        User._meta.get_field("username").run_validators(username)
+        validate_name(username)
+    except ValidationError:
+        raise CampaignError("Usernames are letters, digits and @ . + - _ only.", field="username") from None
+    if not username:
+        raise CampaignError("Choose a username.", field="username")
+    if User.objects.filter(username__iexact=username).exists():
+        raise CampaignConflict(f"There is already a user called {username}: log in and open the link again.",
+                               field="username")
+    candidate = User(username=username)
+    try:
+        password_validation.validate_password(password, candidate)
+    except ValidationError as exc:
+        raise CampaignError(" ".join(exc.messages), field="password") from None
+    user = User.objects.create_user(username=username, password=password)
+    return invitation_accept(token=token, user=user)

@@ -1,14 +1,17 @@
 """Campaign pages: thin views over the access helper, services and selectors."""
 
 from django.contrib import messages
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from zenergate_site.errors import DomainError
 
 from . import selectors, services
-from .forms import AccountForm, CampaignForm, CampaignSettingsForm, MemberAddForm
+from .forms import AccountForm, CampaignForm, CampaignSettingsForm, InvitationForm, JoinForm, MemberAddForm
 from .models import Membership
 from .permissions import access_campaign
 
@@ -24,7 +27,8 @@ def home(request):
     campaigns = selectors.campaign_list(viewer=request.user)
     roles = dict(request.user.memberships.values_list("campaign_id", "role"))
     rows = [(c, Membership.Role(roles[c.pk]).label) for c in campaigns]
-    return render(request, "campaign/home.html", {"rows": rows, "form": form})
+    return render(request, "campaign/home.html", {"rows": rows, "form": form,
+                                                  "invitations": selectors.invitations_for(user=request.user)})
 
 
 @login_required
@@ -40,6 +44,26 @@ def settings_page(request, campaign_id: int):
     member_form = MemberAddForm(request.POST if action == "add_member" else None)
     account_form = AccountForm(request.POST if action == "new_account" else None, prefix="account")
     status = 200
+    if action in ("invite", "revoke_invitation"):
+        if action == "invite":
+            invite_form = InvitationForm(request.POST)
+            if invite_form.is_valid():
+                try:
+                    invitation = services.invitation_create(campaign=campaign, by=request.user,
+                                                            **invite_form.service_data())
+                except DomainError as exc:
+                    messages.error(request, exc.message)
+                else:
+                    link = request.build_absolute_uri(reverse("join", args=[invitation.token]))
+                    messages.success(request, f"Invitation made: pass on the link {link}")
+            else:
+                messages.error(request, "; ".join(e for errs in invite_form.errors.values() for e in errs))
+        else:
+            invitation = campaign.invitations.filter(pk=request.POST.get("invitation") or 0).first()
+            if invitation is not None:
+                services.invitation_revoke(invitation=invitation, by=request.user)
+                messages.success(request, "Invitation revoked: its link no longer works.")
+        return redirect(reverse("campaign-settings", args=[campaign.pk]) + "#invitations")
     if action == "reissue":
         membership = campaign.memberships.select_related("user").filter(pk=request.POST.get("membership") or 0).first()
         if membership is None:
@@ -95,6 +119,8 @@ def settings_page(request, campaign_id: int):
                   {"campaign": campaign, "access": access, "form": form, "member_form": member_form,
                    "account_form": account_form, "roles": Membership.Role.choices,
                    "may_make_accounts": services.may_make_accounts(request.user),
+                   "invite_form": InvitationForm(), "invitations": selectors.invitations_open(campaign=campaign)
+                   if access.is_gm else [],
                    "members": selectors.membership_list(campaign=campaign)}, status=status)
 
 
@@ -120,3 +146,35 @@ def log_page(request, campaign_id: int):
         "campaign": campaign, "access": access, "entries": entries, "next_before": next_before, "kinds": kinds,
         "kind": kind, "character": character,
         "characters": campaign.characters.order_by("name", "pk").values_list("pk", "name")})
+
+
+@require_http_methods(["GET", "POST"])
+def join(request, token: str):
+    """An invitation link: join with one's account, or make one here (a name and a password)."""
+    invitation = services.invitation_open(token)
+    form = JoinForm(request.POST or None) if not request.user.is_authenticated else None
+    status = 200 if invitation is not None else 410
+    if request.method == "POST" and invitation is not None:
+        try:
+            if request.user.is_authenticated:
+                services.invitation_accept(token=token, user=request.user)
+            elif form.is_valid():
+                membership = services.invitation_sign_up(token=token, **form.cleaned_data)
+                login(request, membership.user, backend="django.contrib.auth.backends.ModelBackend")
+            else:
+                status = 400
+        except DomainError as exc:
+            if form is not None and exc.field in form.fields:
+                form.add_error(exc.field, exc.message)
+            else:
+                messages.error(request, exc.message)
+            status = exc.status_code
+        except PermissionDenied as exc:
+            messages.error(request, str(exc))
+            status = 403
+        else:
+            if status == 200:
+                messages.success(request, f"Welcome to {invitation.campaign.name}.")
+                return redirect("campaign-dashboard", campaign_id=invitation.campaign_id)
+    return render(request, "campaign/join.html", {"invitation": invitation, "form": form, "token": token},
+                  status=status)

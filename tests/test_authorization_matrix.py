@@ -244,6 +244,7 @@ MATRIX: dict[str, dict[str, Rule]] = {
     # --- Dice roller, roll feed, tables -------------------------------------------------------
     "campaign-roller": {"GET": MEMBERS_READ},
     "campaign-log": {"GET": MEMBERS_READ},  # each reads the lines shared with them
+    "join": {"GET": PUBLIC, "POST": PUBLIC},  # the invitation's token is the key (a spent one here: 410)
     "campaign-roller-roll": {"POST": PLAYERS_OR_GM_WRITE},
     "check-builder": {"GET": GM_WRITES},  # the GM's screen: secret checks and everyone's lines
     "check-builder-roll": {"POST": GM_WRITES(body={"subject": "party:AWA"})},
@@ -460,7 +461,7 @@ def url_of(route: Route, rule: Rule, world: World) -> str:
     values["kind"] = kind
     values["item_id"] = world.lines.get(kind)
     values["line_id"] = world.lines.get("languages")  # immersion runs on a language line
-    values["uidb64"], values["token"] = "MQ", "not-a-token"  # a reset link that no longer works
+    values["uidb64"], values["token"] = "MQ", "not-a-token"  # a reset link (or an invitation) that no longer works
     missing = [name for name in route.kwargs if values.get(name) is None]
     assert not missing, f"{route.name}: no object for {missing}; add one to build_world()"
     return "/" + re.sub(r"<(?:\w+:)?(\w+)>", lambda m: str(values[m.group(1)]), route.route)

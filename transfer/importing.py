@@ -75,6 +75,8 @@ class Importer:
         self.line_counts: dict[int, dict[str, int]] = defaultdict(dict)
         self.characters: dict[int, Character] = {}
         self.skipped_members: list[str] = []
+        #: (username, role) of each member the document names besides the importer.
+        self.invited: list[tuple[str, str]] = []
 
     # --- Reading ----------------------------------------------------------------------------
     def read(self) -> Campaign:
@@ -266,8 +268,9 @@ class Importer:
                 seen.add(username)
                 if username == self.user.username:
                     continue  # the caller is the copy's GM already
-                # Nobody else joins through a document: the GM invites them (or adds them by name).
+                # Nobody else joins through a document: each is invited, and accepts or ignores it.
                 self.skipped_members.append(username)
+                self.invited.append((username, member.role))
 
     def read_characters(self, rows: list) -> None:
         ids = allocate(Character, len(rows))
