@@ -330,3 +330,13 @@ def invitation_sign_up(*, token: str, username: str, password: str) -> Membershi
         raise CampaignError(" ".join(exc.messages), field="password") from None
     user = User.objects.create_user(username=username, password=password)
     return invitation_accept(token=token, user=user)
+
+
+def invitations_by_name(*, campaign: Campaign, by, invited: list[tuple[str, str]]) -> list[Invitation]:
+    """Invite each (username, role) by name, in the caller's change set and audit line (an import
+    says whom it invited in its own line)."""
+    change_set(campaign=campaign, by=by)
+    return Invitation.objects.bulk_create(
+        Invitation(campaign=campaign, role=role if role in Membership.Role.values else Membership.Role.PLAYER,
+                   token=secrets.token_urlsafe(24), username=username, created_by=by)
+        for username, role in invited)

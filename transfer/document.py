@@ -208,6 +208,8 @@ EXPORTED: dict[str, Table] = {table.model._meta.label: table for table in (
 NOT_EXPORTED: dict[str, str] = {
     Event._meta.label: "the live stream is runtime state: pages on the new server listen from its own last id",
     "campaign.PageVersion": "a cache counter of this server's rendered pages",
+    "campaign.OneTimePassword": "an account's state on this server, not the campaign's",
+    "campaign.Invitation": "links into this server's copy: the import invites the document's members afresh",
 }
 
 #: The top level of a document, in the order the export writes it.

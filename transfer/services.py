@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from campaign.changes import change_set
 from campaign.models import Campaign
-from campaign.services import invitation_create
+from campaign.services import invitations_by_name
 
 from .document import IMPORT_ACTION
 from .errors import TransferError
@@ -64,9 +64,8 @@ def import_campaign(document: dict, user) -> Campaign:
         rule = getattr(cause, "constraint_name", None) or str(exc).splitlines()[0]
         raise TransferError({"detail": [f"The document breaks a rule of the database ({rule})."]}) from None
     skipped = importer.skipped_members
-    for username, role in importer.invited:  # each named member may join: an invitation for them alone
-        invitation_create(campaign=campaign, role=role, by=user, username=username)
+    invitations_by_name(campaign=campaign, by=user, invited=importer.invited)  # each may join, or not
     change_set(campaign=campaign, by=user).audit(IMPORT_ACTION, f"{user} imported the campaign from a document"
-        + (f"; members to add: {', '.join(skipped)}" if skipped else ""), data={"exported_at": document.get("exported_at"), "skipped_members": skipped})
+        + (f"; invited by name: {', '.join(skipped)}" if skipped else ""), data={"exported_at": document.get("exported_at"), "skipped_members": skipped})
     campaign.skipped_members = skipped
     return campaign
