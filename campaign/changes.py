@@ -35,6 +35,7 @@ from django.utils import timezone
 
 from . import pagecache
 from .audience import EVERYONE, Seen
+from .errors import CampaignConflict
 from .events import LiveEvent
 from .models import Campaign, Event, LogEntry, OneTimePassword, PageVersion
 from .wakeup import CHANNEL as STREAM_CHANNEL
@@ -148,11 +149,12 @@ def current() -> ChangeSet | None:
     return sets[-1] if sets else None
 
 
-def change_set(*, campaign: Campaign | int | None, by=None) -> ChangeSet:
+def change_set(*, campaign: Campaign | int | None, by=None, archived_ok: bool = False) -> ChangeSet:
     """Open the change set of this write to ``campaign``, or join the one already open.
 
     Call it first thing inside the write's transaction (``campaign=None`` while creating the
-    campaign, then ``bind``).
+    campaign, then ``bind``). An archived campaign is read-only: opening a change set for it is
+    refused (409), but for the writes that restore or delete it (``archived_ok``).
     """
     if not connection.in_atomic_block:
         raise RuntimeError("open a change set inside the write's transaction")
@@ -162,6 +164,10 @@ def change_set(*, campaign: Campaign | int | None, by=None) -> ChangeSet:
             if changes.by is None and getattr(by, "is_authenticated", False):
                 changes.by = by
             return changes
+    if campaign_id is not None and not archived_ok and Campaign.objects.filter(
+            pk=campaign_id, archived_at__isnull=False).exists():
+        raise CampaignConflict("This campaign is archived, so it is read-only: its GM restores it from the "
+                               "campaigns page to change anything.", field="campaign")
     changes = ChangeSet(campaign_id, by, tuple(connection.savepoint_ids))
     committed = partial(_committed, changes)
     committed.change_set = changes

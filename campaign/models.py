@@ -27,6 +27,10 @@ class Campaign(models.Model):
     # In-game time elapsed, in hours: downtime advances it.
     game_hours = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Archived by its GM: read-only, out of the campaigns list, restorable (and then deletable).
+    archived_at = models.DateTimeField(null=True, blank=True)
+    # When the group meets next, as the GM set it: the dashboard shows it to everyone.
+    next_session_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["name", "id"]
@@ -200,3 +204,35 @@ class Invitation(models.Model):
         """Whether the invitation still lets someone in."""
         return (self.revoked_at is None and not (self.single_use and self.uses)
                 and (self.expires_at is None or self.expires_at > now))
+
+
+class GameSession(models.Model):
+    """One game night: everything the campaign's log and feed hold between its start and end
+    belongs to it. After it the GM edits the drafted recap and publishes it to the players."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="sessions")
+    number = models.PositiveIntegerField()
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+    recap = models.TextField(blank=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "number"], name="session_number_once"),
+            models.UniqueConstraint(fields=["campaign"], condition=Q(ended_at__isnull=True),
+                                    name="session_one_open"),
+        ]
+
+
+class SessionNote(models.Model):
+    """A member's own note on a game night."""
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="notes")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
+    text = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]

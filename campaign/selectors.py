@@ -10,7 +10,15 @@ def campaign_list(*, viewer) -> QuerySet[Campaign]:
     """Return the campaigns the viewer belongs to (any role)."""
     if not viewer.is_authenticated:
         return Campaign.objects.none()
-    return Campaign.objects.filter(memberships__user=viewer).distinct().order_by("name", "id")
+    return Campaign.objects.filter(memberships__user=viewer, archived_at__isnull=True).distinct().order_by("name", "id")
+
+
+def archived_list(*, viewer) -> QuerySet[Campaign]:
+    """The archived campaigns the viewer is GM of (to restore or delete)."""
+    if not viewer.is_authenticated:
+        return Campaign.objects.none()
+    return Campaign.objects.filter(memberships__user=viewer, memberships__role=Membership.Role.GM,
+                                   archived_at__isnull=False).order_by("name", "id")
 
 
 def membership_list(*, campaign: Campaign) -> QuerySet[Membership]:

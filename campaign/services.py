@@ -1,5 +1,6 @@
 """Every write of the campaign app: one transaction each, locking what it checks, logged."""
 
+import logging
 import re
 import secrets
 from datetime import timedelta
@@ -18,6 +19,8 @@ from .changes import change_set
 from .errors import CampaignConflict, CampaignError
 from .events import CampaignChanged
 from .models import Campaign, Invitation, LogEntry, Membership, OneTimePassword
+
+logger = logging.getLogger(__name__)
 
 #: Stat dice the app can roll and bound: NdM, optionally keeping the highest/lowest K, ± a constant.
 STAT_DICE = re.compile(r"^(?P<n>\d{1,2})d(?P<sides>\d{1,2})(?:k(?P<hl>[hl])(?P<keep>\d{1,2}))?(?P<add>[+-]\d{1,2})?$")
@@ -340,3 +343,40 @@ def invitations_by_name(*, campaign: Campaign, by, invited: list[tuple[str, str]
         Invitation(campaign=campaign, role=role if role in Membership.Role.values else Membership.Role.PLAYER,
                    token=secrets.token_urlsafe(24), username=username, created_by=by)
         for username, role in invited)
+
+
+# --- Archive, restore, delete ------------------------------------------------------------------
+@transaction.atomic
+def campaign_archive(*, campaign: Campaign, by) -> Campaign:
+    """Archive the campaign (GM): read-only from now on, out of everyone's campaigns list."""
+    changes = change_set(campaign=campaign, by=by)
+    changes.lock(Campaign.objects.filter(pk=campaign.pk))
+    Campaign.objects.filter(pk=campaign.pk).update(archived_at=timezone.now())
+    changes.audit("campaign.archive", f"{by} archived the campaign")
+    campaign.refresh_from_db()
+    return campaign
+
+
+@transaction.atomic
+def campaign_restore(*, campaign: Campaign, by) -> Campaign:
+    """Bring an archived campaign back (GM): writable and listed again."""
+    changes = change_set(campaign=campaign, by=by, archived_ok=True)
+    Campaign.objects.filter(pk=campaign.pk).update(archived_at=None)
+    changes.audit("campaign.restore", f"{by} restored the campaign")
+    campaign.refresh_from_db()
+    return campaign
+
+
+@transaction.atomic
+def campaign_delete(*, campaign: Campaign, by, confirm: str) -> str:
+    """Delete an archived campaign and everything in it (GM), once its name is typed; return the name."""
+    change_set(campaign=campaign, by=by, archived_ok=True)
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    if campaign.archived_at is None:
+        raise CampaignConflict("Archive the campaign first: only an archived campaign is deleted.", field="campaign")
+    if (confirm or "").strip() != campaign.name:
+        raise CampaignError("Type the campaign's name exactly to delete it.", field="confirm")
+    name = campaign.name
+    campaign.delete()
+    logger.info("Campaign deleted", extra={"campaign": name, "user_id": by.pk})
+    return name

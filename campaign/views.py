@@ -28,7 +28,8 @@ def home(request):
     roles = dict(request.user.memberships.values_list("campaign_id", "role"))
     rows = [(c, Membership.Role(roles[c.pk]).label) for c in campaigns]
     return render(request, "campaign/home.html", {"rows": rows, "form": form,
-                                                  "invitations": selectors.invitations_for(user=request.user)})
+                                                  "invitations": selectors.invitations_for(user=request.user),
+                                                  "archived": selectors.archived_list(viewer=request.user)})
 
 
 @login_required
@@ -44,6 +45,23 @@ def settings_page(request, campaign_id: int):
     member_form = MemberAddForm(request.POST if action == "add_member" else None)
     account_form = AccountForm(request.POST if action == "new_account" else None, prefix="account")
     status = 200
+    if action in ("archive", "restore", "delete"):
+        try:
+            if action == "archive":
+                services.campaign_archive(campaign=campaign, by=request.user)
+                messages.success(request, f"{campaign.name} is archived: read-only and out of the campaigns list. "
+                                          "Restore it from its settings (Archived campaigns, on the campaigns page).")
+                return redirect("home")
+            if action == "restore":
+                services.campaign_restore(campaign=campaign, by=request.user)
+                messages.success(request, f"{campaign.name} is back.")
+                return redirect("campaign-settings", campaign_id=campaign.pk)
+            name = services.campaign_delete(campaign=campaign, by=request.user, confirm=request.POST.get("confirm"))
+        except DomainError as exc:
+            messages.error(request, exc.message)
+            return redirect(reverse("campaign-settings", args=[campaign.pk]) + "#archive")
+        messages.success(request, f"{name} is deleted.")
+        return redirect("home")
     if action in ("invite", "revoke_invitation"):
         if action == "invite":
             invite_form = InvitationForm(request.POST)

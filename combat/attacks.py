@@ -239,7 +239,8 @@ def attack_make(*, encounter: Encounter, by, request: AttackRequest, dice: dict 
     seen = seen_by(attacker.combatant, target.combatant)
     record_roll(campaign=encounter.campaign_id, by=by, kind="combat", label=summary,
                 faces=result["dice"].get("attack", []), total=attack.check.total, success=attack.check.success,
-                probability=check_odds(attack.target.total, 3).probability, seen=seen)
+                probability=check_odds(attack.target.total, 3).probability, seen=seen,
+                detail={"critical": True} if attack.critical else None)
     return record(changes=changes, kind="attack", by=by, summary=summary, data=public, gm_data=gm_data,
                   idempotency_key=idempotency_key, answers=answers, seen=seen)
 

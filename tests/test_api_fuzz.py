@@ -98,6 +98,8 @@ class World:
         if names == {"character_id", "item_id"}:
             kind = path.rstrip("/").split("/")[-2]
             return [{"character_id": c, "item_id": i} for c, i in self.lines[kind]]
+        if names == {"character_id", "line_id"}:  # a language line's immersion
+            return [{"character_id": c, "line_id": i} for c, i in self.lines["languages"]]
         (name,) = names  # every other path takes one id
         return [{name: value} for value in getattr(self, name)]
 

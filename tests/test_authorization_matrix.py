@@ -244,6 +244,8 @@ MATRIX: dict[str, dict[str, Rule]] = {
     # --- Dice roller, roll feed, tables -------------------------------------------------------
     "campaign-roller": {"GET": MEMBERS_READ},
     "campaign-log": {"GET": MEMBERS_READ},  # each reads the lines shared with them
+    "campaign-sessions": {"GET": MEMBERS_READ, "POST": GM_WRITES(body={"action": "start"})},
+    "campaign-session": {"GET": MEMBERS_READ, "POST": MEMBERS_READ(body={"action": "none"})},
     "join": {"GET": PUBLIC, "POST": PUBLIC},  # the invitation's token is the key (a spent one here: 410)
     "campaign-roller-roll": {"POST": PLAYERS_OR_GM_WRITE},
     "check-builder": {"GET": GM_WRITES},  # the GM's screen: secret checks and everyone's lines
@@ -433,12 +435,18 @@ def build_world() -> World:
         attacker=pc.pk, target=goon.pk, weapon="Knife", stat="MEL"))
     assert CombatEvent.objects.filter(encounter=encounter).count() > 1
     setup, _ = library.setup_save(encounter=encounter, by=gm, name="Bar fight cast")  # the GM's NPC library
+    from campaign import sessions  # a game night, ended, its recap published
+
+    night = sessions.session_start(campaign=campaign, by=gm)
+    night = sessions.session_end(campaign=campaign, by=gm, recap="The bar fight.")
+    sessions.session_recap_save(session=night, by=gm, recap="The bar fight.", publish=True)
 
     ids = {
         "campaign_id": campaign.pk, "character_id": character.pk, "adventure_id": adventure.pk,
         "token_id": token.pk, "macguffin_id": macguffin.pk, "job_id": job.pk, "treatment_id": treatment.pk,
         "transition_id": transition["id"], "encounter_id": encounter.pk, "combatant_id": goon.pk,
         "pc_combatant_id": pc.pk, "event_id": request.pk, "setup_id": setup.pk, "roll_id": failed.pk,
+        "session_number": night.number,
     }
     return World(users=users, ids=ids, lines=lines, draft_id=draft.pk)
 
@@ -461,6 +469,7 @@ def url_of(route: Route, rule: Rule, world: World) -> str:
     values["kind"] = kind
     values["item_id"] = world.lines.get(kind)
     values["line_id"] = world.lines.get("languages")  # immersion runs on a language line
+    values["number"] = world.ids.get("session_number")
     values["uidb64"], values["token"] = "MQ", "not-a-token"  # a reset link (or an invitation) that no longer works
     missing = [name for name in route.kwargs if values.get(name) is None]
     assert not missing, f"{route.name}: no object for {missing}; add one to build_world()"

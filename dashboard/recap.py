@@ -1,0 +1,58 @@
+"""The recap of a game night, drafted from what happened: the campaign log's lines and the feed's
+notable rolls between the session's start and end, in order, in the words they were written in.
+
+Bookkeeping (edits to sheets and settings, invitations, accounts) stays out. GM-only lines and
+rolls stay out unless the GM asks for them. The GM edits the draft before publishing it.
+"""
+
+from __future__ import annotations
+
+from campaign.audience import Audience
+from campaign.models import GameSession, LogEntry
+from rolls.models import Roll
+
+#: Kinds of log line a recap tells (the action before the dot), and single actions it tells too.
+TOLD = ("combat", "karma", "macguffin", "adventure", "downtime", "transition", "treatment", "complication",
+        "language", "wounds")
+TOLD_ACTIONS = ("character.approve", "character.create", "character.state", "membership.add")
+
+
+def _line_told(entry: LogEntry) -> bool:
+    kind = entry.action.split(".", 1)[0]
+    return kind in TOLD or entry.action in TOLD_ACTIONS
+
+
+def _roll_told(roll: Roll) -> str:
+    """What makes a roll worth telling: a critical, a miracle, a reroll bought with Karma."""
+    detail = roll.detail or {}
+    if detail.get("critical"):
+        return "a critical!"
+    if roll.reroll_of_id:
+        return "rerolled with Karma: " + ("it worked" if roll.success else "it failed again")
+    dice, base = (roll.params or {}).get("dice"), len(roll.dice or [])
+    if isinstance(dice, int) and base > dice and not (roll.params or {}).get("extra"):
+        return "a miracle attempt: " + ("it worked" if roll.success else "it failed")
+    return ""
+
+
+def draft(session: GameSession, *, include_gm: bool = False) -> str:
+    """The recap's first draft: one line per event worth telling, oldest first."""
+    window = {"created_at__gte": session.started_at}
+    if session.ended_at is not None:
+        window["created_at__lte"] = session.ended_at
+    entries = LogEntry.objects.filter(campaign_id=session.campaign_id, **window)
+    rolls = Roll.objects.filter(campaign_id=session.campaign_id, **window)
+    if not include_gm:
+        entries = entries.filter(audience=Audience.EVERYONE)
+        rolls = rolls.filter(audience=Audience.EVERYONE)
+    told = [(e.created_at, e.pk, e.summary) for e in entries.order_by("created_at", "id") if _line_told(e)]
+    for roll in rolls.order_by("created_at", "id"):
+        why = _roll_told(roll)
+        if why:
+            result = "" if roll.success is None else (" (success)" if roll.success else " (failure)")
+            told.append((roll.created_at, roll.pk, f"{roll.label or 'A roll'} (rolled {roll.total}{result}: {why})"))
+    told.sort(key=lambda t: (t[0], t[1]))
+    heading = f"Session {session.number}, {session.started_at:%a %d %b %Y}"
+    if not told:
+        return heading + "\n\nA quiet night: nothing to tell yet."
+    return heading + "\n\n" + "\n".join(f"- {text}" for _, _, text in told)

@@ -1,0 +1,96 @@
+"""Game-session pages: the list (start, end, the next date), and one night's recap and notes."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django.views.decorators.http import require_http_methods
+
+from campaign import sessions as services
+from campaign.errors import CampaignError
+from campaign.models import GameSession
+from campaign.permissions import access_campaign
+from zenergate_site.errors import DomainError
+
+from . import recap
+
+
+def _when(raw: str):
+    """A datetime-local field's value in the site's time zone, or None (empty or unreadable)."""
+    value = parse_datetime((raw or "").strip())
+    if value is not None and timezone.is_naive(value):
+        value = timezone.make_aware(value)
+    return value
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def sessions_page(request, campaign_id: int):
+    access = access_campaign(user=request.user, campaign_id=campaign_id, write=request.method == "POST")
+    campaign = access.campaign
+    if request.method == "POST":
+        action = request.POST.get("action")
+        try:
+            if action == "start":
+                session = services.session_start(campaign=campaign, by=request.user)
+                messages.success(request, f"Session {session.number} started: everything from now on belongs to it.")
+            elif action == "end":
+                running = campaign.sessions.filter(ended_at__isnull=True).first()
+                text = recap.draft(running) if running is not None else ""
+                session = services.session_end(campaign=campaign, by=request.user, recap=text)
+                messages.success(request, f"Session {session.number} ended: its recap is drafted for you to edit.")
+                return redirect("campaign-session", campaign_id=campaign.pk, number=session.number)
+            elif action == "next":
+                when = _when(request.POST.get("next_session_at", ""))
+                if request.POST.get("next_session_at") and when is None:
+                    raise CampaignError("Give the date and time of the next session.",
+                                                 field="next_session_at")
+                services.next_session_set(campaign=campaign, by=request.user, when=when)
+                messages.success(request, "The next session's date is on the dashboard." if when else
+                                 "The next session's date is cleared.")
+        except DomainError as exc:
+            messages.error(request, exc.message)
+        return redirect("campaign-sessions", campaign_id=campaign.pk)
+    listed = campaign.sessions.all() if access.is_gm else campaign.sessions.filter(published_at__isnull=False)
+    return render(request, "campaign/sessions.html", {
+        "campaign": campaign, "access": access, "sessions": listed,
+        "running": campaign.sessions.filter(ended_at__isnull=True).first()})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def session_page(request, campaign_id: int, number: int):
+    access = access_campaign(user=request.user, campaign_id=campaign_id)
+    session = GameSession.objects.filter(campaign=access.campaign, number=number).first()
+    if session is None or (not access.is_gm and session.published_at is None):
+        raise Http404("No such session.")
+    if request.method == "POST":
+        action = request.POST.get("action")
+        if action in ("save", "publish", "redraft") and not access.is_gm:
+            raise PermissionDenied("Only the GM edits the recap.")
+        if action == "note" and access.role == "viewer":
+            raise PermissionDenied("Viewers read; players and the GM write notes.")
+        try:
+            if action == "redraft":
+                text = recap.draft(session, include_gm=request.POST.get("include_gm") == "on")
+                services.session_recap_save(session=session, by=request.user, recap=text, publish=False)
+                messages.success(request, "Recap drafted again from the session's events.")
+            elif action in ("save", "publish"):
+                services.session_recap_save(session=session, by=request.user, recap=request.POST.get("recap", ""),
+                                            publish=action == "publish")
+                messages.success(request, "Recap published: the players read it now." if action == "publish"
+                                 else "Recap saved.")
+            elif action == "note":
+                services.session_note_add(session=session, by=request.user, text=request.POST.get("text", ""))
+                messages.success(request, "Note added.")
+        except DomainError as exc:
+            messages.error(request, exc.message)
+        return redirect("campaign-session", campaign_id=access.campaign.pk, number=session.number)
+    return render(request, "campaign/session.html", {
+        "campaign": access.campaign, "access": access, "session": session,
+        "notes": session.notes.select_related("author")})
