@@ -80,8 +80,8 @@ def test_a_nights_recap_tells_what_happened_in_order_and_nothing_hidden(personas
 
 
 def test_the_gm_may_draft_with_gm_only_facts(personas, client):
-    from campaign.testing import arranged
     from campaign.audience import GM_ONLY
+    from campaign.testing import arranged
     from dashboard import recap
 
     _gm_post(client, personas, action="start")
