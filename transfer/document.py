@@ -210,6 +210,8 @@ NOT_EXPORTED: dict[str, str] = {
     "campaign.PageVersion": "a cache counter of this server's rendered pages",
     "campaign.OneTimePassword": "an account's state on this server, not the campaign's",
     "campaign.Invitation": "links into this server's copy: the import invites the document's members afresh",
+    "campaign.GameSession": "game nights and their recaps are this table's memory; the log lines they drew on travel",
+    "campaign.SessionNote": "members' notes on game nights, kept with the nights",
 }
 
 #: The top level of a document, in the order the export writes it.
