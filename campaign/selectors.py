@@ -49,11 +49,20 @@ def log_kinds(*, campaign: Campaign) -> list[str]:
 
 
 def log_page(*, campaign: Campaign, user, is_gm: bool, kind: str = "", character: int | None = None,
-             before: int | None = None, limit: int = LOG_PAGE) -> tuple[list[LogEntry], int | None]:
+             session: int | None = None, before: int | None = None,
+             limit: int = LOG_PAGE) -> tuple[list[LogEntry], int | None]:
     """A page of the audit lines this member may read, newest first, and the id to ask
     ``before`` for the next page (None at the end). ``kind`` keeps one kind of line
-    ("character", "combat", …); ``character`` the lines about one character."""
+    ("character", "combat", …); ``character`` the lines about one character; ``session`` (a
+    game night's number) the lines written while it ran."""
     rows = visible(campaign.log_entries.select_related("actor"), user=user, is_gm=is_gm)
+    if session is not None:
+        night = campaign.sessions.filter(number=session).values("started_at", "ended_at").first()
+        if night is None:
+            return [], None
+        rows = rows.filter(created_at__gte=night["started_at"])
+        if night["ended_at"] is not None:
+            rows = rows.filter(created_at__lte=night["ended_at"])
     if kind:
         rows = rows.filter(action__startswith=f"{kind}.")
     if character is not None:

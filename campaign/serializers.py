@@ -80,6 +80,8 @@ class LogQueryIn(StrictInput):
     kind = serializers.RegexField(r"^[a-z_]{0,32}$", required=False, default="",
                                   help_text='One kind of line: the action before the dot ("character", "combat").')
     character = serializers.IntegerField(min_value=1, max_value=2**63 - 1, required=False, default=None)
+    session = serializers.IntegerField(min_value=1, max_value=2**31 - 1, required=False, default=None,
+                                       help_text="A game night's number: the lines written while it ran.")
     before = serializers.IntegerField(min_value=1, max_value=2**63 - 1, required=False, default=None)
     limit = serializers.IntegerField(min_value=1, max_value=200, required=False, default=50)
 

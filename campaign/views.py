@@ -158,11 +158,14 @@ def log_page(request, campaign_id: int):
     kind = request.GET.get("kind", "")
     kind = kind if kind in kinds else ""
     character = _whole_or_none(request.GET.get("character"))
+    session = _whole_or_none(request.GET.get("session"))
     entries, next_before = selectors.log_page(campaign=campaign, user=request.user, is_gm=access.is_gm, kind=kind,
-                                              character=character, before=_whole_or_none(request.GET.get("before")))
+                                              character=character, session=session,
+                                              before=_whole_or_none(request.GET.get("before")))
     return render(request, "campaign/log.html", {
         "campaign": campaign, "access": access, "entries": entries, "next_before": next_before, "kinds": kinds,
-        "kind": kind, "character": character,
+        "kind": kind, "character": character, "session": session,
+        "sessions": campaign.sessions.values_list("number", flat=True),
         "characters": campaign.characters.order_by("name", "pk").values_list("pk", "name")})
 
 

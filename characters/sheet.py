@@ -422,6 +422,7 @@ def immersion_view(language: Language) -> Immersion | None:
     if not language.immersion:
         return None
     progress = progress_of(language)
-    purpose, length = progress.interval()
+    # At the top rank there is no next interval to show (and the rulebook names none).
+    purpose, length = ("", 0) if progress.complete else progress.interval()
     return Immersion(progress.aspect, progress.ranks is not None, progress.era_gap, progress.hours,
                      progress.related_languages, purpose, length, progress.complete)

@@ -112,3 +112,21 @@ def test_the_next_sessions_date_is_on_the_dashboard(personas, client):
     assert past.status_code == 302
     personas["campaign"].refresh_from_db()
     assert personas["campaign"].next_session_at is not None  # the past date was refused
+
+
+def test_the_log_keeps_one_nights_lines(personas, client, api_as):
+    from campaign.testing import arranged
+
+    with arranged(personas["campaign"]) as write:
+        write.audit("combat.before", "Before the night")
+    _gm_post(client, personas, action="start")
+    with arranged(personas["campaign"]) as write:
+        write.audit("combat.during", "During the night")
+    _gm_post(client, personas, action="end")
+    with arranged(personas["campaign"]) as write:
+        write.audit("combat.after", "After the night")
+    api = f"/api/v1/campaigns/{personas['campaign'].pk}/log/"
+    night = [e["summary"] for e in api_as("player").get(api, {"session": 1}).json()["entries"]]
+    assert "During the night" in night and "Before the night" not in night and "After the night" not in night
+    page = client.get(reverse("campaign-log", args=[personas["campaign"].pk]), {"session": 1}).content.decode()
+    assert "During the night" in page and "After the night" not in page

@@ -96,3 +96,14 @@ def test_the_downtime_page_logs_it_and_the_sheet_shows_the_clock(linguist, clien
     assert page.status_code == 200 and "2 of 3 h toward the language at 0 ranks" in page.content.decode()
     sheet = client.get(reverse("character-sheet", args=[linguist["character"].pk])).content.decode()
     assert "Immersion" in sheet and "2 of 3 h toward the language at 0 ranks" in sheet
+
+
+def test_a_language_at_the_top_rank_has_nothing_more_to_learn(linguist, api_as, personas):
+    """Found by the API fuzz sweep: a spoken rank of 3 has no next interval (it answered 500)."""
+    native = items.item_create(character=linguist["character"], kind_name="languages", by=personas["gm"],
+                               is_gm=True, data={"name": "Portuguese", "spoken": 3, "heard": 3, "written": 2,
+                                                 "read": 2})
+    url = f"/api/v1/characters/{linguist['character'].pk}/languages/{native.pk}/immersion/"
+    body = api_as("gm").post(url, {"hours": 5}, format="json")
+    assert body.status_code == 201, body.content
+    assert body.json()["checks"] == [] and "nothing more to learn" in body.json()["immersion"]["next"]
