@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import time
+from contextlib import contextmanager
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, connection, connections, transaction
 from django.db.models import Count, F
 from django.utils import timezone
 
@@ -236,9 +238,10 @@ def downtime_run(*, job_id: int) -> Job:
     therapies = {t.pk: t for t in Therapy.objects.filter(campaign_id=job.campaign_id)}
     ids, size = job.params["characters"], max(settings.DOWNTIME_BATCH, 1)
     try:
-        for start in range(0, len(ids), size):
-            if _run_batch(job, ids[start:start + size], therapies) and settings.DOWNTIME_BATCH_PAUSE_SECONDS:
-                time.sleep(settings.DOWNTIME_BATCH_PAUSE_SECONDS)
+        with _heartbeat(job.pk):
+            for start in range(0, len(ids), size):
+                if _run_batch(job, ids[start:start + size], therapies) and settings.DOWNTIME_BATCH_PAUSE_SECONDS:
+                    time.sleep(settings.DOWNTIME_BATCH_PAUSE_SECONDS)
     except (RulesError, DomainError, ValueError, KeyError, TypeError) as exc:
         # A rules or data error fails the same way on every retry: record it and stop. Anything
         # else (the database restarting, a lost connection) leaves the job running; the sweep
@@ -251,6 +254,31 @@ def downtime_run(*, job_id: int) -> Job:
             write.publish(JobProgressed(job=job.pk, status=Job.Status.FAILED))
         raise
     return _finish(job.pk)
+
+
+@contextmanager
+def _heartbeat(job_id: int):
+    """Move the job's heartbeat every ``JOB_HEARTBEAT_SECONDS`` while the block runs, from a thread
+    of its own: a slow batch is no silence, and a dead worker is noticed within seconds."""
+    stop = threading.Event()
+
+    def beat():
+        try:
+            while not stop.wait(settings.JOB_HEARTBEAT_SECONDS):
+                try:
+                    Job.objects.filter(pk=job_id, status=Job.Status.RUNNING).update(heartbeat_at=timezone.now())
+                except Exception:  # a lock wait or a lost connection: the next beat tries again
+                    log.warning("job %s: heartbeat not stored", job_id, exc_info=True)
+        finally:
+            connections.close_all()  # this thread's own connection
+
+    thread = threading.Thread(target=beat, name=f"job-{job_id}-heartbeat", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
 
 
 def _finish(job_id: int) -> Job:
@@ -277,15 +305,34 @@ def _finish(job_id: int) -> Job:
 def jobs_sweep() -> list[int]:
     """Re-send jobs left behind: queued and never picked up, or running with a silent worker."""
     now = timezone.now()
-    stale = now - timedelta(seconds=settings.JOB_STALE_SECONDS)
-    queued = Job.objects.filter(kind=Job.Kind.DOWNTIME, status=Job.Status.QUEUED, created_at__lt=stale)
-    running = Job.objects.filter(kind=Job.Kind.DOWNTIME, status=Job.Status.RUNNING, heartbeat_at__lt=stale)
-    ids = list(queued.values_list("pk", flat=True)) + list(running.values_list("pk", flat=True))
-    for job_id in ids:
-        # Moving the heartbeat first keeps two sweeps in a row from sending the job twice.
-        Job.objects.filter(pk=job_id).update(heartbeat_at=now)
+    queued = Job.objects.filter(kind=Job.Kind.DOWNTIME, status=Job.Status.QUEUED,
+                                created_at__lt=now - timedelta(seconds=settings.JOB_QUEUED_SECONDS))
+    running = Job.objects.filter(kind=Job.Kind.DOWNTIME, status=Job.Status.RUNNING,
+                                 heartbeat_at__lt=now - timedelta(seconds=settings.JOB_STALE_SECONDS))
+    jobs = [*queued.values_list("pk", "campaign_id", "status"), *running.values_list("pk", "campaign_id", "status")]
+    for job_id, campaign_id, status in jobs:
+        with transaction.atomic():
+            # Moving the heartbeat first keeps two sweeps in a row from sending the job twice.
+            Job.objects.filter(pk=job_id).update(heartbeat_at=now)
+            # Open job pages fetch the job again and say it was sent to a worker again.
+            change_set(campaign=campaign_id).publish(JobProgressed(job=job_id, status=status))
         _send(job_id)
-    return ids
+    return [job_id for job_id, _, _ in jobs]
+
+
+def job_health(job: Job, now=None) -> dict | None:
+    """What a job page says about a job whose worker fell silent or that was sent again:
+    ``{"stalled": bool, "since": time, "retry_by": time, "sends": n}``, or None when all is well."""
+    if job.status not in (Job.Status.QUEUED, Job.Status.RUNNING):
+        return None
+    now = now or timezone.now()
+    silent_after = timedelta(seconds=settings.JOB_HEARTBEAT_SECONDS * 2 + 1)
+    if job.status == Job.Status.RUNNING and job.heartbeat_at and now - job.heartbeat_at > silent_after:
+        retry_by = job.heartbeat_at + timedelta(seconds=settings.JOB_STALE_SECONDS + settings.JOB_SWEEP_SECONDS)
+        return {"stalled": True, "since": job.heartbeat_at, "retry_by": max(retry_by, now), "sends": job.sends}
+    if job.sends > 1:
+        return {"stalled": False, "since": job.heartbeat_at, "retry_by": None, "sends": job.sends}
+    return None
 
 
 # --- Undo -----------------------------------------------------------------------------------------

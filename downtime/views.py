@@ -144,7 +144,7 @@ def job_page(request, campaign_id: int, job_id: int):
         raise Http404("No such job.")
     context = {"campaign": access.campaign, "access": access, "job": job,
                "report": selectors.report_for(job, is_gm=access.is_gm) if job.status == Job.Status.DONE else [],
-               **_live(access.campaign)}
+               "health": services.job_health(job), **_live(access.campaign)}
     template = "downtime/_job_body.html" if request.htmx else "downtime/job.html"
     return render(request, template, context)
 

@@ -177,7 +177,7 @@ def test_run_serves_like_production_and_ctrl_c_stops_everything(tmp_path, static
 def test_a_worker_that_dies_is_started_again_and_its_job_finishes(tmp_path, static_root):
     # One character per batch, a pause between batches: the job is still running when the worker
     # dies. The restarted worker's sweep finds the job's heartbeat stopped and sends it again.
-    slow = {"DOWNTIME_BATCH": "1", "DOWNTIME_BATCH_PAUSE_SECONDS": "3", "JOB_STALE_SECONDS": "3",
+    slow = {"DOWNTIME_BATCH": "1", "DOWNTIME_BATCH_PAUSE_SECONDS": "3", "JOB_STALE_SECONDS": "3", "JOB_HEARTBEAT_SECONDS": "1",
             "JOB_SWEEP_SECONDS": "1"}
     stack = Launcher(tmp_path, "run", static_root, extra_env=slow)
     try:

@@ -147,7 +147,7 @@ class LoginGuardMixin:
         username = self.cleaned_data.get("username")
         if username is None or not self.cleaned_data.get("password"):
             return super().clean()  # a missing field: nothing was tried
-        self.lockout = login_guard.lockout_for(self.request, username)
+        self.lockout = login_guard.reserve(self.request, username)
         if self.lockout is None:
             try:
                 cleaned = super().clean()
@@ -155,6 +155,8 @@ class LoginGuardMixin:
                 # An account that may not log in here (inactive, not staff) is no wrong password.
                 if self.user_cache is None:
                     self.lockout = login_guard.record_failure(self.request, username)
+                else:
+                    login_guard.release(self.request, username)
                 if self.lockout is None:
                     raise
             else:

@@ -30,7 +30,7 @@ class GuardedAuthTokenSerializer(AuthTokenSerializer):
     def validate(self, attrs):
         request = self.context["request"]
         username = attrs.get("username", "")
-        lockout = login_guard.lockout_for(request, username)
+        lockout = login_guard.reserve(request, username)
         if lockout is None:
             try:
                 attrs = super().validate(attrs)

@@ -1,12 +1,16 @@
 """Refuse log-ins for a while after too many failures, per account and per client address.
 
-Every place that checks a password (the log-in page, the admin's, the token endpoint) asks
-``lockout_for`` first, then reports the outcome with ``record_failure`` or ``record_success``.
-Failures are counted in the cache (Redis, shared by every web replica) with an atomic
-increment; a counter lives ``LOGIN_LOCKOUT_SECONDS`` from its first failure. The failure that
-reaches the limit locks the account (or the address) for ``LOGIN_LOCKOUT_SECONDS``: until then
-every attempt is refused without looking at the password, the right one included. A lock
-stores the moment it ends, so the refusal can say how long to wait.
+Every place that checks a password (the log-in page, the admin's, the token endpoint) first
+claims an attempt with ``reserve``, and only then looks at the password; it reports the outcome
+with ``record_failure``, ``record_success`` or ``release`` (no password was judged). The claim
+is one atomic Redis increment per counter (the account's and the address's), so however many
+guesses arrive at once, at most the limit of them get a password checked: the claim that would
+pass the limit is refused and given back. A counter lives ``LOGIN_LOCKOUT_SECONDS`` from its
+first claim; it holds the failures plus the attempts still being checked.
+
+The failure that reaches the limit locks the account (or the address) for
+``LOGIN_LOCKOUT_SECONDS``: until then every attempt is refused without looking at the password,
+the right one included. A lock stores the moment it ends, so the refusal can say how long to wait.
 
 If the cache cannot be reached, log-ins go on unguarded and a warning is logged: a broken
 cache must not keep everybody out.
@@ -27,16 +31,20 @@ from django.core.cache import cache
 logger = logging.getLogger(__name__)
 
 PREFIX = "login-guard"
+#: Seconds to wait when the limit's worth of attempts are being checked at this moment.
+CROWDED_WAIT = 5
 ACCOUNT = "account"
 ADDRESS = "address"
 
 
 @dataclass(frozen=True)
 class Lockout:
-    """A refusal: whose failures caused it (``account`` or ``address``) and when it ends."""
+    """A refusal: whose failures caused it (``account`` or ``address``) and when it ends.
+    ``crowded``: no lock yet, but the limit's worth of attempts are being checked right now."""
 
     scope: str
     until: float
+    crowded: bool = False
 
     @property
     def seconds(self) -> int:
@@ -48,6 +56,8 @@ class Lockout:
         minutes = math.ceil(self.seconds / 60)
         wait = f"{minutes} minute{'s' if minutes != 1 else ''}"
         whose = "for this account" if self.scope == ACCOUNT else "from your network address"
+        if self.crowded:
+            return f"Too many log-ins at once {whose}. Try again in a few seconds."
         return f"Too many failed log-ins {whose}. Try again in {wait}."
 
 
@@ -117,7 +127,7 @@ def lockout_for(request, username: str) -> Lockout | None:
 
 
 def _count(key: str, window: int) -> int:
-    """Add one failure to a counter that lives ``window`` seconds from its first failure."""
+    """Add one to a counter that lives ``window`` seconds from its first increment."""
     for _ in range(3):
         cache.add(key, 0, timeout=window)  # creates it with its expiry, unless it exists
         try:
@@ -127,16 +137,49 @@ def _count(key: str, window: int) -> int:
     return 1
 
 
+def _give_back(key: str) -> None:
+    try:
+        cache.decr(key)
+    except ValueError:  # expired (or cleared by a success) meanwhile: nothing to give back
+        pass
+
+
+@_fail_open()
+def reserve(request, username: str) -> Lockout | None:
+    """Claim one attempt for this username and client before its password is checked.
+
+    Returns the lockout that refuses it, if any; then nothing is claimed. Otherwise the caller
+    checks the password and reports with ``record_failure``, ``record_success`` or ``release``.
+    """
+    lockout = lockout_for(request, username)
+    if lockout is not None:
+        return lockout
+    window = settings.LOGIN_LOCKOUT_SECONDS
+    claimed = []
+    for scope, key, limit in _subjects_of(request, username):
+        claimed.append(failures_key(key))
+        if _count(failures_key(key), window) > limit:
+            # The limit's worth of attempts are failures or being checked right now.
+            for taken in claimed:
+                _give_back(taken)
+            return Lockout(scope, time.time() + CROWDED_WAIT, crowded=True)
+    return None
+
+
 @_fail_open()
 def record_failure(request, username: str) -> Lockout | None:
-    """Count a wrong password; return the lockout it started, if it reached a limit."""
+    """A claimed attempt had a wrong password; return the lockout it started, if it reached a limit."""
     window = settings.LOGIN_LOCKOUT_SECONDS
     started = None
-    for scope, key, limit in _subjects_of(request, username):
-        if _count(failures_key(key), window) >= limit:
+    subjects = _subjects_of(request, username)
+    counts = cache.get_many([failures_key(key) for _, key, _ in subjects])
+    for scope, key, limit in subjects:
+        if counts.get(failures_key(key), 0) >= limit:
             until = time.time() + window
             cache.set(lock_key(key), until, timeout=window)
-            cache.delete(failures_key(key))  # after the wait, the full number of attempts again
+            # The count ends with the lock, so after the wait the full number of attempts is back;
+            # kept until then, it still refuses claims made before the lock was seen.
+            cache.touch(failures_key(key), window)
             logger.warning("Log-ins locked for %d s after %d failures", window, limit,
                            extra={"scope": scope, "client": client_address(request)})
             started = started or Lockout(scope, until)
@@ -145,10 +188,20 @@ def record_failure(request, username: str) -> Lockout | None:
 
 @_fail_open()
 def record_success(request, username: str) -> None:
-    """Forget the account's failures. The address's stay: one good account must not let a
-    client reset its count while it tries others."""
+    """A claimed attempt had the right password: forget the account's failures. The address
+    only gets its claim back: one good account must not let a client reset its count while
+    it tries others."""
     for _, key, _ in _subjects(username=username, address=""):
         cache.delete(failures_key(key))
+    for _, key, _ in _subjects(username="", address=client_address(request)):
+        _give_back(failures_key(key))
+
+
+@_fail_open()
+def release(request, username: str) -> None:
+    """A claimed attempt judged no password (an inactive account, say): give the claim back."""
+    for _, key, _ in _subjects_of(request, username):
+        _give_back(failures_key(key))
 
 
 def subject_keys(*, username: str = "", address: str = "") -> list[str]:

@@ -69,6 +69,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "zenergate_site.private_responses.PrivateResponsesMiddleware",  # Cache-Control, Vary
     "django.contrib.messages.middleware.MessageMiddleware",
     "zenergate_site.accounts.OneTimePasswordMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -130,6 +131,8 @@ CACHES = {
         "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
     }
 }
+# After a cache command times out, the cache is skipped this long (zenergate_site/cache.py).
+CACHE_RETRY_SECONDS = env.float("CACHE_RETRY_SECONDS", default=5)
 
 # --- Celery ------------------------------------------------------------------------------
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=_broker_url(REDIS_URL))
@@ -142,13 +145,21 @@ CELERY_TIMEZONE = "UTC"
 # A worker killed mid-task leaves its message unacknowledged; the broker hands it out again after
 # this many seconds. Jobs are safe to run twice (each character is claimed once), so it can be short.
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600)}
+# A hung broker must not hang a request: connecting and each command give up after two seconds,
+# and a downtime start then answers 503 with nothing written.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600),
+                                   "socket_timeout": 2, "socket_connect_timeout": 2}
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
 # Rendered pages and API reads are cached per viewer under a version every write moves on
 # (campaign/pagecache.py); entries also expire after this long. 0 turns the cache off.
 PAGE_CACHE_SECONDS = env.int("PAGE_CACHE_SECONDS", default=600)
 # The sweep re-sends jobs the broker lost (queued too long) or whose worker died (no heartbeat).
-JOB_SWEEP_SECONDS = env.float("JOB_SWEEP_SECONDS", default=30)
-JOB_STALE_SECONDS = env.float("JOB_STALE_SECONDS", default=120)
+# A running job's worker beats every JOB_HEARTBEAT_SECONDS; silent for JOB_STALE_SECONDS, the job
+# is sent again by the next sweep, so a dead worker's job is back in a queue within about 30 s.
+JOB_SWEEP_SECONDS = env.float("JOB_SWEEP_SECONDS", default=10)
+JOB_HEARTBEAT_SECONDS = env.float("JOB_HEARTBEAT_SECONDS", default=5)
+JOB_STALE_SECONDS = env.float("JOB_STALE_SECONDS", default=15)
+JOB_QUEUED_SECONDS = env.float("JOB_QUEUED_SECONDS", default=120)
 # Characters advanced per transaction by a downtime job.
 DOWNTIME_BATCH = env.int("DOWNTIME_BATCH", default=200)
 # A pause between batches, to leave the database room for pages while a large job runs.

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import psutil
 import pytest
+from django.test import Client
+from django.urls import reverse
 
 from campaign.models import Job
 from characters.models import Character
@@ -83,9 +85,18 @@ def test_a_killed_worker_leaves_every_character_advanced_exactly_once(personas, 
     done_at_kill = Job.objects.get(pk=job_id).progress
     assert 0 < done_at_kill < 500, "the worker was killed in the middle of the job"
     if kill == "worker":
-        # A new worker with the beat sweep finds the job's heartbeat stopped and sends it again.
-        start_worker(extra_env={**slow, "JOB_STALE_SECONDS": "2", "JOB_SWEEP_SECONDS": "1"}, beat=True,
-                     name="rescuer")
+        # The job page says so while no worker answers, then that the job went to a worker again:
+        # a new worker with the beat sweep (default timings) finds the heartbeat stopped.
+        killed_at = time.monotonic()
+        gm = Client()
+        gm.force_login(personas["gm"])
+        page = reverse("campaign-job", args=[campaign.pk, job_id])
+        _wait(lambda: "The worker stopped answering" in gm.get(page).content.decode(), "the page to notice", 15)
+        start_worker(extra_env=slow, beat=True, name="rescuer")
+        _wait(lambda: Job.objects.get(pk=job_id).sends >= 2, "the job to be sent again", 60)
+        assert time.monotonic() - killed_at <= 30
+        retried = gm.get(page).content.decode()
+        assert "sent to a worker again" in retried or Job.objects.get(pk=job_id).status == Job.Status.DONE
     _wait(lambda: Job.objects.get(pk=job_id).status == Job.Status.DONE, "the job to finish")
     _assert_each_advanced_once(job_id, party)
     campaign.refresh_from_db()
@@ -133,9 +144,61 @@ def test_redis_down_is_a_503_and_no_job_is_orphaned(personas, api_as, wounded, s
                 leftover.unlink()
             url = redis.start()
             # A worker with the beat sweep: the job left queued is sent again and runs.
-            start_worker(redis_url=url, beat=True, extra_env={"JOB_STALE_SECONDS": "1", "JOB_SWEEP_SECONDS": "1"})
+            start_worker(redis_url=url, beat=True, extra_env={"JOB_QUEUED_SECONDS": "1", "JOB_SWEEP_SECONDS": "1"})
             _wait(lambda: Job.objects.get(pk=job_id).status == Job.Status.DONE, "the orphaned job to run")
             assert Job.objects.get(pk=job_id).sends >= 2
             _assert_each_advanced_once(job_id, party)
     finally:
+        redis.stop()
+
+
+@contextmanager
+def _cache(url: str):
+    """Point this process's cache at ``url`` (with the site's timeouts) for a while."""
+    from django.conf import settings
+    from django.test.utils import override_settings
+
+    with override_settings(CACHES={"default": {**settings.CACHES["default"], "LOCATION": url}}):
+        yield
+
+
+def test_a_hung_redis_is_a_503_within_three_seconds_and_pages_render_without_the_cache(
+        personas, api_as, client, wounded):
+    """redis-server stopped with SIGSTOP: connections are accepted but nothing answers."""
+    from django.conf import settings
+    from django.urls import reverse
+    from django.utils.html import escape
+
+    party = _party(wounded, 2)
+    campaign = personas["campaign"]
+    client.force_login(personas["player"])
+    sheet = reverse("character-sheet", args=[party[0].pk])
+    redis = EmbeddedRedis(Path(tempfile.mkdtemp(prefix="zg-hung-")))
+    url = redis.start()
+    try:
+        with _broker(url), _cache(url):
+            assert client.get(sheet).status_code == 200  # the cache works and now holds the page
+            redis.process.send_signal(signal.SIGSTOP)
+
+            began = time.monotonic()
+            response = api_as("gm").post(f"/api/v1/campaigns/{campaign.pk}/downtime/",
+                                         {"hours": 24, "idempotency_key": "while-hung"}, format="json")
+            assert time.monotonic() - began < 3
+            assert response.status_code == 503 and "nothing changed" in response.json()["errors"]["detail"][0]
+            assert not Job.objects.exists()
+
+            for _ in range(3):  # the first read pays one timeout at most; the next skip the cache
+                began = time.monotonic()
+                page = client.get(sheet)
+                assert page.status_code == 200 and escape(party[0].name) in page.content.decode()
+                assert time.monotonic() - began < 3
+
+            redis.process.send_signal(signal.SIGCONT)
+            time.sleep(settings.CACHE_RETRY_SECONDS)  # the breaker lets the cache be tried again
+            job_id = _start(api_as, campaign, "after-resume")
+            assert Job.objects.get(pk=job_id).sends == 1
+            assert client.get(sheet).status_code == 200
+    finally:
+        if redis.process is not None:
+            redis.process.send_signal(signal.SIGCONT)
         redis.stop()

@@ -154,7 +154,10 @@ def test_log_ins_of_one_user_at_once_leave_one_working_token(make_user):
 
     with ThreadPoolExecutor(6) as pool:
         results = list(pool.map(log_in, range(6)))
-    assert {status for status, _ in results} == {200}
+    # No more passwords are checked at once than the lockout's limit (5): a sixth is asked to wait.
+    statuses = sorted(status for status, _ in results)
+    assert statuses in ([200] * 6, [200] * 5 + [429])
+    results = [(status, token) for status, token in results if status == 200]
     (kept,) = Token.objects.values_list("key", flat=True)
     assert kept in {token for _, token in results}
     working = [token for _, token in results if with_token(token).get("/api/v1/campaigns/").status_code == 200]

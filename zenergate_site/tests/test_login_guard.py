@@ -23,10 +23,12 @@ ADDRESS_LOCKED = "Too many failed log-ins from your network address. Try again i
 
 
 def end_the_wait(*, username: str = "", address: str = "") -> None:
-    """Move the stored end of a lockout into the past, as if the wait were over."""
+    """Move the stored end of a lockout into the past and drop its count (which ends with it),
+    as if the wait were over."""
     for key in login_guard.subject_keys(username=username, address=address):
         if cache.get(login_guard.lock_key(key)) is not None:
             cache.set(login_guard.lock_key(key), time.time() - 1, timeout=60)
+            cache.delete(login_guard.failures_key(key))
 
 
 def shorten_the_wait(seconds: float, *, username: str) -> None:
@@ -207,3 +209,79 @@ def test_with_the_cache_down_logins_still_work_and_say_so_in_the_log(personas, c
         assert api.post(TOKEN, {"username": "gm", "password": "wrong"}, format="json").status_code == 400
         assert api.post(TOKEN, {"username": "gm", "password": PASSWORD}, format="json").status_code == 200
     assert any("cache is unavailable" in record.getMessage() for record in caplog.records)
+
+
+# --- Guesses in parallel -------------------------------------------------------------------------
+def _guess_in_parallel(url: str, guesses: list[tuple[str, str]]) -> list[int]:
+    """POST wrong passwords to the token endpoint all at once: (username, client address) each."""
+    import threading
+
+    import requests
+
+    start = threading.Barrier(len(guesses))
+    statuses: list[int] = [0] * len(guesses)
+
+    def guess(index: int, username: str, address: str) -> None:
+        start.wait()
+        for _ in range(10):
+            try:
+                statuses[index] = requests_post(url, username, f"wrong-{index}", address)
+                return
+            except requests.ConnectionError:  # the test server's listen queue was full: not received
+                time.sleep(0.05)
+
+    threads = [threading.Thread(target=guess, args=(index, *pair)) for index, pair in enumerate(guesses)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return statuses
+
+
+@pytest.fixture
+def password_checks(monkeypatch):
+    """How many times a password was really checked, counted at Django's own backend."""
+    from django.contrib.auth.backends import ModelBackend
+
+    checked = []
+    authenticate = ModelBackend.authenticate
+
+    def counted(self, request, username=None, password=None, **kwargs):
+        checked.append(username)
+        return authenticate(self, request, username=username, password=password, **kwargs)
+
+    monkeypatch.setattr(ModelBackend, "authenticate", counted)
+    return checked
+
+
+@pytest.mark.stack
+@pytest.mark.django_db(transaction=True)
+def test_thirty_parallel_guesses_from_thirty_addresses_check_at_most_five_passwords(
+        personas, live_server, settings, password_checks):
+    settings.LOGIN_TRUSTED_PROXIES = 1
+    statuses = _guess_in_parallel(live_server.url, [("player", f"10.0.0.{n}") for n in range(30)])
+    assert 1 <= len(password_checks) <= 5, len(password_checks)
+    # A wrong password answers 400 until the failures reach the limit, then 429.
+    assert statuses.count(400) <= 4 and statuses.count(429) >= 26 and set(statuses) <= {400, 429}
+    # The account is locked now, the right password included.
+    right = requests_post(live_server.url, "player", PASSWORD, "10.0.0.99")
+    assert right == 429
+
+
+@pytest.mark.stack
+@pytest.mark.django_db(transaction=True)
+def test_forty_parallel_guesses_from_one_address_check_at_most_twenty_passwords(
+        personas, live_server, settings, password_checks):
+    settings.LOGIN_TRUSTED_PROXIES = 1
+    statuses = _guess_in_parallel(live_server.url, [(f"nobody-{n}", "10.0.1.1") for n in range(40)])
+    assert 1 <= len(password_checks) <= 20, len(password_checks)
+    assert statuses.count(400) <= 19 and statuses.count(429) >= 21 and set(statuses) <= {400, 429}
+    assert requests_post(live_server.url, "player", PASSWORD, "10.0.1.1") == 429
+    assert requests_post(live_server.url, "player", PASSWORD, "10.0.1.2") == 200
+
+
+def requests_post(url: str, username: str, password: str, address: str) -> int:
+    import requests
+
+    return requests.post(url + TOKEN, json={"username": username, "password": password},
+                         headers={"X-Forwarded-For": address}, timeout=60).status_code
