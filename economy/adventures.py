@@ -52,7 +52,6 @@ def _award_replay(campaign: Campaign, kind: str, character_ids: Iterable, key: s
     return [found[i] for i in ids]
 
 
-@transaction.atomic
 def award(*, campaign: Campaign, kind: str, character_ids: Iterable, by, reason: str,
           amount: int | None = None, idempotency_key: str | None = None) -> list[KarmaEntry]:
     """Pay a GM award at once: complication +2, NPC boost +1, or a manual correction (±).
@@ -60,12 +59,20 @@ def award(*, campaign: Campaign, kind: str, character_ids: Iterable, by, reason:
     A replayed idempotency key returns the first entries before anything is checked again
     (a character retired since, a correction the balance no longer covers).
     """
+    return award_paid(campaign=campaign, kind=kind, character_ids=character_ids, by=by, reason=reason,
+                      amount=amount, idempotency_key=idempotency_key)[0]
+
+
+@transaction.atomic
+def award_paid(*, campaign: Campaign, kind: str, character_ids: Iterable, by, reason: str,
+               amount: int | None = None, idempotency_key: str | None = None) -> tuple[list[KarmaEntry], bool]:
+    """``award``, saying whether it paid now (True) or a replayed key found the first entries."""
     change_set(campaign=campaign.pk, by=by)
     if kind not in AWARD_KINDS:
         raise CampaignError(f"Unknown award {kind!r}: use complication, npc_boost or manual.", field="kind")
     replay = _award_replay(campaign, kind, character_ids, idempotency_key)
     if replay is not None:
-        return replay
+        return replay, False
     reason = (reason or "").strip()
     if not reason:
         raise CampaignError("Say why (it goes in the ledger).", field="reason")
@@ -79,9 +86,10 @@ def award(*, campaign: Campaign, kind: str, character_ids: Iterable, by, reason:
     lock_in_order(c.pk for c in characters)
     adventure = current_adventure(campaign)
     # One transaction: a correction that would take any one balance below zero posts nothing.
-    return [karma_post(character=c, amount=value, kind=kind, by=by, reason=reason, adventure=adventure,
-                       idempotency_key=client_key(f"award:{idempotency_key}:{c.pk}") if idempotency_key else None)[0]
-            for c in characters]
+    posted = [karma_post(character=c, amount=value, kind=kind, by=by, reason=reason, adventure=adventure,
+                         idempotency_key=client_key(f"award:{idempotency_key}:{c.pk}") if idempotency_key else None)
+              for c in characters]
+    return [entry for entry, _ in posted], any(created for _, created in posted)
 
 
 # --- Adventures ---------------------------------------------------------------------------

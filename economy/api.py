@@ -136,15 +136,15 @@ class CharacterComplicationsApi(APIView):
 
 # --- GM awards ----------------------------------------------------------------------------
 class AwardApi(APIView):
-    @extend_schema(request=AwardIn, responses={201: AwardOut},
-                   summary="Pay a GM award: complication +2, NPC boost +1, or a manual correction")
+    @extend_schema(request=AwardIn, responses={201: AwardOut, 200: AwardOut},
+                   summary="Pay a GM award: complication +2, NPC boost +1, or a manual correction (200: replayed key)")
     def post(self, request, campaign_id: int):
         access = access_campaign(user=request.user, campaign_id=campaign_id, write=True)
         data = _valid(AwardIn, request)
-        entries = economy.award(campaign=access.campaign, kind=data["kind"], character_ids=data["characters"],
-                                by=request.user, reason=data["reason"], amount=data.get("amount"),
-                                idempotency_key=data.get("idempotency_key"))
-        return Response(AwardOut({"entries": entries}).data, status=status.HTTP_201_CREATED)
+        entries, paid = economy.award_paid(
+            campaign=access.campaign, kind=data["kind"], character_ids=data["characters"], by=request.user,
+            reason=data["reason"], amount=data.get("amount"), idempotency_key=data.get("idempotency_key"))
+        return Response(AwardOut({"entries": entries}).data, status=status.HTTP_201_CREATED if paid else status.HTTP_200_OK)
 
 
 # --- Adventures ---------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from .adventures import (
     adventure_close,
     adventure_start,
     award,
+    award_paid,
     payout_preview,
     token_add,
     token_void,
@@ -24,7 +25,7 @@ from .pools import macguffin_contribute, macguffin_create, macguffin_summary, po
 from .spends import karma_spend, spend_quote
 
 __all__ = [
-    "AWARD_KINDS", "adventure_close", "adventure_start", "award", "complication_record", "current_adventure",
+    "AWARD_KINDS", "adventure_close", "adventure_start", "award", "award_paid", "complication_record", "current_adventure",
     "karma_flags", "karma_spend", "lock_in_order", "macguffin_contribute", "macguffin_create", "macguffin_summary",
     "pools_with_givers",
     "payout_preview", "removals_this_adventure", "spend_quote", "token_add", "token_void", "upgrades_in_effect",

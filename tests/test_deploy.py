@@ -181,3 +181,15 @@ def test_no_inline_script_or_event_handler_in_templates():
             continue
         assert not inline and not handlers, f"{file.relative_to(ROOT)}: {inline or handlers}"
         assert "<style" not in text, f"{file.relative_to(ROOT)}: a <style> element (style-src 'self')"
+
+
+def test_check_deploy_refuses_the_placeholder_secret_key(tmp_path):
+    production = {**env_example(), **TLS_ON, "DEVSTACK_DIR": str(tmp_path)}
+    assert production["SECRET_KEY"].startswith("change-me")  # the file's placeholder, as copied
+    for name in ("DATABASE_URL", "REDIS_URL"):
+        if name in os.environ:
+            production[name] = os.environ[name]
+    result = manage("check", "--deploy", "--fail-level", "WARNING", extra_env=production)
+    assert result.returncode != 0
+    assert "zenergate.E001" in result.stdout + result.stderr
+    assert "SECRET_KEY is the placeholder from .env.example." in result.stdout + result.stderr

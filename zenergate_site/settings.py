@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "combat",
     "rolls",
     "transfer",
+    "zenergate_site.apps.SiteConfig",  # its deploy checks
 ]
 
 MIDDLEWARE = [
@@ -344,9 +345,12 @@ LOGGING = {
         "console": {
             "class": "logging.StreamHandler",
             "formatter": env("LOG_FORMAT", default="json"),
+            # A refused request (4xx) is one line at INFO, not a warning with a traceback.
+            "filters": ["refused"],
         }
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "filters": {"refused": {"()": "zenergate_site.logs.RefusedRequestFilter"}},
     "loggers": {
         "django.db.backends": {"level": "WARNING"},
     },
