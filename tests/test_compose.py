@@ -102,3 +102,45 @@ def test_docker_compose_config_when_available(tmp_path):
     shutil.copytree(ROOT / "deploy", tmp_path / "deploy")
     result = subprocess.run([docker, "compose", "config", "--quiet"], cwd=tmp_path, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+def test_what_even_the_proxy_refuses_is_answered_as_json(tmp_path):
+    """Past nginx's own buffers (above the app's limits), nginx answers 414 and 431 itself, in
+    the API's error shape. The config runs as shipped but for its port and log paths."""
+    import socket
+    import time
+    import urllib.error
+    import urllib.request
+
+    nginx = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if Path(p).exists()), None)
+    if not nginx:
+        pytest.skip("nginx is not installed")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    conf = (conf.replace("listen 8000;", f"listen 127.0.0.1:{port};")
+            .replace("error_log /dev/stderr warn;", f"error_log {tmp_path}/error.log warn; pid {tmp_path}/nginx.pid;")
+            .replace("access_log /dev/stdout;", "access_log off;"))
+    (tmp_path / "nginx.conf").write_text(conf)
+    process = subprocess.Popen([nginx, "-c", str(tmp_path / "nginx.conf"), "-g", "daemon off;"],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        def refusal(url: str, headers: dict) -> tuple[int, str, bytes]:
+            for _ in range(100):
+                try:
+                    urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=5)
+                except urllib.error.HTTPError as error:
+                    return error.code, error.headers.get("Content-Type"), error.read()
+                except urllib.error.URLError:  # not listening yet
+                    time.sleep(0.05)
+            raise AssertionError("nginx did not answer")
+
+        base = f"http://127.0.0.1:{port}"
+        assert refusal(f"{base}/api/v1/campaigns/?q={'a' * 40000}", {}) == (
+            414, "application/json", b'{"errors": {"detail": ["The address is too long."]}}')
+        assert refusal(f"{base}/api/v1/campaigns/", {"X-Padding": "p" * 40000}) == (
+            431, "application/json", b'{"errors": {"detail": ["The request headers are too large."]}}')
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

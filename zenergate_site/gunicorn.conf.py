@@ -18,6 +18,10 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 worker_class = "gthread"
 threads = int(os.environ.get("WEB_THREADS", "4"))
 keepalive = 5
+# Above the app's MAX_URL_LENGTH and MAX_HEADER_BYTES, so that the app answers an over-long
+# address or header (414/431, JSON under /api/) rather than gunicorn's own plain 400.
+limit_request_line = 8190  # gunicorn's maximum
+limit_request_field_size = 32768
 timeout = int(os.environ.get("WEB_TIMEOUT", "60"))
 graceful_timeout = 20
 # The app is imported once, before the workers fork: they start warm and share its memory.

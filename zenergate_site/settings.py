@@ -64,6 +64,7 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware" if django.VERSION >= (6, 0)
     else "zenergate_site.csp.ContentSecurityPolicyMiddleware",
     "zenergate_site.health.HealthCheckMiddleware",  # before the Host check and the HTTPS redirect
+    "zenergate_site.request_limits.RequestLimitsMiddleware",  # 414 and 431, JSON under /api/
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -99,6 +100,11 @@ TEMPLATES = [
         },
     },
 ]
+
+# Longest address (path and query) and largest headers (all together) the app takes; the
+# servers in front let a little more through so that these answer (zenergate_site/request_limits.py).
+MAX_URL_LENGTH = env.int("MAX_URL_LENGTH", default=4096)
+MAX_HEADER_BYTES = env.int("MAX_HEADER_BYTES", default=16384)
 
 # --- Data stores -------------------------------------------------------------------------
 # PostgreSQL only: row locks, constraints and advisory locks are used freely.
