@@ -24,6 +24,10 @@ class CampaignSettingsForm(forms.Form):
                                           "fall in 1–40.")
     max_skill_ranks = forms.IntegerField(min_value=1, max_value=10, label="Most ranks in one skill",
                                          help_text="The article's default is 3.")
+    typed_dice = forms.ChoiceField(choices=Campaign.TypedDice.choices, label="Dice players type at the table",
+                                   required=False,
+                                   help_text="For their own actions; the GM may type any die. Typed dice are marked "
+                                             "in the roll feed.")
     rule_set = forms.ChoiceField(choices=[(key, rule_set.name) for key, rule_set in SYSTEMS.items()],
                                  label="Rule set for checks and the roller", required=False,
                                  help_text="The roller and the roll feed's checks follow it. Sheets are Zener Gate's.")
@@ -44,6 +48,8 @@ class CampaignSettingsForm(forms.Form):
 
     def service_data(self) -> dict:
         data = {k: v for k, v in self.cleaned_data.items() if not k.startswith("ruling_")}
+        if not data.get("typed_dice"):  # a form without the field keeps the setting
+            data.pop("typed_dice", None)
         data["rule_set"] = data.get("rule_set") or self.rule_set_key  # a form without the field keeps it
         if data["rule_set"] == self.rule_set_key:
             data["rulings"] = {k[len("ruling_"):]: v for k, v in self.cleaned_data.items()

@@ -96,3 +96,32 @@ def _membership(memberships, user, campaign_id, write: bool) -> Membership:
     if write and membership.role != Membership.Role.GM:
         raise PermissionDenied("Only the campaign's GM may do that.")
     return membership
+
+
+#: The dice of a player's own attack: the check and the damage. The target's dice (shock, save,
+#: out cold) and the hit location's stay with the app or the GM unless the campaign says "all".
+OWN_ATTACK_SLOTS = frozenset({"attack", "damage"})
+
+
+def typed_dice_check(campaign: Campaign | int, *, is_gm: bool, dice, own_slots=None) -> None:
+    """Refuse dice a player typed that the campaign's ``typed_dice`` setting keeps from them.
+
+    ``dice`` is a list of faces (one check) or ``{slot: faces}``; ``own_slots`` names the slots
+    that are the player's own (an attack's ``OWN_ATTACK_SLOTS``); without it, every die is.
+    The GM may type any die. ``campaign`` may be an id: it is read only when a player typed dice.
+    """
+    from .errors import CampaignError
+
+    if is_gm or not dice:
+        return
+    setting = campaign.typed_dice if isinstance(campaign, Campaign) else \
+        Campaign.objects.values_list("typed_dice", flat=True).get(pk=campaign)
+    if setting == Campaign.TypedDice.ALL:
+        return
+    if setting == Campaign.TypedDice.NONE:
+        raise CampaignError("In this campaign the app rolls the players' dice: leave the dice empty.", field="dice")
+    if own_slots is not None and isinstance(dice, dict):
+        others = sorted(slot for slot, faces in dice.items() if faces and slot not in own_slots)
+        if others:
+            raise CampaignError(f"You type your own {' and '.join(sorted(own_slots))} dice only; the "
+                                f"{', '.join(others)} dice are the GM's or the app's in this campaign.", field="dice")

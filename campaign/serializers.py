@@ -19,8 +19,8 @@ class CampaignOut(serializers.ModelSerializer):
 
     class Meta:
         model = Campaign
-        fields = ["id", "name", "description", "stat_entry", "stat_dice", "max_skill_ranks", "rule_set", "rulings",
-                  "game_hours", "role"]
+        fields = ["id", "name", "description", "stat_entry", "stat_dice", "max_skill_ranks", "typed_dice", "rule_set",
+                  "rulings", "game_hours", "role"]
 
     def get_role(self, obj) -> str | None:
         roles = self.context.get("roles", {})
@@ -40,6 +40,8 @@ class CampaignUpdateIn(StrictInput):
     stat_entry = serializers.ChoiceField(choices=Campaign.StatEntry.choices, required=False)
     stat_dice = TextField(max_length=limits.STAT_DICE, required=False)
     max_skill_ranks = WholeNumberField(min_value=1, max_value=10, required=False)
+    typed_dice = serializers.ChoiceField(choices=Campaign.TypedDice.choices, required=False,
+                                         help_text="Which dice players may type for their own actions.")
     rule_set = serializers.ChoiceField(choices=list(SYSTEMS), required=False,
                                        help_text="The rule set of the roller and the roll feed's checks.")
     rulings = serializers.DictField(required=False, help_text="{ruling: whole number}; see docs/rules.md.")

@@ -66,7 +66,7 @@ def campaign_update(*, campaign: Campaign, by, **changes) -> Campaign:
     """Change a campaign's name, description or character-building settings (GM)."""
     write = change_set(campaign=campaign, by=by)
     campaign = write.lock(Campaign.objects.filter(pk=campaign.pk))[0]
-    allowed = {"name", "description", "stat_entry", "stat_dice", "max_skill_ranks", "rule_set", "rulings"}
+    allowed = {"name", "description", "stat_entry", "stat_dice", "max_skill_ranks", "rule_set", "rulings", "typed_dice"}
     unknown = set(changes) - allowed
     if unknown:
         raise CampaignError(f"Unknown setting(s): {', '.join(sorted(unknown))}.", field=sorted(unknown)[0])
@@ -76,6 +76,8 @@ def campaign_update(*, campaign: Campaign, by, **changes) -> Campaign:
             raise CampaignError("Give the campaign a name.", field="name")
     if "stat_entry" in changes and changes["stat_entry"] not in Campaign.StatEntry.values:
         raise CampaignError("Choose enter or roll.", field="stat_entry")
+    if "typed_dice" in changes and changes["typed_dice"] not in Campaign.TypedDice.values:
+        raise CampaignError("Choose none, own or all.", field="typed_dice")
     if "stat_dice" in changes:
         stat_dice_range(changes["stat_dice"])
         changes["stat_dice"] = changes["stat_dice"].replace(" ", "").lower()

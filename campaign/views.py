@@ -38,7 +38,7 @@ def settings_page(request, campaign_id: int):
     """The campaign's settings and members; the GM changes them, everyone else reads them."""
     access = access_campaign(user=request.user, campaign_id=campaign_id, write=request.method == "POST")
     campaign = access.campaign
-    fields = ("name", "description", "stat_entry", "stat_dice", "max_skill_ranks", "rule_set")
+    fields = ("name", "description", "stat_entry", "stat_dice", "max_skill_ranks", "typed_dice", "rule_set")
     action = request.POST.get("action") if request.method == "POST" else None
     form = CampaignSettingsForm(request.POST if action == "settings" or action is None and request.method == "POST"
                                 else None, initial={f: getattr(campaign, f) for f in fields}, campaign=campaign)

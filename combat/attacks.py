@@ -14,6 +14,7 @@ from math import ceil
 from django.db import transaction
 
 from campaign.changes import change_set
+from campaign.permissions import OWN_ATTACK_SLOTS, typed_dice_check
 from characters.selectors import character_for_combat
 from rolls.services import record_roll
 from rulebook import RulesError, game_time
@@ -158,6 +159,7 @@ def attack_make(*, encounter: Encounter, by, request: AttackRequest, dice: dict 
                                      field="idempotency_key")
             return done
     _running(encounter)
+    typed_dice_check(encounter.campaign_id, is_gm=is_gm, dice=dice, own_slots=OWN_ATTACK_SLOTS)
     attacker, target = _pair(encounter, request, lock=True, is_gm=is_gm)
     _check_turn(encounter, attacker, is_gm=is_gm)
     weapon = _weapon(attacker, request.weapon)
@@ -340,6 +342,7 @@ def attack_request(*, encounter: Encounter, by, request: AttackRequest, dice: di
                                      field="idempotency_key")
             return done
     _running(encounter)
+    typed_dice_check(encounter.campaign_id, is_gm=False, dice=dice, own_slots=OWN_ATTACK_SLOTS)
     attacker, target = _pair(encounter, request, lock=False, is_gm=False)
     _check_turn(encounter, attacker, is_gm=False)
     _weapon(attacker, request.weapon)

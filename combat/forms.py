@@ -76,8 +76,15 @@ class AttackForm(forms.Form):
     #: What the form keeps from one attack to the attacker's next (``remembered``).
     KEPT = ("target", "weapon", "stat", "aimed_area", "range_m", "aim_seconds", "cover", "suppression")
 
-    def __init__(self, *args, attackers=(), targets=(), is_gm: bool = True, **kwargs):
+    #: The dice boxes a player sees under each ``Campaign.typed_dice`` (the GM sees all).
+    TYPED_SLOTS = {"none": (), "own": ("attack", "damage"), "all": ("attack", "location", "damage", "shock")}
+
+    def __init__(self, *args, attackers=(), targets=(), is_gm: bool = True, typed_dice: str = "all", **kwargs):
         super().__init__(*args, **kwargs)
+        self.typed_slots = self.TYPED_SLOTS["all" if is_gm else typed_dice]
+        for slot in self.TYPED_SLOTS["all"]:
+            if slot not in self.typed_slots:
+                del self.fields[f"dice_{slot}"]
         self.fields["attacker"].choices = [(c["id"], c["name"]) for c in attackers]
         self.fields["target"].choices = [(c["id"], c["name"]) for c in targets]
         # Each attacker's own weapons, grouped under its name: a player picks, never types.
@@ -101,7 +108,8 @@ class AttackForm(forms.Form):
     def die_boxes(self) -> list[dict]:
         """The boxes of the table dice, each with its size, for the template."""
         return [{"slot": slot, "label": self.fields[f"dice_{slot}"].label,
-                 "boxes": range(1, count + 1), "sides": sides} for slot, count, sides in self.DIE_BOXES]
+                 "boxes": range(1, count + 1), "sides": sides} for slot, count, sides in self.DIE_BOXES
+                if slot in self.typed_slots]
 
     @property
     def single_attacker(self) -> str | None:
@@ -127,7 +135,7 @@ class AttackForm(forms.Form):
     def dice(self) -> dict:
         out = {}
         getlist = getattr(self.data, "getlist", None)
-        for slot in ("attack", "location", "damage", "shock"):
+        for slot in self.typed_slots:
             # One box per die posts the slot's name once per box; an API-style form, once.
             typed = getlist(f"dice_{slot}") if getlist else [self.data.get(f"dice_{slot}") or ""]
             text = " ".join(typed).replace(",", " ").split()

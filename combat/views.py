@@ -77,7 +77,8 @@ def _attack_form(request, access: EncounterAccess, state: dict, attackers: list[
     if kept.get("target") not in {c["id"] for c in others}:
         kept.pop("target", None)  # gone, dead or hidden since: the default target it is
     initial.update({k: v for k, v in kept.items() if v not in (None, "")})
-    return AttackForm(attackers=attackers, targets=state["combatants"], is_gm=access.is_gm, initial=initial)
+    return AttackForm(attackers=attackers, targets=state["combatants"], is_gm=access.is_gm, initial=initial,
+                      typed_dice=access.encounter.campaign.typed_dice)
 
 
 @login_required
@@ -102,7 +103,8 @@ def encounter_live(request, encounter_id: int):
 def attack_preview(request, encounter_id: int):
     access = access_encounter(user=request.user, encounter_id=encounter_id)
     state = selectors.tracker(access=access)
-    form = AttackForm(request.GET, attackers=state["combatants"], targets=state["combatants"], is_gm=access.is_gm)
+    form = AttackForm(request.GET, attackers=state["combatants"], targets=state["combatants"], is_gm=access.is_gm,
+                      typed_dice=access.encounter.campaign.typed_dice)
     preview, error = None, None
     if form.is_valid():
         combatant = Combatant.objects.select_related("character").filter(
@@ -134,7 +136,7 @@ def encounter_act(request, encounter_id: int):
         if is_attack:
             state = selectors.tracker(access=access)
             form = AttackForm(request.POST, attackers=state["combatants"], targets=state["combatants"],
-                              is_gm=access.is_gm)
+                              is_gm=access.is_gm, typed_dice=access.encounter.campaign.typed_dice)
             if not form.is_valid():
                 raise DomainError("; ".join(e for errs in form.errors.values() for e in errs))
             combatant = Combatant.objects.select_related("character").get(pk=form.cleaned_data["attacker"])

@@ -86,7 +86,7 @@ class RollFeedApi(APIView):
         common = {"campaign": access.campaign, "by": request.user, "label": values["label"],
                   "private": values["private"]}
         if "check" in values:
-            roll = services.roll_check(check=values["check"], dice=values.get("dice"), **common)
+            roll = services.roll_check(check=values["check"], dice=values.get("dice"), is_gm=access.is_gm, **common)
         else:
             roll = services.roll_notation(text=values["notation"], **common)
         return Response(RollOut(roll).data, status=status.HTTP_201_CREATED)
@@ -108,7 +108,8 @@ class SheetRollApi(APIView):
         roll, made = services.sheet_roll(character=access.character, by=request.user, line=values["line"],
                                          situation=situation_of(values), extra=values["extra"],
                                          eventual=eventual_of(values), dice=values.get("dice"),
-                                         private=values["private"], idempotency_key=values["idempotency_key"])
+                                         private=values["private"], idempotency_key=values["idempotency_key"],
+                                         is_gm=access.role == "gm")
         return Response(RollOut(roll).data, status=status.HTTP_201_CREATED if made else status.HTTP_200_OK)
 
 

@@ -53,3 +53,8 @@ class Roll(Audienced):
     def private(self) -> bool:
         """A roll the GM keeps behind the screen."""
         return self.gm_only
+
+    @property
+    def typed(self) -> bool:
+        """Some of its dice were typed at the table rather than rolled by the app."""
+        return any(isinstance(die, dict) and die.get("entered") for die in self.dice or [])

@@ -13,6 +13,7 @@ from campaign.audience import EVERYONE, Seen, gm_only_if
 from campaign.changes import change_set
 from campaign.errors import CampaignConflict, CampaignError
 from campaign.models import Campaign
+from campaign.permissions import typed_dice_check
 from characters.models import Character
 from characters.selectors import character_with_sheet
 from characters.sheet import line_check
@@ -70,9 +71,11 @@ def _faces(rolled) -> list[dict]:
 
 @transaction.atomic
 def roll_check(*, campaign: Campaign, by, check: dict, label: str = "", private: bool = False,
-               dice: list | None = None, rng: random.Random | None = None) -> Roll:
-    """Roll a check of the campaign's rule set; ``dice`` are faces rolled at the table."""
+               dice: list | None = None, rng: random.Random | None = None, is_gm: bool = True) -> Roll:
+    """Roll a check of the campaign's rule set; ``dice`` are faces rolled at the table (a player's
+    only where the campaign's ``typed_dice`` lets them: pass ``is_gm=False`` for a player)."""
     change_set(campaign=campaign.pk, by=by)
+    typed_dice_check(campaign, is_gm=is_gm, dice=dice)
     rule_set, params = check_inputs(campaign, check)
     try:
         rolled = rule_set.roll(rng or _system_rng, dice, **params)
@@ -226,7 +229,7 @@ def _params(built: checks.Built, *, extra: int, eventual: dict | None) -> dict:
 @transaction.atomic
 def sheet_roll(*, character: Character, by, line: str, situation: Situation = Situation(), extra: int = 0,
                eventual: dict | None = None, dice: list | None = None, idempotency_key: str | None = None,
-               private: bool = False, rng: random.Random | None = None) -> tuple[Roll, bool]:
+               private: bool = False, rng: random.Random | None = None, is_gm: bool = True) -> tuple[Roll, bool]:
     """Roll the check of one line of ``character``'s sheet (``stat:ACC``, ``skill:<id>``,
     ``weapon:<id>``, ``language:<id>:<aspect>``) in ``situation`` (``checks.line_built``); return
     (roll, made now).
@@ -234,7 +237,8 @@ def sheet_roll(*, character: Character, by, line: str, situation: Situation = Si
     The target is the sheet's own, worked out now (worn armour, drugs and damage included); a
     request sent again with its idempotency key returns the first roll and rolls nothing.
     ``extra`` extra-benefit dice go on a check that cannot fail; ``eventual`` reads the margin
-    as the time a sure success takes (``_eventual``).
+    as the time a sure success takes (``_eventual``). A player's typed ``dice`` (``is_gm=False``)
+    follow the campaign's ``typed_dice``.
     """
     change_set(campaign=character.campaign_id, by=by)
     # One character's rolls queue here, so a request sent twice at once replays, never doubles.
@@ -243,6 +247,7 @@ def sheet_roll(*, character: Character, by, line: str, situation: Situation = Si
                      same=lambda r: r.character_id == character.pk and r.params.get("line") == line)
     if done is not None:
         return done, False
+    typed_dice_check(character.campaign_id, is_gm=is_gm, dice=dice)
     built = checks.line_built(character_with_sheet(character_id=character.pk), line, situation)
     eventual = _eventual(eventual, situation)
     built.odds(extra)
@@ -294,6 +299,7 @@ def roll_reroll(*, roll: Roll, by, is_gm: bool, idempotency_key: str, dice: list
     done = _replayed(original.campaign_id, key, same=lambda r: r.reroll_of_id == original.pk)
     if done is not None:
         return done, False
+    typed_dice_check(original.campaign_id, is_gm=is_gm, dice=dice)
     if Roll.objects.filter(reroll_of=original).exists():
         raise CampaignConflict("This roll was rerolled already: the reroll is the roll after it.", field="roll")
     if original.character is None or original.system != SHEET_SYSTEM or "line" not in original.params:

@@ -245,7 +245,7 @@ def sheet_roll_make(request, character_id: int):
     try:
         roll, _ = services.sheet_roll(character=character, by=request.user, line=line, situation=form.situation(),
                                       extra=form.cleaned_data.get("extra") or 0, eventual=form.eventual_request(),
-                                      dice=faces, private=private,
+                                      dice=faces, private=private, is_gm=access.role == "gm",
                                       idempotency_key=request.POST.get("idempotency_key") or None)
     except DomainError as exc:
         return render(request, "rolls/_sheet_roll_result.html", {"error": exc.message}, status=exc.status_code)

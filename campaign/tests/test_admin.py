@@ -23,7 +23,7 @@ def test_a_campaign_edited_in_the_admin_is_saved_and_logged(admin_client, person
     form = admin_client.get(f"/admin/campaign/campaign/{campaign.pk}/change/")
     assert form.status_code == 200
     data = {"name": "Renamed by the admin", "description": "", "stat_entry": "enter", "stat_dice": "4d6",
-            "max_skill_ranks": 3, "rule_set": "zener", "rulings": "{}", "game_hours": 0,
+            "max_skill_ranks": 3, "typed_dice": "own", "rule_set": "zener", "rulings": "{}", "game_hours": 0,
             "memberships-TOTAL_FORMS": 0, "memberships-INITIAL_FORMS": 0}
     response = admin_client.post(f"/admin/campaign/campaign/{campaign.pk}/change/", data)
     assert response.status_code == 302, response.content.decode()[:2000]
