@@ -1,6 +1,6 @@
 """Combat endpoints under /api/v1/: thin views over the access helper, services and selectors."""
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -69,7 +69,9 @@ class EncounterDetailApi(APIView):
 
 
 class CombatantListApi(APIView):
-    @extend_schema(responses=dict)
+    @extend_schema(responses={200: OpenApiResponse({"type": "array", "items": {"type": "object"}},
+                                                   description="The tracker's combatants, in turn order, as "
+                                                               "`GET /encounters/{id}/` lists them.")})
     def get(self, request, encounter_id: int):
         return Response(_tracker(request, encounter_id).data["combatants"])
 

@@ -2,7 +2,7 @@
 and the campaign's live event stream. Thin: access helper, input serializer, one service."""
 
 from django.http import Http404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -17,8 +17,10 @@ from .models import TransitionBatch, Treatment
 from .selectors import report_for
 from .serializers import (
     DowntimeIn,
+    DowntimePreviewOut,
     ImmersionIn,
     JobOut,
+    JobStartedOut,
     TherapyIn,
     TherapyOut,
     TransitionIn,
@@ -32,17 +34,24 @@ def _job_response(job: Job, *, is_gm: bool, code=status.HTTP_200_OK) -> Response
 
 
 class DowntimeApi(APIView):
-    @extend_schema(request=DowntimeIn, responses={202: JobOut, 200: JobOut})
+    @extend_schema(request=DowntimeIn, responses={
+        202: JobStartedOut,
+        200: PolymorphicProxySerializer(component_name="DowntimeAnswer", resource_type_field_name=None,
+                                        serializers=[DowntimePreviewOut, JobStartedOut]),
+        503: OpenApiResponse(description="The job queue does not answer: nothing was started; try again.")},
+        description="Start a downtime job (202), find the job a replayed idempotency key started (200, "
+                    "the same job), or with `preview` say what it would do (200 `{\"report\"}`).")
     def post(self, request, campaign_id: int):
         access = access_campaign(user=request.user, campaign_id=campaign_id, write=True)
         data = DowntimeIn(data=request.data)
         data.is_valid(raise_exception=True)
         if data.validated_data["preview"]:
             report = services.downtime_preview(campaign=access.campaign, request=data.validated_data)
-            return Response({"report": report})
-        job, _ = services.downtime_start(campaign=access.campaign, by=request.user, request=data.validated_data)
-        return Response({**JobOut(job, context={"report": []}).data, "job": job.pk},
-                        status=status.HTTP_202_ACCEPTED)
+            return Response(DowntimePreviewOut({"report": report}).data)
+        job, created = services.downtime_start(campaign=access.campaign, by=request.user,
+                                               request=data.validated_data)
+        return Response(JobStartedOut(job, context={"report": []}).data,
+                        status=status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK)
 
 
 def _job(request, job_id: int, *, write: bool = False):

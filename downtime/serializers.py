@@ -111,6 +111,11 @@ class DowntimeIn(StrictInput):
     preview = FlagField(required=False, default=False)
 
 
+#: Named for the schema's enums (settings.SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"]).
+JOB_KINDS = Job.Kind.choices
+JOB_STATUSES = Job.Status.choices
+
+
 class JobOut(serializers.ModelSerializer):
     percent = serializers.IntegerField(read_only=True)
     progress = serializers.SerializerMethodField()
@@ -130,6 +135,21 @@ class JobOut(serializers.ModelSerializer):
 
     def get_undone(self, obj) -> bool:
         return obj.undone_at is not None
+
+
+class JobStartedOut(JobOut):
+    """A job just started (202) or found again by its idempotency key (200); ``job`` is its id."""
+
+    job = serializers.IntegerField(source="pk", read_only=True)
+
+    class Meta(JobOut.Meta):
+        fields = [*JobOut.Meta.fields, "job"]
+
+
+class DowntimePreviewOut(serializers.Serializer):
+    """What a downtime would do to each character in play, changing nothing."""
+
+    report = serializers.ListField(child=serializers.DictField())
 
 
 class TransitionIn(StrictInput):

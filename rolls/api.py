@@ -16,6 +16,7 @@ from . import checks, selectors, services
 from .forms import eventual_of, situation_of
 from .permissions import access_roll
 from .serializers import (
+    RollFeedOut,
     CheckIn,
     CheckPreviewOut,
     FeedQueryIn,
@@ -59,7 +60,7 @@ class OddsApi(APIView):
 
 
 class RollFeedApi(APIView):
-    @extend_schema(parameters=[FeedQueryIn], responses=RollOut(many=True),
+    @extend_schema(parameters=[FeedQueryIn], responses=RollFeedOut,
                    description="The campaign's rolls, newest first; ?before=<id> pages back. Private rolls "
                                "are listed for GMs only.")
     def get(self, request, campaign_id: int):

@@ -153,3 +153,10 @@ class RollOut(serializers.ModelSerializer):
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_probability(self, obj):
         return obj.probability or None
+
+
+class RollFeedOut(serializers.Serializer):
+    """A page of the feed: ``next_before`` is the id to ask ``?before=`` for the next page (null: none)."""
+
+    rolls = RollOut(many=True)
+    next_before = serializers.IntegerField(allow_null=True)

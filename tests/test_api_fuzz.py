@@ -7,7 +7,9 @@ reach the handlers and services rather than a 404. For every response:
 
 - it is never a 5xx (the traceback of any server error is part of the failure);
 - an error (4xx) is JSON with an ``"errors"`` object, as DESIGN.md ("HTTP API") promises;
-- an error changed nothing: the rows of every table of the apps are the same before and after.
+- an error changed nothing: the rows of every table of the apps are the same before and after;
+- it is what the schema says: a status the operation documents, the documented content type,
+  and a body that validates against the documented schema (schemathesis' conformance checks).
 
 Each request runs in a savepoint that is rolled back afterwards, so a DELETE or a payout in one
 example does not take the data away from the next. Bounded and repeatable: a fixed number of
@@ -33,10 +35,12 @@ from django.db import close_old_connections, connection, transaction
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from schemathesis import GenerationMode
+from schemathesis.checks import FailureGroup, content_type_conformance, response_schema_conformance, status_code_conformance
 from schemathesis.core.result import Ok
 
 from characters import pdf
 from conftest import PASSWORD
+from economy.tests.conftest import make_character  # noqa: F401  (a fixture)
 
 SCHEMA_PATH = "/api/schema/"
 #: Generated requests per operation (fewer when an operation has fewer distinct requests);
@@ -405,6 +409,19 @@ def test_every_operation_survives_generated_requests(api_schema, world, in_proce
         sys.stderr.write("\n" + "!" * 78 + "\nAPI FUZZ: no Pango here, so sheet.pdf answers 503 and is only "
                          "fuzzed up to its access checks\n" + "!" * 78 + "\n")
     failed, statuses, reached = [], {}, Counter()
+    #: Responses that disagree with the schema, by operation and kind: the first of each is kept.
+    violations: dict[tuple[str, str], str] = {}
+
+    def conforms(case, response) -> None:
+        try:
+            case.validate_response(response, checks=[status_code_conformance, content_type_conformance,
+                                                     response_schema_conformance])
+        except (FailureGroup, AssertionError) as failure:  # a group of failures, each with a title
+            causes = getattr(failure, "exceptions", None) or [failure]
+            for cause in causes:
+                title = getattr(cause, "title", type(cause).__name__)
+                violations.setdefault((case.operation.label, title),
+                                      f"{title}: {str(cause)[:600]}\n{_describe(case, response)}")
 
     def send(case, counts: Counter) -> None:
         server_errors.clear()
@@ -416,6 +433,8 @@ def test_every_operation_survives_generated_requests(api_schema, world, in_proce
         tag = _check(case, response, list(server_errors), before, after)
         # Requests with a method the operation does not have (schemathesis tries them) count apart.
         own_method = case.method.upper() == case.operation.method.upper()
+        if own_method and not tag.startswith("503 no Pango"):
+            conforms(case, response)
         counts[tag if own_method else f"{tag} {case.method.upper()}"] += 1
         reached[case.operation.label] += own_method and response.status_code not in (404, 405)
 
@@ -445,6 +464,8 @@ def test_every_operation_survives_generated_requests(api_schema, world, in_proce
     summary = "\n".join(f"{label}: {dict(sorted(c.items()))}" for label, c in statuses.items())
     print(f"Responses per operation (coverage cases + {MAX_EXAMPLES} fuzzed):\n{summary}")  # shown with -s
     assert not failed, f"{len(failed)} operations failed: {failed}\n\nStatuses per operation:\n{summary}"
+    assert not violations, (f"{len(violations)} kinds of responses disagree with the schema:\n\n"
+                            + "\n\n".join(violations.values()))
 
 
 # --- Errors are JSON everywhere under /api/ ----------------------------------------------
@@ -458,3 +479,29 @@ def test_a_refused_pdf_request_is_labelled_json(personas, api_as):
     response = api_as("gm").get("/api/v1/characters/999999999/sheet.pdf?format=pdf")
     assert response.status_code == 404
     assert response["Content-Type"].startswith("application/json"), response["Content-Type"]
+
+
+@pytest.mark.parametrize("fmt", ["json", "xml", ""])
+def test_the_sheet_comes_as_pdf_only(personas, api_as, make_character, fmt):
+    character = make_character("player")
+    response = api_as("gm").get(f"/api/v1/characters/{character.pk}/sheet.pdf?format={fmt}")
+    assert response.status_code == 400 and response["Content-Type"].startswith("application/json")
+    assert response.json() == {"errors": {"format": [
+        "The sheet comes as pdf only: leave format out or send format=pdf."]}}
+
+
+def test_the_schema_documents_every_error_with_the_one_error_body(db, client):
+    schema = client.get(SCHEMA_PATH, {"format": "json"}).json()
+    assert schema["components"]["schemas"]["Errors"]["required"] == ["errors"]
+    operations = [(path, method, op) for path, methods in schema["paths"].items()
+                  for method, op in methods.items() if method in {"get", "post", "put", "patch", "delete"}]
+    assert len(operations) >= 60
+    for path, method, op in operations:
+        statuses = set(op["responses"])
+        assert {"400", "404", "414", "431"} <= statuses, (method, path)
+        if method != "get":
+            assert {"409", "413", "415"} <= statuses, (method, path)
+        for status, response in op["responses"].items():
+            if status[0] in "45":
+                assert response["content"] == {"application/json": {"schema": {
+                    "$ref": "#/components/schemas/Errors"}}}, (method, path, status)

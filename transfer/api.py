@@ -25,7 +25,9 @@ class CampaignExportApi(APIView):
     renderer_classes = [JSONRenderer]
 
     @extend_schema(responses={200: OpenApiResponse(OpenApiTypes.OBJECT, description="The campaign document "
-                                                   "(docs/api.md, \"Campaign export and import\").")})
+                                                   "(docs/api.md, \"Campaign export and import\")."),
+                              409: OpenApiResponse(description="A downtime is queued or running: export once it "
+                                                               "has finished.")})
     def get(self, request, campaign_id: int):
         access = access_campaign(user=request.user, campaign_id=campaign_id, write=True)
         response = Response(services.export_campaign(access.campaign))

@@ -254,6 +254,9 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # No validator badge: it would send the schema's address to validator.swagger.io.
     "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
+    # Every operation's errors, with the one error body (zenergate_site/api_schema.py).
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
+                             "zenergate_site.api_schema.add_error_responses"],
     # One name per choice set, so the schema does not guess (and warn) about enums.
     "ENUM_NAME_OVERRIDES": {
         "StatEnum": "characters.models.STAT_CHOICES",
@@ -262,6 +265,8 @@ SPECTACULAR_SETTINGS = {
         "TreatmentKindEnum": "downtime.models.TREATMENT_KINDS",
         "GivenTreatmentKindEnum": "downtime.serializers.GIVEN_AT_ONCE",
         "CombatStatEnum": "combat.serializers.COMBAT_STATS",
+        "JobKindEnum": "downtime.serializers.JOB_KINDS",
+        "JobStatusEnum": "downtime.serializers.JOB_STATUSES",
     },
 }
 
