@@ -19,6 +19,7 @@ from .changes import change_set
 from .errors import CampaignConflict, CampaignError
 from .events import CampaignChanged
 from .models import Campaign, Invitation, LogEntry, Membership, OneTimePassword
+from .signals import member_joined
 
 logger = logging.getLogger(__name__)
 
@@ -298,6 +299,7 @@ def invitation_accept(*, token: str, user) -> Membership:
     invitation.save(update_fields=["uses"])
     changes.audit("membership.add", f"{user} joined by invitation as {membership.get_role_display()}",
                   data={"user": user.pk, "role": invitation.role, "invitation": invitation.pk})
+    member_joined.send(sender=Campaign, campaign=campaign, user=user, membership=membership, changes=changes)
     return membership
 
 

@@ -48,6 +48,9 @@ class Character(models.Model):
 
     campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="characters")
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="characters")
+    # An imported sheet whose player has no account in this campaign yet: the importer holds it,
+    # and it goes back to the player named here when they join (characters.handback).
+    imported_owner = models.CharField(max_length=150, blank=True, default="")
     name = models.CharField(max_length=limits.CHARACTER_NAME)
     state = models.CharField(max_length=10, choices=State.choices, default=State.DRAFT)
     # The GM's note when returning a submission (at most limits.REVIEW_COMMENT, checked on input).

@@ -16,13 +16,13 @@ from . import checks, selectors, services
 from .forms import eventual_of, situation_of
 from .permissions import access_roll
 from .serializers import (
-    RollFeedOut,
     CheckIn,
     CheckPreviewOut,
     FeedQueryIn,
     OddsIn,
     OddsOut,
     RerollIn,
+    RollFeedOut,
     RollIn,
     RollOut,
     SheetRollIn,

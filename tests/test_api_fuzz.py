@@ -35,7 +35,12 @@ from django.db import close_old_connections, connection, transaction
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from schemathesis import GenerationMode
-from schemathesis.checks import FailureGroup, content_type_conformance, response_schema_conformance, status_code_conformance
+from schemathesis.checks import (
+    FailureGroup,
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
 from schemathesis.core.result import Ok
 
 from characters import pdf

@@ -199,6 +199,9 @@ HISTORY = Table(LogEntry, users=("actor", "audience_user"), blobs={"data": LOG_D
 ROLL = Table(Roll, users=("by", "audience_user"), implied=("campaign",), refs={"character": "character"},
              index_refs=("reroll_of",))
 
+#: Where an imported row keeps the names of authors with no account here (``recorded_by``).
+RECORDED_AUTHORS = {Roll: "detail", KarmaEntry: "data"}
+
 #: The tables the document holds, by model label.
 EXPORTED: dict[str, Table] = {table.model._meta.label: table for table in (
     CAMPAIGN, MEMBER, CHARACTER, *LINES.values(), SHEET_HISTORY, *LINE_HISTORY.values(), ADVENTURE, TOKEN,

@@ -184,10 +184,18 @@ class Importer:
             if named is None and not field.null:
                 self.problems.add(where, "This field is required.")
             attrs[field.attname] = None if named is None else resolve(kind, named, where)
+        recorded = {}
         for name in table.users:
             field, where = meta.get_field(name), f"{path}.{table.name(name)}"
             named = value.get(table.name(name))
             attrs[field.attname] = None if named is None else self.resolve("user", named, where)
+            if isinstance(named, str) and attrs[field.attname] is None:
+                recorded[table.name(name)] = named
+        # Someone else's name is kept as the text it was (feed and ledger show "bob (imported)"),
+        # in the row's own JSON column where it has one: never a link to an account here.
+        column = doc.RECORDED_AUTHORS.get(model)
+        if recorded and column is not None and isinstance(attrs.get(column) or {}, dict):
+            attrs[column] = {**(attrs.get(column) or {}), "recorded_by": recorded}
         for name in ("name",):
             if name in table.fields and isinstance(attrs.get(name), str):
                 try:
@@ -282,8 +290,11 @@ class Importer:
                                  campaign_id=self.campaign_pk)
             if character is None:
                 continue
-            if character.owner_id is None:  # the owner has no account here: the importer keeps the sheet
+            if character.owner_id is None:  # the owner is not the importer: the importer keeps the sheet
                 character.owner = self.user
+                named = value.get(doc.CHARACTER.name("owner"))
+                if isinstance(named, str) and named != self.user.username:
+                    character.imported_owner = named  # handed back when they join (characters.handback)
             character.karma = 0
             self.characters[pk] = character
             history = value.get("history", {})

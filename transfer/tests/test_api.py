@@ -125,3 +125,46 @@ def test_both_routes_are_in_the_schema(db, client):
     schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
     assert "get" in schema["paths"]["/api/v1/campaigns/{campaign_id}/export/"]
     assert "post" in schema["paths"]["/api/v1/campaigns/import/"]
+
+
+def test_imported_authors_stay_text_and_sheets_go_back_to_their_players_when_they_join(personas, api_as,
+                                                                                         make_character):
+    """Authors with no account in the copy are kept as the names they were ("gm (imported)" in the
+    feed and the ledger); a sheet held for its player is theirs again once they accept the invitation."""
+    from django.test import Client
+    from django.urls import reverse
+
+    from campaign.models import Invitation
+    from campaign.services import invitation_accept
+    from characters.models import Character
+    from economy.models import KarmaEntry
+    from rolls import services as rolls
+    from rolls.models import Roll
+
+    hero = make_character("player", name="Imported Ivo")
+    rolls.sheet_roll(character=hero, by=personas["gm"], line="stat:AWA", dice=[3, 3, 3, 3])
+    document = services.export_campaign(personas["campaign"])
+    response = api_as("outsider").post("/api/v1/campaigns/import/", document, format="json")
+    assert response.status_code == 201, response.content
+    copy = Campaign.objects.get(pk=response.json()["id"])
+
+    sheet = Character.objects.get(campaign=copy, name="Imported Ivo")
+    assert sheet.owner == personas["outsider"] and sheet.imported_owner == "player"
+    roll = Roll.objects.get(campaign=copy)
+    assert roll.by is None and roll.detail["recorded_by"] == {"by": "gm"}
+    entry = KarmaEntry.objects.filter(campaign=copy, by__isnull=True).exclude(data={}).first()
+    assert entry is not None and entry.data["recorded_by"] == {"by": "gm"}
+    gm_of_copy = Client()
+    gm_of_copy.force_login(personas["outsider"])
+    feed = gm_of_copy.get(reverse("campaign-dashboard", args=[copy.pk])).content.decode()
+    assert "gm (imported)" in feed
+
+    # The viewer's invitation hands nothing over; the player's gives the sheet back.
+    viewer_invitation = Invitation.objects.get(campaign=copy, username="viewer")
+    invitation_accept(token=viewer_invitation.token, user=personas["viewer"])
+    assert Character.objects.get(pk=sheet.pk).owner == personas["outsider"]
+    invitation = Invitation.objects.get(campaign=copy, username="player")
+    invitation_accept(token=invitation.token, user=personas["player"])
+    sheet.refresh_from_db()
+    assert sheet.owner == personas["player"] and sheet.imported_owner == ""
+    assert copy.log_entries.filter(action="character.handed_back", summary="Imported Ivo is player's again").exists()

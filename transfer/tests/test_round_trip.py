@@ -54,6 +54,17 @@ def _as_imported_by(document: dict, importer: str, name: str) -> dict:
         return out
 
     copy = walk(document)
+    # Other authors of rolls and ledger entries are kept as text, in the row's own JSON column.
+    for key, column, people in (("rolls", "detail", ("by", "audience_user")), ("ledger", "data", ("by",))):
+        for row, original in zip(copy.get(key, []), document.get(key, []), strict=True):
+            recorded = {name: original[name] for name in people
+                        if isinstance(original.get(name), str) and original[name] != importer}
+            if recorded:
+                row[column] = {**(row.get(column) or {}), "recorded_by": recorded}
+    # A sheet held for a player with no account in the copy names them, to be handed back.
+    for row, original in zip(copy.get("characters", []), document.get("characters", []), strict=True):
+        if original.get("owner") != importer:
+            row["imported_owner"] = original["owner"]
     copy["members"] = [{"username": importer, "role": "gm"}]
     copy["campaign"]["name"] = name
     return copy
@@ -154,8 +165,14 @@ def test_the_roll_feed_and_the_rule_set_travel(rich, personas):
     copy = services.import_campaign(document, personas["gm"])
 
     assert (copy.rule_set, copy.rulings) == ("success_check", {"advantage_drop": 1})
-    # Same order, same dice and odds, same moments; the importer's own rolls keep their author.
-    assert _feed(copy) == [{**r, "by": r["by"] if r["by"] == "gm" else None} for r in _feed(rich)]
+    # Same order, same dice and odds, same moments; the importer's own rolls keep their author,
+    # the others' name theirs as text.
+    def as_imported(roll: dict) -> dict:
+        if roll["by"] in (None, "gm"):
+            return roll
+        return {**roll, "by": None, "detail": {**roll["detail"], "recorded_by": {"by": roll["by"]}}}
+
+    assert _feed(copy) == [as_imported(r) for r in _feed(rich)]
     # A check on the copy reads the copy's ruling, and lands on top of the feed.
     rolled = rolls.roll_check(campaign=copy, by=personas["gm"], check={"bonus": 6, "tn": 15}, rng=random.Random(1))
     assert rolled.params["advantage_drop"] == 1
