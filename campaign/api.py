@@ -13,6 +13,10 @@ from .serializers import (
     CampaignUpdateIn,
     EventsOut,
     EventsQueryIn,
+    InvitationAcceptIn,
+    InvitationIn,
+    InvitationOut,
+    JoinedOut,
     LogOut,
     LogQueryIn,
     MemberAddIn,
@@ -65,6 +69,42 @@ class MemberListApi(APIView):
         membership = services.membership_add(campaign=access.campaign, by=request.user, **data.validated_data)
         return Response(MemberOut(membership).data, status=status.HTTP_201_CREATED)
 
+
+class InvitationListApi(APIView):
+    """The campaign's open invitations (GM), and a new one."""
+
+    @extend_schema(responses=InvitationOut(many=True))
+    def get(self, request, campaign_id: int):
+        access = access_campaign(user=request.user, campaign_id=campaign_id, write=True)
+        return Response(InvitationOut(selectors.invitations_open(campaign=access.campaign), many=True,
+                                      context={"request": request}).data)
+
+    @extend_schema(request=InvitationIn, responses={201: InvitationOut})
+    def post(self, request, campaign_id: int):
+        access = access_campaign(user=request.user, campaign_id=campaign_id, write=True)
+        data = InvitationIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        invitation = services.invitation_create(campaign=access.campaign, by=request.user, **data.validated_data)
+        return Response(InvitationOut(invitation, context={"request": request}).data, status=status.HTTP_201_CREATED)
+
+
+class InvitationDetailApi(APIView):
+    @extend_schema(request=None, responses={200: InvitationOut}, summary="Revoke an invitation (GM)")
+    def delete(self, request, campaign_id: int, invitation_id: int):
+        access = access_campaign(user=request.user, campaign_id=campaign_id, write=True)
+        invitation = selectors.invitation_get(campaign=access.campaign, invitation_id=invitation_id)
+        invitation = services.invitation_revoke(invitation=invitation, by=request.user)
+        return Response(InvitationOut(invitation, context={"request": request}).data)
+
+
+class InvitationAcceptApi(APIView):
+    @extend_schema(request=InvitationAcceptIn, responses={201: JoinedOut},
+                   summary="Join the campaign an invitation link names (its token: the link's last part)")
+    def post(self, request):
+        data = InvitationAcceptIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        membership = services.invitation_accept(token=data.validated_data["token"], user=request.user)
+        return Response(JoinedOut(membership).data, status=status.HTTP_201_CREATED)
 
 
 class EventsApi(APIView):

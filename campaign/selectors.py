@@ -81,6 +81,16 @@ def invitations_open(*, campaign: Campaign) -> list:
     return [i for i in campaign.invitations.filter(revoked_at__isnull=True) if i.open_now(now)]
 
 
+def invitation_get(*, campaign: Campaign, invitation_id: int):
+    """One of the campaign's invitations, or 404."""
+    from django.http import Http404
+
+    invitation = campaign.invitations.filter(pk=invitation_id).first()
+    if invitation is None:
+        raise Http404("No such invitation.")
+    return invitation
+
+
 def invitations_for(*, user) -> list:
     """Invitations made for this user by name (a campaign imported with them in it)."""
     from django.utils import timezone

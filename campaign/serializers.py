@@ -5,13 +5,14 @@ from rest_framework import serializers
 from rulebook.systems import SYSTEMS
 from zenergate_site import limits
 from zenergate_site.api_fields import (
+    FlagField,
     NameField,
     StrictInput,
     TextField,
     WholeNumberField,
 )
 
-from .models import Campaign, Membership
+from .models import Campaign, Invitation, Membership
 
 
 class CampaignOut(serializers.ModelSerializer):
@@ -105,3 +106,38 @@ class LogEntryOut(serializers.Serializer):
 class LogOut(serializers.Serializer):
     entries = LogEntryOut(many=True)
     next_before = serializers.IntegerField(allow_null=True, help_text="Ask again with before=next_before.")
+
+
+class InvitationOut(serializers.ModelSerializer):
+    """An invitation as its GM sees it; ``url`` is the link to pass on."""
+
+    url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Invitation
+        fields = ["id", "role", "username", "single_use", "expires_at", "uses", "created_at", "url"]
+
+    def get_url(self, obj) -> str:
+        from django.urls import reverse
+
+        path = reverse("join", args=[obj.token])
+        request = self.context.get("request")
+        return request.build_absolute_uri(path) if request is not None else path
+
+
+class InvitationIn(StrictInput):
+    role = serializers.ChoiceField(choices=Membership.Role.choices)
+    single_use = FlagField(required=False, default=True,
+                                          help_text="true: the link works once; false: for anyone until expires_at.")
+    expires_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    username = NameField(max_length=limits.USERNAME, required=False, default="",
+                         help_text="For this person alone (they accept it logged in, or sign up with this name).")
+
+
+class InvitationAcceptIn(StrictInput):
+    token = TextField(max_length=64)
+
+
+class JoinedOut(serializers.Serializer):
+    campaign = serializers.IntegerField(source="campaign_id")
+    role = serializers.ChoiceField(choices=Membership.Role.choices)

@@ -83,6 +83,8 @@ class World:
     treatment_id: list[int]
     encounter_id: list[int]
     setup_id: list[int]  # the GM's NPC library
+    #: (campaign, invitation) pairs that belong together.
+    invitations: list[tuple[int, int]]
     roll_id: list[int]  # the feed, a failed check from a sheet among them
     #: (encounter, combatant) and (encounter, event) pairs that belong together.
     combatants: list[tuple[int, int]]
@@ -107,6 +109,8 @@ class World:
         if names == {"character_id", "item_id"}:
             kind = path.rstrip("/").split("/")[-2]
             return [{"character_id": c, "item_id": i} for c, i in self.lines[kind]]
+        if names == {"campaign_id", "invitation_id"}:
+            return [{"campaign_id": c, "invitation_id": i} for c, i in self.invitations]
         if names == {"character_id", "line_id"}:  # a language line's immersion
             return [{"character_id": c, "line_id": i} for c, i in self.lines["languages"]]
         (name,) = names  # every other path takes one id
@@ -140,7 +144,7 @@ def world(personas, make_user, in_process_requests):
     GM's campaign and character: ids that exist but are not the GM's (404).
     """
     from campaign import services
-    from campaign.models import Campaign, Job
+    from campaign.models import Campaign, Invitation, Job
     from characters.items import ITEM_KINDS
     from characters.models import Character, Disadvantage
     from combat import library
@@ -182,6 +186,7 @@ def world(personas, make_user, in_process_requests):
     combat.initiative_roll(encounter=fight, by=gm)
     library.setup_save(encounter=fight, by=gm, name="Fuzzed cast")
     rolls.sheet_roll(character=in_play[0], by=gm, line="stat:AWA", dice=[6, 6, 6])  # one a reroll may take
+    services.invitation_create(campaign=demo, role="player", by=gm)
 
     gm2 = make_user("gm2")
     elsewhere = services.campaign_create(name="Elsewhere", by=gm2)
@@ -201,6 +206,7 @@ def world(personas, make_user, in_process_requests):
         treatment_id=list(Treatment.objects.order_by("pk").values_list("pk", flat=True)),
         encounter_id=list(Encounter.objects.order_by("pk").values_list("pk", flat=True)),
         setup_id=list(NpcSetup.objects.order_by("pk").values_list("pk", flat=True)),
+        invitations=list(Invitation.objects.order_by("pk").values_list("campaign_id", "pk")),
         roll_id=list(Roll.objects.order_by("pk").values_list("pk", flat=True)),
         combatants=list(Combatant.objects.order_by("pk").values_list("encounter_id", "pk")),
         combat_events=list(CombatEvent.objects.order_by("pk").values_list("encounter_id", "pk")),

@@ -259,6 +259,9 @@ MATRIX: dict[str, dict[str, Rule]] = {
     "api-campaign-list": {"GET": ANYONE_LOGGED_IN, "POST": ANYONE_LOGGED_IN},
     "api-campaign-detail": {"GET": MEMBERS_READ, "PATCH": GM_WRITES},
     "api-campaign-members": {"GET": MEMBERS_READ, "POST": GM_WRITES},
+    "api-campaign-invitations": {"GET": GM_WRITES, "POST": GM_WRITES},  # the links are the GM's to pass on
+    "api-campaign-invitation": {"DELETE": GM_WRITES},
+    "api-invitation-accept": {"POST": ANYONE_LOGGED_IN},  # the token is the key (none sent here: 400)
     "api-campaign-events": {"GET": MEMBERS_READ},
     # An EventSource follows no log-in redirect: the stream answers 401 itself.
     "campaign-stream": {"GET": MEMBERS_READ(who=_who(viewer=ALLOWED, other_player=ALLOWED, owner=ALLOWED,
@@ -440,13 +443,16 @@ def build_world() -> World:
     night = sessions.session_start(campaign=campaign, by=gm)
     night = sessions.session_end(campaign=campaign, by=gm, recap="The bar fight.")
     sessions.session_recap_save(session=night, by=gm, recap="The bar fight.", publish=True)
+    from campaign import services as campaign_services
+
+    invitation = campaign_services.invitation_create(campaign=campaign, role="player", by=gm)
 
     ids = {
         "campaign_id": campaign.pk, "character_id": character.pk, "adventure_id": adventure.pk,
         "token_id": token.pk, "macguffin_id": macguffin.pk, "job_id": job.pk, "treatment_id": treatment.pk,
         "transition_id": transition["id"], "encounter_id": encounter.pk, "combatant_id": goon.pk,
         "pc_combatant_id": pc.pk, "event_id": request.pk, "setup_id": setup.pk, "roll_id": failed.pk,
-        "session_number": night.number,
+        "session_number": night.number, "invitation_id": invitation.pk,
     }
     return World(users=users, ids=ids, lines=lines, draft_id=draft.pk)
 

@@ -42,6 +42,8 @@ def wrong_type(field) -> object:
         return 12
     if isinstance(field, serializers.ChoiceField):
         return {}
+    if isinstance(field, serializers.DateTimeField):
+        return 12
     if isinstance(field, (serializers.ListField, serializers.ListSerializer, serializers.DictField,
                           serializers.Serializer)):
         return "x"
@@ -67,6 +69,10 @@ def writes(personas, make_character) -> dict[tuple[str, str], tuple[str, type, d
         ("api-campaign-detail", "patch"): (f"{api}/campaigns/{c.pk}/", campaign_in.CampaignUpdateIn, None),
         ("api-campaign-members", "post"): (f"{api}/campaigns/{c.pk}/members/", campaign_in.MemberAddIn,
                                            {"username": "outsider", "role": "viewer"}),
+        ("api-campaign-invitations", "post"): (f"{api}/campaigns/{c.pk}/invitations/", campaign_in.InvitationIn,
+                                               {"role": "player"}),
+        ("api-invitation-accept", "post"): (f"{api}/invitations/accept/", campaign_in.InvitationAcceptIn,
+                                            {"token": "no-such-token"}),
         ("api-character-karma", "post"): (f"{api}/characters/{hero.pk}/karma/", economy_in.KarmaSpendIn,
                                           {"kind": "reroll", "idempotency_key": "k-1"}),
         ("api-character-complications", "post"): (
