@@ -23,9 +23,9 @@ class Campaign(models.Model):
     # The rule set the roller and the roll feed use for checks (rulebook.systems), and the
     # campaign's readings of its unclear passages ({ruling: value}, defaults otherwise).
     class TypedDice(models.TextChoices):
-        NONE = "none", "None: the app rolls every die of a player's action"
-        OWN = "own", "Their own: checks, attack and damage dice"
-        ALL = "all", "All: the target's save and the hit location too"
+        NONE = "none", "None: the app rolls them"
+        OWN = "own", "Own checks, attack, damage"
+        ALL = "all", "All, the save and location too"
 
     # Which dice a player may type at the table for their own actions (the GM may type any).
     typed_dice = models.CharField(max_length=4, choices=TypedDice.choices, default=TypedDice.OWN)

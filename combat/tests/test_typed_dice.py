@@ -128,4 +128,4 @@ def test_the_gm_sets_it_on_the_settings_page_and_players_read_it(fight, personas
     assert Campaign.objects.get(pk=campaign.pk).typed_dice == "none"
     player = Client()
     player.force_login(personas["player"])
-    assert "None: the app rolls every die of a player&#x27;s action" in player.get(page).content.decode()
+    assert "None: the app rolls them" in player.get(page).content.decode()
