@@ -127,6 +127,26 @@ _UNLISTED = {"updated_at", "created_at", "history_id", "history_date", "history_
 _GM_ONLY_FIELDS = {"gm_notes", "wounds_detail"}
 
 
+def readable(value) -> object:
+    """A stored value as the history says it: ``{"AWA": -2, "ENC": 1}`` → "AWA −2, ENC +1",
+    a list of objects one after the other, a flag yes or no; text and numbers as they are."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dict):
+        if not value:
+            return "none"
+        signed = any(isinstance(v, int) and not isinstance(v, bool) and v < 0 for v in value.values())
+
+        def shown(v):
+            if signed and isinstance(v, int) and not isinstance(v, bool):
+                return f"+{v}" if v > 0 else str(v).replace("-", "−")
+            return readable(v)
+        return ", ".join(f"{str(k).replace('_', ' ')} {shown(v)}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return "; ".join(str(readable(v)) for v in value) if value else "none"
+    return value
+
+
 def _changes(record, previous, *, is_gm: bool) -> list[tuple[str, object, object]]:
     """Return (field, old, new) for every field a record changed from the one before.
 
@@ -141,7 +161,8 @@ def _changes(record, previous, *, is_gm: bool) -> list[tuple[str, object, object
             continue
         old, new = getattr(previous, name), getattr(record, name)
         if old != new:
-            out.append((field.verbose_name if field.name != name else field.name.replace("_", " "), old, new))
+            out.append((field.verbose_name if field.name != name else field.name.replace("_", " "),
+                        readable(old), readable(new)))
     return out
 
 

@@ -58,3 +58,11 @@ class Roll(Audienced):
     def typed(self) -> bool:
         """Some of its dice were typed at the table rather than rolled by the app."""
         return any(isinstance(die, dict) and die.get("entered") for die in self.dice or [])
+
+    @property
+    def system_name(self) -> str:
+        """The rule set's display name ("Success Check"), not its key."""
+        from rulebook.systems import SYSTEMS
+
+        rule_set = SYSTEMS.get(self.system)
+        return rule_set.name if rule_set is not None else self.system

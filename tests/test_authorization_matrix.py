@@ -254,7 +254,8 @@ MATRIX: dict[str, dict[str, Rule]] = {
     "sheet-roll": {"POST": OWNER_OR_GM_WRITES(body={"line": "stat:AWA"})},
     "roll-reroll": {"POST": OWNER_OR_GM_WRITES},  # the character's Karma: its player's or the GM's
     "campaign-rolls-feed": {"GET": MEMBERS_READ},
-    "tables": {"GET": ANYONE_LOGGED_IN},  # the rulebook's tables: no campaign in them
+    "tables": {"GET": ANYONE_LOGGED_IN},
+    "favicon": {"GET": PUBLIC},  # a redirect to the static icon  # the rulebook's tables: no campaign in them
     # --- Campaign API -------------------------------------------------------------------------
     "api-campaign-list": {"GET": ANYONE_LOGGED_IN, "POST": ANYONE_LOGGED_IN},
     "api-campaign-detail": {"GET": MEMBERS_READ, "PATCH": GM_WRITES},

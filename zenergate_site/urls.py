@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.http import JsonResponse
+from django.http import HttpResponsePermanentRedirect, JsonResponse
+from django.templatetags.static import static
 from django.urls import include, path
 from django.views.defaults import page_not_found, server_error
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
@@ -9,6 +10,12 @@ from . import accounts
 from .api_auth import LogoutEverywhereApi, ObtainTokenApi
 from .api_errors import api_bad_request
 from .health import healthz
+
+
+def favicon(request):
+    """Browsers ask for /favicon.ico before they read a page's icon link: send them to the icon."""
+    return HttpResponsePermanentRedirect(static("favicon.svg"))
+
 
 # The admin's log-in counts wrong passwords and honours lockouts like the site's.
 admin.site.login_form = accounts.GuardedAdminAuthenticationForm
@@ -34,6 +41,7 @@ urlpatterns = [
     path("", include("combat.urls")),
     path("", include("rolls.urls")),
     path("", include("transfer.urls")),
+    path("favicon.ico", favicon, name="favicon"),
     path("accounts/login/", accounts.GuardedLoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/logout-everywhere/", accounts.logout_everywhere, name="logout-everywhere"),

@@ -31,6 +31,10 @@ def test_a_roll_reaches_every_open_dashboard_and_a_private_one_only_the_gm(perso
 
     # Bob's page was never reloaded: the live stream brought the roll (it polls every 1.5 s).
     expect(bob_page.locator(f'#roll-feed [data-roll="{roll.pk}"]')).to_contain_text(str(roll.total), timeout=4000)
+    # Inside a live log: a screen reader announces the new roll without a reload.
+    log = bob_page.get_by_role("log", name="Rolls")
+    expect(log.locator(f'[data-roll="{roll.pk}"]')).to_be_visible()
+    expect(log).to_have_attribute("aria-live", "polite")
 
     gm_page = page_for(gm)
     gm_page.goto(url + reverse("campaign-roller", args=[campaign.pk]))
