@@ -9,6 +9,7 @@ urlpatterns = [
     path("campaigns/<int:campaign_id>/checks/roll/", views.check_builder_roll, name="check-builder-roll"),
     path("campaigns/<int:campaign_id>/rolls/", views.feed, name="campaign-rolls-feed"),
     path("tables/", views.tables, name="tables"),
+    path("glossary/", views.glossary, name="glossary"),
     path("characters/<int:character_id>/checks/", views.sheet_roll_form, name="sheet-roll-form"),
     path("characters/<int:character_id>/checks/roll/", views.sheet_roll_make, name="sheet-roll"),
     path("rolls/<int:roll_id>/reroll/", views.roll_reroll, name="roll-reroll"),

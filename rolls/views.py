@@ -122,6 +122,16 @@ def feed(request, campaign_id: int):
 
 @login_required
 @require_GET
+def glossary(request):
+    """Every game term the pages use, explained, by group."""
+    from rulebook.glossary import GROUPS, TERMS
+
+    return render(request, "rolls/glossary.html",
+                  {"groups": [(group, [t for t in TERMS if t.group == group]) for group in GROUPS]})
+
+
+@login_required
+@require_GET
 def tables(request):
     """The universal tables, and a calculator that reads one by value or by index."""
     name = request.GET.get("table", "distance")

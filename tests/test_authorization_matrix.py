@@ -255,6 +255,7 @@ MATRIX: dict[str, dict[str, Rule]] = {
     "roll-reroll": {"POST": OWNER_OR_GM_WRITES},  # the character's Karma: its player's or the GM's
     "campaign-rolls-feed": {"GET": MEMBERS_READ},
     "tables": {"GET": ANYONE_LOGGED_IN},
+    "glossary": {"GET": ANYONE_LOGGED_IN},  # the game's words: no campaign in them
     "favicon": {"GET": PUBLIC},  # a redirect to the static icon  # the rulebook's tables: no campaign in them
     # --- Campaign API -------------------------------------------------------------------------
     "api-campaign-list": {"GET": ANYONE_LOGGED_IN, "POST": ANYONE_LOGGED_IN},
