@@ -31,16 +31,20 @@ def session_start(*, campaign: Campaign, by) -> GameSession:
 
 
 @transaction.atomic
-def session_end(*, campaign: Campaign, by, recap: str = "") -> GameSession:
-    """Close the running session (GM), with the recap drafted from it (not yet published)."""
+def session_end(*, campaign: Campaign, by, recap: str = "", at=None) -> GameSession:
+    """Close the running session (GM), with the recap drafted from it (not yet published).
+
+    ``by`` None and ``at`` a past moment: the app closing a night left open (dashboard.recap)."""
     changes = change_set(campaign=campaign, by=by)
     session = (GameSession.objects.select_for_update().filter(campaign=campaign, ended_at__isnull=True).first())
     if session is None:
         raise CampaignConflict("No session is running.", field="session")
-    session.ended_at = timezone.now()
+    session.ended_at = at or timezone.now()
     session.recap = recap[:TEXT_LIMIT]
     session.save(update_fields=["ended_at", "recap"])
-    changes.audit("session.end", f"{by} ended session {session.number}", data={"session": session.pk})
+    who = f"{by} ended" if by is not None else "The app ended"
+    why = "" if by is not None else " after hours of quiet"
+    changes.audit("session.end", f"{who} session {session.number}{why}", data={"session": session.pk})
     changes.publish(CampaignChanged(fields=["session"]))
     return session
 

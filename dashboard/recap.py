@@ -56,3 +56,36 @@ def draft(session: GameSession, *, include_gm: bool = False) -> str:
     if not told:
         return heading + "\n\nA quiet night: nothing to tell yet."
     return heading + "\n\n" + "\n".join(f"- {text}" for _, _, text in told)
+
+
+def last_activity(session: GameSession):
+    """When anything last happened in the session's campaign: a log line or a roll (or its start)."""
+    from django.db.models import Max
+
+    moments = [session.started_at,
+               LogEntry.objects.filter(campaign_id=session.campaign_id).aggregate(at=Max("created_at"))["at"],
+               Roll.objects.filter(campaign_id=session.campaign_id).aggregate(at=Max("created_at"))["at"]]
+    return max(moment for moment in moments if moment is not None)
+
+
+def close_quiet_sessions(now=None) -> list[int]:
+    """End each running session with nothing new for ``SESSION_QUIET_HOURS`` (a night the GM
+    forgot to close), at its last activity, with its recap drafted for the GM to edit."""
+    from datetime import timedelta
+
+    from django.conf import settings
+    from django.utils import timezone
+
+    from campaign import sessions
+
+    now = now or timezone.now()
+    quiet = timedelta(hours=settings.SESSION_QUIET_HOURS)
+    ended = []
+    for session in GameSession.objects.filter(ended_at__isnull=True).select_related("campaign"):
+        last = last_activity(session)
+        if now - last < quiet or session.campaign.archived_at is not None:
+            continue
+        session.ended_at = last  # the draft tells the night, not the quiet hours after it
+        sessions.session_end(campaign=session.campaign, by=None, recap=draft(session), at=last)
+        ended.append(session.pk)
+    return ended

@@ -149,6 +149,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True  # results live in our own Job rows
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
+CELERY_IMPORTS = ("dashboard.tasks",)  # the dashboard is no Django app; its task is found here
 # A worker killed mid-task leaves its message unacknowledged; the broker hands it out again after
 # this many seconds. Jobs are safe to run twice (each character is claimed once), so it can be short.
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -171,8 +172,11 @@ JOB_QUEUED_SECONDS = env.float("JOB_QUEUED_SECONDS", default=120)
 DOWNTIME_BATCH = env.int("DOWNTIME_BATCH", default=200)
 # A pause between batches, to leave the database room for pages while a large job runs.
 DOWNTIME_BATCH_PAUSE_SECONDS = env.float("DOWNTIME_BATCH_PAUSE_SECONDS", default=0)
+# A game session with nothing new for this long is ended by the app, its recap drafted.
+SESSION_QUIET_HOURS = env.float("SESSION_QUIET_HOURS", default=6)
 CELERY_BEAT_SCHEDULE = {
     "sweep-orphaned-jobs": {"task": "campaign.downtime.tasks.sweep_jobs", "schedule": JOB_SWEEP_SECONDS},
+    "close-quiet-sessions": {"task": "dashboard.tasks.close_quiet_sessions", "schedule": 600},
 }
 
 # --- Auth --------------------------------------------------------------------------------

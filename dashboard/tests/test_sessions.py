@@ -130,3 +130,27 @@ def test_the_log_keeps_one_nights_lines(personas, client, api_as):
     assert "During the night" in night and "Before the night" not in night and "After the night" not in night
     page = client.get(reverse("campaign-log", args=[personas["campaign"].pk]), {"session": 1}).content.decode()
     assert "During the night" in page and "After the night" not in page
+
+
+def test_a_night_left_open_is_ended_by_the_app_after_hours_of_quiet(personas, client, settings):
+    """The GM forgot to end the session: after SESSION_QUIET_HOURS of nothing, the app ends it
+    at its last activity, drafts its recap, and says so in the log; a busy night stays open."""
+    from campaign.models import LogEntry
+    from dashboard import recap
+    from dashboard.tasks import close_quiet_sessions
+
+    settings.SESSION_QUIET_HOURS = 6
+    _gm_post(client, personas, action="start")
+    session = GameSession.objects.get(campaign=personas["campaign"])
+    last = LogEntry.objects.filter(campaign=personas["campaign"]).latest("created_at").created_at
+    assert recap.last_activity(session) == last
+
+    assert close_quiet_sessions() == []  # just started: open
+    assert recap.close_quiet_sessions(now=last + datetime.timedelta(hours=5, minutes=59)) == []
+    assert recap.close_quiet_sessions(now=last + datetime.timedelta(hours=6, minutes=1)) == [session.pk]
+    session.refresh_from_db()
+    assert session.ended_at == last and session.recap.startswith(f"Session {session.number},")
+    assert session.published_at is None  # the GM edits and publishes it
+    assert LogEntry.objects.filter(campaign=personas["campaign"], action="session.end",
+                                   summary=f"The app ended session {session.number} after hours of quiet").exists()
+    assert recap.close_quiet_sessions(now=last + datetime.timedelta(days=2)) == []  # ended once
