@@ -227,6 +227,20 @@ def item_create(*, character: Character, kind_name: str, data: Mapping, by, is_g
     return instance
 
 
+
+@transaction.atomic
+def lines_classify(*, character, kind_name: str, rulings: Mapping[int, Mapping], by) -> list:
+    """Classify several lines of one kind at once (GM): ``{line id: classification fields}``.
+    All or nothing: a line that cannot be classified leaves every line as it was."""
+    model = ITEM_KINDS[kind_name].model
+    lines = {line.pk: line for line in model.objects.filter(character_id=character.pk, pk__in=list(rulings))}
+    done = []
+    for line_id, data in rulings.items():
+        line = lines[line_id]
+        line.character = character
+        done.append(item_update(item=line, kind_name=kind_name, data={**data, "classified": True}, by=by, is_gm=True))
+    return done
+
 @transaction.atomic
 def item_update(*, item, kind_name: str, data: Mapping, by, is_gm: bool):
     """Change a line of a sheet; a GM's change to its classification fields classifies it."""

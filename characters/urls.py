@@ -17,6 +17,7 @@ urlpatterns = [
     path(line + "<int:item_id>/edit/", views.line_edit, name="character-line-edit"),
     path(line + "<int:item_id>/delete/", views.line_delete, name="character-line-delete"),
     path(line + "<int:item_id>/classify/", views.line_classify, name="character-line-classify"),
+    path(line + "classify/", views.lines_classify, name="character-lines-classify"),
     path("characters/<int:character_id>/submit/", views.character_submit, name="character-submit"),
     path("characters/<int:character_id>/approve/", views.character_approve, name="character-approve"),
     path("characters/<int:character_id>/return/", views.character_return, name="character-return"),

@@ -203,6 +203,7 @@ MATRIX: dict[str, dict[str, Rule]] = {
     "character-line-edit": {"GET": OWNER_OR_GM_WRITES},  # the edit form of a line
     "character-line-delete": {"POST": OWNER_OR_GM_WRITES},
     "character-line-classify": {"POST": GM_WRITES},
+    "character-lines-classify": {"POST": GM_WRITES},
     "character-submit": {"POST": OWNER_OR_GM_WRITES(character="draft")},
     "character-approve": {"POST": GM_WRITES},
     "character-return": {"POST": GM_WRITES},

@@ -588,3 +588,29 @@ def test_classifying_one_line_keeps_the_choice_made_on_another(personas, client)
     select = page[page.index(f'name="classify-skills-{second.pk}-breadth"'):]
     select = select[:select.index("</select>")]
     assert f'value="{other}" selected' in select  # … but still chosen on the page
+
+
+def test_the_gm_classifies_every_pending_line_with_one_button(personas, client):
+    """Issue: eight lines took eight clicks. The section's "Classify all" sends every choice."""
+    character = make_character(personas, skills=3)
+    lines = list(character.skills.order_by("position"))
+    client.force_login(personas["gm"])
+    sheet = client.get(reverse("character-sheet", args=[character.pk])).content.decode()
+    assert "Classify all 3 as chosen" in sheet
+    picks = dict(zip([line.pk for line in lines], ["specific", "narrow", "broad"], strict=True))
+    url = reverse("character-lines-classify", args=[character.pk, "skills"])
+    data = {f"classify-skills-{pk}-breadth": breadth for pk, breadth in picks.items()}
+
+    # One bad choice: nothing is classified, the line says why, the others keep their choice.
+    bad = client.post(url, {**data, f"classify-skills-{lines[1].pk}-breadth": "cosmic"}, **HTMX)
+    assert bad.status_code == 400 and "not one of the available choices" in bad.content.decode()
+    assert not character.skills.filter(classified=True).exists()
+
+    response = client.post(url, data, **HTMX)
+    assert response.status_code == 200
+    assert {line.pk: (line.classified, line.breadth) for line in character.skills.all()} == {
+        pk: (True, breadth) for pk, breadth in picks.items()}
+    assert "Classify all" not in response.content.decode()
+    # Players do not classify.
+    client.force_login(personas["player"])
+    assert client.post(url, data, **HTMX).status_code == 403

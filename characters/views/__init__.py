@@ -20,6 +20,7 @@ from .sheet import (
     line_delete,
     line_edit,
     line_update,
+    lines_classify,
     stats_roll,
     stats_save,
 )
@@ -27,6 +28,6 @@ from .sheet import (
 __all__ = [
     "CharacterSheetPdfApi", "character_approve", "character_build", "character_history", "character_new",
     "character_notes", "character_pdf", "character_return", "character_revert", "character_sheet",
-    "character_state", "character_submit", "line_add", "line_classify", "line_delete", "line_edit", "line_update", "party",
+    "character_state", "character_submit", "line_add", "line_classify", "lines_classify", "line_delete", "line_edit", "line_update", "party",
     "stats_roll", "stats_save",
 ]

@@ -197,6 +197,7 @@ def _section(kind: str, character: Character, computed, *, is_gm: bool, can_edit
     title, singular = SECTIONS[kind]
     return {
         "kind": kind, "title": title, "singular": singular, "lines": lines, "character": character,
+        "to_classify": sum(1 for line in lines if line.classify_form is not None),
         "can_edit": can_edit, "is_gm": is_gm, "page": page, "can_roll": can_roll,
         "language_points": computed.languages if kind == "languages" else None,
         "capacity": _capacity(character) if kind == "equipment" else None,

@@ -139,6 +139,33 @@ def _line_answer(request, access, kind: str, *, override: dict | None = None, st
 
 @login_required
 @require_POST
+def lines_classify(request, character_id: int, kind: str):
+    """The GM classifies every line of a section awaiting it, with one button."""
+    access, _ = _line_access(request, character_id, kind)
+    require_gm(access)
+    if kind == "languages":
+        raise Http404("Languages are not classified.")
+    pending = items.ITEM_KINDS[kind].model.objects.filter(character_id=access.character.pk, classified=False)
+    forms = {line.pk: ClassifyForm(request.POST, kind=kind, prefix=f"classify-{kind}-{line.pk}")
+             for line in pending.order_by("pk")}
+    choices = {k: v for k, v in request.POST.items() if k.startswith(f"classify-{kind}-")}
+    wrong = next(((line_id, form) for line_id, form in forms.items() if not form.is_valid()), None)
+    if wrong is not None:
+        errors = [e for errs in wrong[1].errors.values() for e in errs]
+        return _line_answer(request, access, kind, status=400, override={
+            "item_id": wrong[0], "classify_form": wrong[1], "errors": errors, "choices": choices})
+    try:
+        items.lines_classify(character=access.character, kind_name=kind, by=request.user,
+                             rulings={line_id: form.cleaned_data for line_id, form in forms.items()})
+    except DomainError as exc:
+        return _line_answer(request, access, kind, status=error_status(exc),
+                            override={"errors": [exc.message], "item_id": next(iter(forms), None),
+                                      "choices": choices})
+    return _line_answer(request, access, kind)
+
+
+@login_required
+@require_POST
 def line_add(request, character_id: int, kind: str):
     access, _ = _line_access(request, character_id, kind)
     form = line_form(kind, request.POST, character=access.character)
