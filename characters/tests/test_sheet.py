@@ -62,3 +62,24 @@ def test_ticking_skilled_on_a_classified_weapon_asks_the_gm_again(mara, personas
     weapon = items.item_update(item=weapon, kind_name="weapons", data={"skilled": True}, by=personas["player"],
                                is_gm=False)
     assert not weapon.classified
+
+
+def test_armour_put_on_from_the_sheet_moves_the_stats_and_their_odds_at_once(mara, personas, client):
+    """Issue: RES kept its old value and odds until a reload after armour was added. The answer to
+    the armour form now carries the stats section (and the skills and weapons) out of band."""
+    from django.urls import reverse
+
+    client.force_login(personas["player"])
+    url = reverse("character-line-add", args=[mara.pk, "armour"])
+    response = client.post(url, {"armour-new-name": "Plate", "armour-new-hardness": 8, "armour-new-coverage": 4,
+                                 "armour-new-nim_penalty": 0, "armour-new-tech_shift": 0, "armour-new-worn": "on",
+                                 "armour-new-fate": "", "next": "sheet"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200, response.content.decode()[:500]
+    html = response.content.decode()
+    assert '<section class="card sheet-stats" id="sec-stats" hx-swap-oob="true">' in html
+    stats = html[html.index('id="sec-stats"'):]
+    stats = stats[:stats.index("</section>")]
+    res_row = stats[stats.index(">RES<"):]
+    res_row = res_row[:res_row.index("</tr>")]
+    assert "<strong>13</strong>" in res_row  # RES 13 with the plate (9 without armour)
+    assert 'id="sec-skills"' in html and 'id="sec-weapons"' in html

@@ -133,7 +133,9 @@ def _line_answer(request, access, kind: str, *, override: dict | None = None, st
         return redirect(page_url(page, access.character.pk, f"sec-{kind}"))
     overrides = {kind: override} if override else None
     if request.htmx:
-        return _partial(request, access, page=page, main=kind, status=status, overrides=overrides)
+        # Worn armour moves the stats in play, and with them every skill's and weapon's target.
+        also = ("skills", "weapons", "stats-table") if kind == "armour" and page == "sheet" else ()
+        return _partial(request, access, page=page, main=kind, also=also, status=status, overrides=overrides)
     return render_page(request, access, page=page, overrides=overrides, status=status)
 
 

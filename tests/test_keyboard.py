@@ -1,0 +1,66 @@
+"""A whole turn and a skill roll with the keyboard alone, in Chromium: every control is reached
+with Tab, opened and pressed with Enter or Space, and the focused one is visibly outlined."""
+
+import pytest
+from playwright.sync_api import expect
+
+from characters import items
+from combat import services
+from combat.models import CombatEvent
+from economy.tests.conftest import campaign_gm, make_character  # noqa: F401  (make_character: a fixture)
+from rolls.models import Roll
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def tab_to(page, selector: str, most: int = 250) -> None:
+    """Press Tab until the element ``selector`` names has the focus (as a keyboard user would)."""
+    for _ in range(most):
+        page.keyboard.press("Tab")
+        if page.evaluate("s => { const e = document.activeElement; return !!e && e.matches(s); }", selector):
+            outline = page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
+            assert outline not in ("none", ""), f"{selector} has the focus but no visible outline"
+            return
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_a_player_rolls_a_skill_from_the_sheet_with_the_keyboard(personas, make_character, page_for, live_server):
+    alice = make_character("player", name="Alice", skills=[
+        {"name": "Lockpicking", "breadth": "narrow", "ranks": 2, "stat": "DEX"}])
+    skill = alice.skills.get()
+    page = page_for(personas["player"], width=390, height=844)
+    page.goto(f"{live_server.url}/characters/{alice.pk}/")
+    tab_to(page, f'details.roll-line[hx-get*="skill%3A{skill.pk}"] > summary')
+    page.keyboard.press("Enter")  # opens the Roll form
+    button = page.locator("#sec-skills .roll-body button[type=submit]").first
+    expect(button).to_be_visible()
+    tab_to(page, "#sec-skills .roll-body button[type=submit]")
+    page.keyboard.press("Enter")
+    expect(page.locator("#sec-skills .roll-result")).to_contain_text("Lockpicking", timeout=5_000)
+    roll = Roll.objects.get(character=alice)
+    assert roll.params["line"] == f"skill:{skill.pk}" and roll.by == personas["player"]
+
+
+def test_a_player_makes_an_attack_on_their_turn_with_the_keyboard(personas, make_character, page_for, live_server):
+    gm = personas["gm"]
+    alice = make_character("player", name="Alice")
+    items.item_create(character=alice, kind_name="weapons", by=campaign_gm(alice.campaign), is_gm=True,
+                      data={"name": "Service pistol", "damage_points": 4})
+    encounter = services.encounter_create(campaign=personas["campaign"], by=gm, name="Warehouse")
+    alice_c = services.combatant_add(encounter=encounter, by=gm, character_id=alice.pk)
+    thug = services.combatant_add(encounter=encounter, by=gm, npc={"name": "Thug", "revealed": True})
+    services.initiative_roll(encounter=encounter, by=gm, dice={alice_c.pk: [6], thug.pk: [1]})
+
+    page = page_for(personas["player"], width=390, height=844)
+    page.goto(f"{live_server.url}/encounters/{encounter.pk}/")
+    expect(page.locator("#attack-preview")).to_contain_text("to hit", timeout=5_000)
+    tab_to(page, "#id_target")
+    page.keyboard.press("ArrowDown")  # the target list: the thug is the only other fighter
+    tab_to(page, "#id_range_m")
+    page.keyboard.type("10")
+    expect(page.locator("#attack-preview")).to_contain_text("to hit")
+    tab_to(page, "button[type=submit]:has-text('Roll the attack')")
+    page.keyboard.press("Enter")
+    expect(page.locator(".combat-log")).to_contain_text("Alice attacks Thug", timeout=5_000)
+    attack = CombatEvent.objects.get(encounter=encounter, kind="attack")
+    assert attack.by == personas["player"] and attack.gm_data["target"] == thug.pk
