@@ -137,6 +137,8 @@ def test_a_stat_trade_moves_the_budget_and_the_skill_odds_in_place(personas, pag
     page.click("#sec-stats button[aria-label='ACC +1']")
     page.click("#sec-stats button[aria-label='ACC +1']")
     assert page.input_value("#id_trade_ACC") == "2"
+    # Before saving, the budget counts the trades as pending: 2 × 3 points.
+    expect(page.locator("#budget [data-budget=unsaved]")).to_have_text("−6 pending (unsaved trades): 21 left once saved")
     page.click("text=Save stats")
     expect(page.locator("#budget [data-budget=remaining]")).to_have_text("21", timeout=15_000)
     assert page.locator("#sec-skills [data-odds]").inner_text() == "74.1%"  # ACC 17: 1 + 9 + 2 = 12

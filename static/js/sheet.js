@@ -91,6 +91,15 @@
     });
     var summary = form.querySelector("[data-trade-summary]");
     form.dataset.unsaved = changed ? "1" : "";
+    // The budget counts them too, as pending: what is left once they are saved.
+    var pending = document.querySelector("#budget [data-budget=unsaved]");
+    var remaining = document.querySelector("#budget [data-budget=remaining]");
+    if (pending) {
+      pending.hidden = !changed || points === 0;
+      var left = remaining ? (parseInt(remaining.textContent, 10) || 0) - points : null;
+      pending.textContent = points === 0 ? "" : (points > 0 ? "−" + points : "+" + (-points)) +
+        " pending (unsaved trades)" + (left === null ? "" : ": " + left + " left once saved");
+    }
     if (summary) {
       summary.hidden = !changed;
       summary.textContent = changed ? "Not saved yet: these trades " + (points >= 0 ? "cost " + points :
