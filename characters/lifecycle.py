@@ -166,6 +166,16 @@ def _changes(record, previous, *, is_gm: bool) -> list[tuple[str, object, object
     return out
 
 
+def _author(record) -> str | None:
+    """Who made a history record: their username, or the name an imported record kept as text."""
+    if record.history_user is not None:
+        return record.history_user.username
+    reason = record.history_change_reason or ""
+    if reason.startswith("by ") and reason.endswith("(imported)"):
+        return reason[3:]  # "bob (imported)"
+    return None
+
+
 def history(character: Character, limit: int = 100, *, is_gm: bool = False) -> list[dict]:
     """Return the sheet's changes, newest first: the character row and every sheet line.
 
@@ -183,7 +193,7 @@ def history(character: Character, limit: int = 100, *, is_gm: bool = False) -> l
     rows, previous = [], None
     for h in records:
         rows.append({"when": h.history_date, "at": h.history_date,
-                     "who": h.history_user.username if h.history_user else None,
+                     "who": _author(h),
                      "what": {"+": "created the sheet", "-": "deleted the sheet"}.get(h.history_type,
                                                                                       "changed the sheet"),
                      "changes": _changes(h, previous, is_gm=is_gm), "history_id": h.history_id,
@@ -195,7 +205,7 @@ def history(character: Character, limit: int = 100, *, is_gm: bool = False) -> l
         for h in lines.order_by("history_date", "history_id"):
             verb = {"+": "added", "-": "removed", "~": "changed"}[h.history_type]
             rows.append({"when": h.history_date, "at": h.history_date,
-                         "who": h.history_user.username if h.history_user else None,
+                         "who": _author(h),
                          "what": f"{verb} {kind.label} {h.name}", "history_id": None,
                          "changes": _changes(h, last.get(h.id), is_gm=is_gm) if h.history_type == "~" else [],
                          "can_revert": revertible(h.history_date)})

@@ -201,6 +201,13 @@ ROLL = Table(Roll, users=("by", "audience_user"), implied=("campaign",), refs={"
 
 #: Where an imported row keeps the names of authors with no account here (``recorded_by``).
 RECORDED_AUTHORS = {Roll: "detail", KarmaEntry: "data"}
+#: A history record keeps its author's name as its change reason: "by bob (imported)".
+RECORDED_HISTORY_AUTHOR = {SHEET_HISTORY.model, *(table.model for table in LINE_HISTORY.values())}
+
+
+def imported_author(name: str) -> str:
+    """The change reason of a history record whose author has no account here."""
+    return f"by {name} (imported)"[:100]
 
 #: The tables the document holds, by model label.
 EXPORTED: dict[str, Table] = {table.model._meta.label: table for table in (

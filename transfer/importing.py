@@ -196,6 +196,8 @@ class Importer:
         column = doc.RECORDED_AUTHORS.get(model)
         if recorded and column is not None and isinstance(attrs.get(column) or {}, dict):
             attrs[column] = {**(attrs.get(column) or {}), "recorded_by": recorded}
+        if "history_user" in recorded and model in doc.RECORDED_HISTORY_AUTHOR:
+            attrs["history_change_reason"] = doc.imported_author(recorded["history_user"])
         for name in ("name",):
             if name in table.fields and isinstance(attrs.get(name), str):
                 try:

@@ -143,6 +143,9 @@ def test_imported_authors_stay_text_and_sheets_go_back_to_their_players_when_the
 
     hero = make_character("player", name="Imported Ivo")
     rolls.sheet_roll(character=hero, by=personas["gm"], line="stat:AWA", dice=[3, 3, 3, 3])
+    # The sheet's history as pages record it (the request's user): the player made it, the GM a line.
+    Character.history.filter(id=hero.pk).update(history_user=personas["player"])
+    hero.skills.model.history.filter(character_id=hero.pk).update(history_user=personas["gm"])
     document = services.export_campaign(personas["campaign"])
     response = api_as("outsider").post("/api/v1/campaigns/import/", document, format="json")
     assert response.status_code == 201, response.content
@@ -158,6 +161,8 @@ def test_imported_authors_stay_text_and_sheets_go_back_to_their_players_when_the
     gm_of_copy.force_login(personas["outsider"])
     feed = gm_of_copy.get(reverse("campaign-dashboard", args=[copy.pk])).content.decode()
     assert "gm (imported)" in feed
+    history = gm_of_copy.get(reverse("character-history", args=[sheet.pk])).content.decode()
+    assert "by player (imported)" in history and "by gm (imported)" in history
 
     # The viewer's invitation hands nothing over; the player's gives the sheet back.
     viewer_invitation = Invitation.objects.get(campaign=copy, username="viewer")

@@ -20,7 +20,7 @@ from rolls import selectors as roll_feed
 from rolls import services as rolls
 from rolls.models import Roll
 from transfer import services
-from transfer.document import EXPORTED, IMPORT_ACTION
+from transfer.document import EXPORTED, IMPORT_ACTION, imported_author
 
 pytestmark = pytest.mark.django_db
 
@@ -61,10 +61,15 @@ def _as_imported_by(document: dict, importer: str, name: str) -> dict:
                         if isinstance(original.get(name), str) and original[name] != importer}
             if recorded:
                 row[column] = {**(row.get(column) or {}), "recorded_by": recorded}
-    # A sheet held for a player with no account in the copy names them, to be handed back.
+    # A sheet held for a player with no account in the copy names them, to be handed back; its
+    # history keeps other authors' names as the records' change reasons.
     for row, original in zip(copy.get("characters", []), document.get("characters", []), strict=True):
         if original.get("owner") != importer:
             row["imported_owner"] = original["owner"]
+        for key, records in (original.get("history") or {}).items():
+            for record, before in zip(row["history"][key], records, strict=True):
+                if isinstance(before.get("history_user"), str) and before["history_user"] != importer:
+                    record["history_change_reason"] = imported_author(before["history_user"])
     copy["members"] = [{"username": importer, "role": "gm"}]
     copy["campaign"]["name"] = name
     return copy
