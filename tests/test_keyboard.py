@@ -4,10 +4,9 @@ with Tab, opened and pressed with Enter or Space, and the focused one is visibly
 import pytest
 from playwright.sync_api import expect
 
-from characters import items
-from combat import services
 from combat.models import CombatEvent
-from economy.tests.conftest import campaign_gm, make_character  # noqa: F401  (make_character: a fixture)
+from combat.tests.test_your_turn import _warehouse
+from economy.tests.conftest import make_character  # noqa: F401  (a fixture)
 from rolls.models import Roll
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -43,14 +42,8 @@ def test_a_player_rolls_a_skill_from_the_sheet_with_the_keyboard(personas, make_
 
 
 def test_a_player_makes_an_attack_on_their_turn_with_the_keyboard(personas, make_character, page_for, live_server):
-    gm = personas["gm"]
-    alice = make_character("player", name="Alice")
-    items.item_create(character=alice, kind_name="weapons", by=campaign_gm(alice.campaign), is_gm=True,
-                      data={"name": "Service pistol", "damage_points": 4})
-    encounter = services.encounter_create(campaign=personas["campaign"], by=gm, name="Warehouse")
-    alice_c = services.combatant_add(encounter=encounter, by=gm, character_id=alice.pk)
-    thug = services.combatant_add(encounter=encounter, by=gm, npc={"name": "Thug", "revealed": True})
-    services.initiative_roll(encounter=encounter, by=gm, dice={alice_c.pk: [6], thug.pk: [1]})
+    encounter = _warehouse(personas, make_character, alice_first=True)  # Alice (the player's) acts first
+    thug = encounter.combatants.get(name="Thug")
 
     page = page_for(personas["player"], width=390, height=844)
     page.goto(f"{live_server.url}/encounters/{encounter.pk}/")
