@@ -20,6 +20,7 @@ CHROMIUM_FLAGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 PASSWORD = "correct-horse-battery"
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 # --- Markers (pytest.ini; `make test-fast` runs -m "not browser and not fuzz and not stack") ---
@@ -34,13 +35,19 @@ IMPLIED_MARKERS = {"worker": "stack"}
 
 
 def pytest_configure(config):
-    """Under pytest-xdist (``make test-fast`` runs two workers), each worker gets a Redis database
+    """PBKDF2 is slow on purpose and the tests do not test the hasher: every user they make,
+    module-wide fixtures' included, gets a fast hash.
+
+    Under pytest-xdist (``make test-fast`` runs two workers), each worker gets a Redis database
     of its own, as pytest-django gives it a PostgreSQL database of its own: a test that empties
     the cache or counts login failures never sees another worker's."""
+    if not os.environ.get("DJANGO_SETTINGS_MODULE"):
+        return  # run without pytest-django (-p no:django): the pure rulebook only
+    from django.conf import settings
+
+    settings.PASSWORD_HASHERS = FAST_HASHERS
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     if worker.startswith("gw"):
-        from django.conf import settings
-
         number = int(worker[2:]) + 1  # database 0 stays the serial run's
         location = settings.CACHES["default"]["LOCATION"]
         if location.startswith("unix://"):
@@ -60,12 +67,6 @@ def pytest_collection_modifyitems(config, items):
         for marker, implied in IMPLIED_MARKERS.items():
             if item.get_closest_marker(marker) is not None and item.get_closest_marker(implied) is None:
                 item.add_marker(implied)
-
-
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    """PBKDF2 is slow on purpose; tests log in many users and do not test the hasher."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture(autouse=True)

@@ -84,7 +84,8 @@ class StatsForm(forms.Form):
             self.fields[f"rolled_{code}"] = _stat_field(label=f"{code} rolled", required=not rolled_locked)
             self.fields[f"trade_{code}"] = forms.IntegerField(
                 label=f"{code} trade", min_value=-MAX_TRADE, max_value=MAX_TRADE, required=False,
-                widget=_stat_input(**{"class": "num trade"}))
+                # The row's label names the rolled box; the trade box says what it is itself.
+                widget=_stat_input(**{"class": "num trade", "aria-label": f"{code} trade (skill points)"}))
         self.fields["int_plus"] = _die_field("INT +1d6")
         self.fields["int_minus"] = _die_field("INT −1d6")
         if rolled_locked:

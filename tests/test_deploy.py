@@ -40,6 +40,7 @@ def manage(*args, extra_env=None, drop=()):
     return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True)
 
 
+@pytest.mark.stack  # starts manage.py in a process of its own
 def test_check_deploy_reports_nothing_with_the_documented_variables(tmp_path):
     production = {**env_example(), **TLS_ON, "SECRET_KEY": secrets.token_urlsafe(50),
                   "DEVSTACK_DIR": str(tmp_path)}  # no running `make run` stack's settings
@@ -54,6 +55,7 @@ def test_check_deploy_reports_nothing_with_the_documented_variables(tmp_path):
     assert "System check identified no issues (0 silenced)." in result.stdout
 
 
+@pytest.mark.stack  # starts manage.py in a process of its own
 def test_check_deploy_complains_with_development_defaults(tmp_path):
     """The check is real: the development defaults do fail it."""
     result = manage("check", "--deploy", "--fail-level", "WARNING", extra_env={"DEBUG": "1", "DEVSTACK_DIR": str(tmp_path)})
@@ -61,12 +63,14 @@ def test_check_deploy_complains_with_development_defaults(tmp_path):
     assert "security.W018" in result.stdout + result.stderr  # DEBUG on
 
 
+@pytest.mark.stack  # starts manage.py in a process of its own
 def test_debug_off_without_a_secret_key_refuses_to_start(tmp_path):
     result = manage("check", extra_env={"DEVSTACK_DIR": str(tmp_path)})
     assert result.returncode != 0
     assert "ImproperlyConfigured: SECRET_KEY is not set" in result.stderr
 
 
+@pytest.mark.stack  # starts manage.py in a process of its own
 def test_debug_on_runs_without_a_secret_key(tmp_path):
     result = manage("check", extra_env={"DEBUG": "1", "DEVSTACK_DIR": str(tmp_path)})
     assert result.returncode == 0, result.stderr
@@ -81,6 +85,7 @@ def _settings(code: str, **env) -> object:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.stack  # starts manage.py in a process of its own
 def test_the_browsable_api_and_source_static_files_only_with_debug_on(tmp_path):
     production = _settings("[settings.REST_FRAMEWORK['DEFAULT_RENDERER_CLASSES'], "
                            "settings.STORAGES['staticfiles']['BACKEND']]", DEVSTACK_DIR=str(tmp_path))
@@ -89,6 +94,7 @@ def test_the_browsable_api_and_source_static_files_only_with_debug_on(tmp_path):
     assert "rest_framework.renderers.BrowsableAPIRenderer" in development
 
 
+@pytest.mark.stack  # starts manage.py in a process of its own
 def test_logs_are_json_lines():
     code = "import logging, django; django.setup(); logging.getLogger('zener').warning('hello %s', 'gate')"
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "zenergate_site.settings", "LOG_FORMAT": "json"}
@@ -183,6 +189,7 @@ def test_no_inline_script_or_event_handler_in_templates():
         assert "<style" not in text, f"{file.relative_to(ROOT)}: a <style> element (style-src 'self')"
 
 
+@pytest.mark.stack  # starts manage.py in a process of its own
 def test_check_deploy_refuses_the_placeholder_secret_key(tmp_path):
     production = {**env_example(), **TLS_ON, "DEVSTACK_DIR": str(tmp_path)}
     assert production["SECRET_KEY"].startswith("change-me")  # the file's placeholder, as copied

@@ -58,6 +58,11 @@ class EmbeddedPostgres:
         exists = self.server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{DB_NAME}';")
         if "1 row" not in exists:
             self.server.psql(f"CREATE DATABASE {DB_NAME};")
+        if self.throwaway:
+            # A test run's data dies with it: no waiting on the disk for durability it never uses.
+            for setting in ("fsync = off", "synchronous_commit = off", "full_page_writes = off"):
+                self.server.psql(f"ALTER SYSTEM SET {setting};")
+            self.server.psql("SELECT pg_reload_conf();")
         # django-environ reads a path after the host part as "socket directory / database".
         return f"postgres://postgres@/{socket_dir}/{DB_NAME}"
 
