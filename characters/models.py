@@ -306,3 +306,62 @@ class Language(SheetItem):
             models.CheckConstraint(condition=Q(era_step_loss__gte=0) & Q(era_step_loss__lte=0.5) & Q(era_steps__lte=50),
                                    name="language_era_loss_sane"),
         ]
+
+
+# --- The sheets of the other rule sets (rulebook.systems.sheets) -------------------------------
+class SystemSheet(models.Model):
+    """A character of a campaign that plays ZeroSpace, Success Check, Rocket House or Core Rules.
+
+    ``lines`` are what the character rolls, each with its system's inputs; ``numbers`` the
+    sheet-wide values (Edge's maximum, Toughness, Build…); ``pools`` the current points of each
+    resource, whose ledger is ``PoolEntry``. The shapes are checked by the rulebook's sheet spec.
+    """
+
+    SYSTEMS = [("zerospace", "ZeroSpace"), ("success_check", "Success Check (2d10)"),
+               ("rocket_house", "Tales from the Rocket House"), ("core_rules", "Core Rules ch. V")]
+
+    campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="system_sheets")
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="system_sheets")
+    name = models.CharField(max_length=limits.CHARACTER_NAME)
+    system = models.CharField(max_length=20, choices=SYSTEMS)
+    lines = models.JSONField(default=list, blank=True)
+    numbers = models.JSONField(default=dict, blank=True)
+    pools = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    history = HistoricalRecords(excluded_fields=["updated_at"])
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(system__in=["zerospace", "success_check", "rocket_house", "core_rules"]),
+                                   name="system_sheet_system_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class PoolEntry(models.Model):
+    """One point of a sheet's resource spent or refilled. Append-only, once per idempotency key."""
+
+    sheet = models.ForeignKey(SystemSheet, on_delete=models.PROTECT, related_name="pool_entries")
+    campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="+")
+    pool = models.CharField(max_length=20)
+    action = models.CharField(max_length=12)  # rulebook.systems.sheets.ACTIONS
+    use = models.CharField(max_length=40, blank=True)  # what a spent point bought
+    amount = models.IntegerField()
+    balance_after = models.IntegerField()
+    idempotency_key = models.CharField(max_length=120, null=True, blank=True)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "pool entries"
+        constraints = [
+            models.CheckConstraint(condition=Q(balance_after__gte=0), name="pool_entry_balance_never_negative"),
+            models.UniqueConstraint(fields=["sheet", "idempotency_key"], condition=Q(idempotency_key__isnull=False),
+                                    name="pool_entry_idempotency_key_once_per_sheet"),
+        ]

@@ -14,7 +14,7 @@ from django.http import Http404
 
 from campaign.models import Membership, PageVersion
 
-from .models import Character
+from .models import Character, SystemSheet
 
 
 class _Rights:
@@ -110,3 +110,22 @@ def access_character(*, user, character_id, write: bool = False) -> CharacterAcc
         raise Http404("No such character.")
     is_owner = _decide(user, character.viewer_role, character.owner_id, write)
     return CharacterAccess(character=character, role=character.viewer_role, is_owner=is_owner)
+
+
+@dataclass(frozen=True)
+class SystemSheetAccess(_Rights):
+    sheet: SystemSheet
+    role: str
+    is_owner: bool
+
+
+def access_system_sheet(*, user, sheet_id, write: bool = False) -> SystemSheetAccess:
+    """A sheet of another rule set, under the same rules as a character: members read, its
+    player and the GM write, everyone else 404 (outsiders) or 403 (members who may not write)."""
+    pk = _pk(user, sheet_id)
+    sheet = (SystemSheet.objects.select_related("campaign", "owner").annotate(viewer_role=_viewer_role(user))
+             .filter(pk=pk).first())
+    if sheet is None:
+        raise Http404("No such character.")
+    is_owner = _decide(user, sheet.viewer_role, sheet.owner_id, write)
+    return SystemSheetAccess(sheet=sheet, role=sheet.viewer_role, is_owner=is_owner)

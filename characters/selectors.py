@@ -10,7 +10,9 @@ from .models import (
     Disadvantage,
     Equipment,
     Language,
+    PoolEntry,
     Skill,
+    SystemSheet,
     Weapon,
 )
 from .weapons import WEAPON_BREADTHS
@@ -60,3 +62,43 @@ def character_list(*, viewer, campaign_id: int | None = None) -> QuerySet[Charac
     if campaign_id is not None:
         qs = qs.filter(campaign_id=campaign_id)
     return qs.order_by("campaign_id", "name", "id")
+
+
+# --- The sheets of the other rule sets -----------------------------------------------------------
+def system_sheet_list(*, campaign_id: int) -> QuerySet[SystemSheet]:
+    """The campaign's sheets of other rule sets (the caller has checked membership)."""
+    return SystemSheet.objects.filter(campaign_id=campaign_id).select_related("owner").order_by("name", "id")
+
+
+def pool_ledger(*, sheet: SystemSheet, limit: int = 50) -> list[PoolEntry]:
+    """The newest moves of a sheet's resources, with who made them."""
+    return list(PoolEntry.objects.filter(sheet=sheet).select_related("by").order_by("-created_at", "-id")[:limit])
+
+
+def system_sheet_view(*, sheet: SystemSheet, rulings: dict | None = None) -> dict:
+    """What a sheet shows: each line with its odds at every step of its system's ladder, the
+    sheet's numbers with their labels, and each resource with its maximum (odds come from the
+    rulebook's cached tables, so a long sheet costs no queries)."""
+    from rulebook.systems.sheets import fatigue_points, load_threshold_kg, spec_for
+
+    spec = spec_for(sheet.system)
+    rule_set = spec.rule_set
+    rulings = {key: value for key, value in (rulings or {}).items() if key in {r.name for r in rule_set.rulings}}
+    lines = []
+    for line in sheet.lines:
+        odds = spec.line_odds(line["inputs"], rulings)
+        lines.append({"name": line["name"], "inputs": [(rule_set.param_named(k).label, v)
+                                                      for k, v in line["inputs"].items()],
+                      "odds": [{"label": label, "value": value, "probability": o.probability,
+                                "percent": f"{float(o.probability) * 100:.1f} %"} for label, value, o in odds]})
+    numbers = [{"name": p.name, "label": p.label, "value": sheet.numbers.get(p.name, p.default)} for p in spec.numbers]
+    derived = []
+    if sheet.system == "core_rules":
+        derived.append(("Load threshold", f"{load_threshold_kg(sheet.numbers.get('build', 1))} kg"))
+    if sheet.system == "rocket_house":
+        derived.append(("Fatigue points", fatigue_points(sheet.numbers.get("toughness", 0))))
+    pools = [{"key": pool.key, "label": pool.label, "help": pool.help, "current": sheet.pools.get(pool.key, 0),
+              "maximum": spec.pool_maximum(pool.key, sheet.numbers), "uses": pool.uses, "refills": pool.refills}
+             for pool in spec.pools]
+    return {"spec": spec, "system_name": rule_set.name, "ladder": spec.ladder, "lines": lines,
+            "numbers": numbers, "derived": derived, "pools": pools, "line_help": spec.line_help}

@@ -28,6 +28,10 @@ urlpatterns = [
     path("characters/<int:character_id>/history/", views.character_history, name="character-history"),
     path("characters/<int:character_id>/revert/", views.character_revert, name="character-revert"),
     path("characters/<int:character_id>/sheet.pdf", views.character_pdf, name="character-pdf"),
+    # The sheets of the other rule sets.
+    path("campaigns/<int:campaign_id>/system-sheets/new/", views.system_sheet_new, name="system-sheet-new"),
+    path("system-sheets/<int:sheet_id>/", views.system_sheet_page, name="system-sheet"),
+    path("system-sheets/<int:sheet_id>/pools/", views.system_sheet_pool, name="system-sheet-pool"),
     # The API's copy lives here so the API's own urls module stays with its owners.
     path("api/v1/characters/<int:character_id>/sheet.pdf", views.CharacterSheetPdfApi.as_view(),
          name="api-character-pdf"),

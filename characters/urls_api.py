@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import api, api_wounds
+from . import api, api_system_sheets, api_wounds
 from .items import ITEM_KINDS
 
 character = "characters/<int:character_id>/"
@@ -14,6 +14,13 @@ urlpatterns = [
     path(character + "return/", api.ReturnApi.as_view(), name="api-character-return"),
     path(character + "history/", api.HistoryApi.as_view(), name="api-character-history"),
     path(character + "wounds/", api_wounds.WoundsApi.as_view(), name="api-character-wounds"),
+    # The sheets of the other rule sets (a campaign that plays ZeroSpace, Success Check, …).
+    path("campaigns/<int:campaign_id>/system-sheets/", api_system_sheets.SystemSheetListApi.as_view(),
+         name="api-campaign-system-sheets"),
+    path("system-sheets/<int:sheet_id>/", api_system_sheets.SystemSheetDetailApi.as_view(),
+         name="api-system-sheet"),
+    path("system-sheets/<int:sheet_id>/pools/", api_system_sheets.SystemSheetPoolsApi.as_view(),
+         name="api-system-sheet-pools"),
 ]
 
 # Nested CRUD for each kind of sheet line: api-character-skills, api-character-skills-detail, …

@@ -86,6 +86,7 @@ class World:
     #: (campaign, invitation) pairs that belong together.
     invitations: list[tuple[int, int]]
     roll_id: list[int]  # the feed, a failed check from a sheet among them
+    sheet_id: list[int]  # sheets of another rule set (a Success Check campaign's)
     #: (encounter, combatant) and (encounter, event) pairs that belong together.
     combatants: list[tuple[int, int]]
     combat_events: list[tuple[int, int]]
@@ -145,8 +146,9 @@ def world(personas, make_user, in_process_requests):
     """
     from campaign import services
     from campaign.models import Campaign, Invitation, Job
+    from characters import system_sheets
     from characters.items import ITEM_KINDS
-    from characters.models import Character, Disadvantage
+    from characters.models import Character, Disadvantage, SystemSheet
     from combat import library
     from combat import services as combat
     from combat.models import Combatant, CombatEvent, Encounter, NpcSetup
@@ -188,6 +190,13 @@ def world(personas, make_user, in_process_requests):
     rolls.sheet_roll(character=in_play[0], by=gm, line="stat:AWA", dice=[6, 6, 6])  # one a reroll may take
     services.invitation_create(campaign=demo, role="player", by=gm)
 
+    # A campaign that plays Success Check, with a sheet of its own.
+    other = services.campaign_update(campaign=services.campaign_create(name="Edge of night", by=gm), by=gm,
+                                     rule_set="success_check")
+    services.membership_add(campaign=other, username="player", role="player", by=gm)
+    system_sheets.system_sheet_create(campaign=other, owner=personas["player"], by=personas["player"], name="Kestrel",
+                                      lines=[{"name": "Deception", "inputs": {"bonus": 12}}], numbers={"edge_max": 3})
+
     gm2 = make_user("gm2")
     elsewhere = services.campaign_create(name="Elsewhere", by=gm2)
     _character(elsewhere, gm2, "Foreign Fay", by_gm=gm2, lines=[skill])
@@ -197,7 +206,7 @@ def world(personas, make_user, in_process_requests):
     characters = list(Character.objects.order_by("pk"))
     return World(
         token=response.get_json()["token"],
-        campaign_id=[demo.pk, home.pk, elsewhere.pk],
+        campaign_id=[demo.pk, home.pk, other.pk, elsewhere.pk],
         character_id=[c.pk for c in characters],
         adventure_id=list(Adventure.objects.order_by("pk").values_list("pk", flat=True)),
         macguffin_id=list(MacGuffin.objects.order_by("pk").values_list("pk", flat=True)),
@@ -208,6 +217,7 @@ def world(personas, make_user, in_process_requests):
         setup_id=list(NpcSetup.objects.order_by("pk").values_list("pk", flat=True)),
         invitations=list(Invitation.objects.order_by("pk").values_list("campaign_id", "pk")),
         roll_id=list(Roll.objects.order_by("pk").values_list("pk", flat=True)),
+        sheet_id=list(SystemSheet.objects.order_by("pk").values_list("pk", flat=True)),
         combatants=list(Combatant.objects.order_by("pk").values_list("encounter_id", "pk")),
         combat_events=list(CombatEvent.objects.order_by("pk").values_list("encounter_id", "pk")),
         tokens=list(BadNewsToken.objects.order_by("pk").values_list("adventure_id", "pk")),

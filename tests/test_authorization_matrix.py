@@ -214,6 +214,10 @@ MATRIX: dict[str, dict[str, Rule]] = {
     "character-history": {"GET": MEMBERS_READ},
     "character-revert": {"POST": GM_WRITES},
     "character-pdf": {"GET": MEMBERS_READ},
+    # Sheets of another rule set: the same rules as a character's.
+    "system-sheet-new": {"POST": PLAYERS_OR_GM_WRITE(body={"name": "Matrix"})},
+    "system-sheet": {"GET": MEMBERS_READ, "POST": OWNER_OR_GM_WRITES},
+    "system-sheet-pool": {"POST": OWNER_OR_GM_WRITES(body={"pool": "edge", "action": "spend"})},
     # --- Economy pages ------------------------------------------------------------------------
     "character-karma": {"GET": MEMBERS_READ, "POST": OWNER_OR_GM_WRITES},
     "character-karma-preview": {"GET": MEMBERS_READ},
@@ -282,6 +286,9 @@ MATRIX: dict[str, dict[str, Rule]] = {
     "api-character-history": {"GET": MEMBERS_READ, "POST": GM_WRITES},  # POST reverts
     "api-character-wounds": {"GET": MEMBERS_READ, "POST": GM_WRITES},
     "api-character-pdf": {"GET": MEMBERS_READ},
+    "api-campaign-system-sheets": {"GET": MEMBERS_READ, "POST": PLAYERS_OR_GM_WRITE(body={"name": "Matrix"})},
+    "api-system-sheet": {"GET": MEMBERS_READ, "PATCH": OWNER_OR_GM_WRITES},
+    "api-system-sheet-pools": {"POST": OWNER_OR_GM_WRITES(body={"pool": "edge", "action": "spend"})},
     **{name: methods for kind in LINE_KINDS for name, methods in (
         (f"api-character-{kind}", {"GET": MEMBERS_READ, "POST": OWNER_OR_GM_WRITES}),
         (f"api-character-{kind}-detail", {"GET": MEMBERS_READ, "PATCH": OWNER_OR_GM_WRITES,
@@ -449,13 +456,21 @@ def build_world() -> World:
     from campaign import services as campaign_services
 
     invitation = campaign_services.invitation_create(campaign=campaign, role="player", by=gm)
+    # A sheet of another rule set, made while the campaign played Success Check; it stays readable
+    # after the switch back.
+    from characters import system_sheets
+
+    campaign = campaign_services.campaign_update(campaign=campaign, by=gm, rule_set="success_check")
+    sheet = system_sheets.system_sheet_create(campaign=campaign, owner=player, by=player, name="Kestrel",
+                                              lines=[{"name": "Deception", "inputs": {"bonus": 12}}])
+    campaign = campaign_services.campaign_update(campaign=campaign, by=gm, rule_set="zener")
 
     ids = {
         "campaign_id": campaign.pk, "character_id": character.pk, "adventure_id": adventure.pk,
         "token_id": token.pk, "macguffin_id": macguffin.pk, "job_id": job.pk, "treatment_id": treatment.pk,
         "transition_id": transition["id"], "encounter_id": encounter.pk, "combatant_id": goon.pk,
         "pc_combatant_id": pc.pk, "event_id": request.pk, "setup_id": setup.pk, "roll_id": failed.pk,
-        "session_number": night.number, "invitation_id": invitation.pk,
+        "session_number": night.number, "invitation_id": invitation.pk, "sheet_id": sheet.pk,
     }
     return World(users=users, ids=ids, lines=lines, draft_id=draft.pk)
 

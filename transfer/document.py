@@ -222,6 +222,9 @@ NOT_EXPORTED: dict[str, str] = {
     "campaign.Invitation": "links into this server's copy: the import invites the document's members afresh",
     "campaign.GameSession": "game nights and their recaps are this table's memory; the log lines they drew on travel",
     "campaign.SessionNote": "members' notes on game nights, kept with the nights",
+    "characters.SystemSheet": "the other rule sets' sheets are not in the document yet: a copy starts without them",
+    "characters.PoolEntry": "the ledger of those sheets' resources, which stay behind with them",
+    "characters.HistoricalSystemSheet": "those sheets' history, which stays behind with them",
 }
 
 #: The top level of a document, in the order the export writes it.

@@ -147,6 +147,7 @@ def snapshot(character_id: int | None = None) -> dict:
     """Return everything a write could change, to compare before and after a refused request."""
     from campaign.models import LogEntry
     from characters.items import ITEM_KINDS
+    from characters.models import PoolEntry, SystemSheet
     from economy.models import KarmaEntry
 
     characters = Character.objects.order_by("pk")
@@ -157,6 +158,9 @@ def snapshot(character_id: int | None = None) -> dict:
         "log": LogEntry.objects.count(),
         "karma": list(KarmaEntry.objects.values_list("pk", flat=True)),
         "history": Character.history.count(),
+        "system_sheets": [{k: v for k, v in row.items() if k != "updated_at"}
+                          for row in SystemSheet.objects.order_by("pk").values()],
+        "pool_entries": list(PoolEntry.objects.values_list("pk", flat=True)),
     }
     for name, kind in ITEM_KINDS.items():
         state[name] = list(kind.model.objects.order_by("pk").values())

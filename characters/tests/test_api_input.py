@@ -13,9 +13,12 @@ from django.db import transaction
 from rest_framework import serializers
 
 from campaign.models import LogEntry
+from campaign.services import campaign_create, campaign_update
 from campaign.testing import arranged
+from characters import api_system_sheets as system_sheet_api
 from characters import serializers as s
 from characters.serializers.common import TradesField
+from characters.system_sheets import system_sheet_create
 from zenergate_site.api_fields import FlagField, TextField, WholeNumberField
 
 from .factories import (
@@ -36,6 +39,7 @@ FLAG_JUNK = ["true", 1, 0, None, [], {}, "yes"]
 TEXT_JUNK = [12, 1.5, True, None, [], {}, ["x"], "x" * 20_001, "\ud800", "a\x00b"]
 MOMENT_JUNK = ["yesterday", "2026-13-45T99:00:00", 12, None, [], {}, True, "1" * 300]
 CHOICE_JUNK = ["nope", 12, None, [], {}, True, ""]
+JSON_JUNK = ["x", 12, True, None, {"zz": 1}, [1]]  # a sheet's lines (a list) and numbers (named values)
 STATS_JUNK = ["x", [], None, 12, {"STR": "12"}, {"STR": 41}, {"STR": 0}, {"LUCK": 3}, {"STR": HUGE},
               {"STR": None}, {"STR": 12.5}, {"STR": [12]}]
 TRADES_JUNK = [[], "x", None, 3, {"LUCK": 1}, {"STR": "1"}, {"STR": HUGE}, {"STR": 1.5}, {"STR": None},
@@ -70,6 +74,8 @@ def junk_for(field) -> list:
         return ["half", "0.75", -1, "1e999", [], {}, True, "NaN"]
     if isinstance(field, TextField):
         return [v for v in TEXT_JUNK if v != "" or not field.allow_blank]
+    if isinstance(field, serializers.JSONField):
+        return JSON_JUNK
     raise AssertionError(f"no junk for {field!r}")
 
 
@@ -95,6 +101,19 @@ def endpoints(personas) -> list[tuple]:
         line_in = s.LINE_SERIALIZERS[kind][0]
         calls.append((f"add {kind}", "post", c + f"{kind}/", line_in, payload))
         calls.append((f"edit {kind}", "patch", c + f"{kind}/{lines[kind].pk}/", line_in, None))
+    # A sheet of another rule set, in a campaign of the GM's that plays Success Check.
+    other = campaign_update(campaign=campaign_create(name="Edge of night", by=personas["gm"]), by=personas["gm"],
+                            rule_set="success_check")
+    sheet = system_sheet_create(campaign=other, owner=personas["gm"], by=personas["gm"], name="Kestrel",
+                                numbers={"edge_max": 3})
+    skills = [{"name": "Deception", "inputs": {"bonus": 12}}]
+    calls += [
+        ("make a sheet", "post", f"/api/v1/campaigns/{other.pk}/system-sheets/", system_sheet_api.SystemSheetIn,
+         {"name": "Wren", "lines": skills, "numbers": {"edge_max": 2}}),
+        ("edit a sheet", "patch", f"/api/v1/system-sheets/{sheet.pk}/", system_sheet_api.SystemSheetIn, None),
+        ("spend Edge", "post", f"/api/v1/system-sheets/{sheet.pk}/pools/", system_sheet_api.PoolIn,
+         {"pool": "edge", "action": "spend", "use": "advantage", "idempotency_key": "k-1"}),
+    ]
     return calls
 
 

@@ -24,8 +24,10 @@ from .sheet import (
     stats_roll,
     stats_save,
 )
+from .system_sheet import system_sheet_new, system_sheet_page, system_sheet_pool
 
 __all__ = [
+    "system_sheet_new", "system_sheet_page", "system_sheet_pool",
     "CharacterSheetPdfApi", "character_approve", "character_build", "character_history", "character_new",
     "character_notes", "character_pdf", "character_return", "character_revert", "character_sheet",
     "character_state", "character_submit", "line_add", "line_classify", "lines_classify", "line_delete", "line_edit", "line_update", "party",

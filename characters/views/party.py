@@ -42,10 +42,21 @@ def party_characters(*, viewer, campaign: Campaign) -> list[Character]:
 @require_GET
 def party(request, campaign_id: int):
     access = access_campaign(user=request.user, campaign_id=campaign_id)
-    context = {"campaign": access.campaign, "access": access,
-               "characters": party_characters(viewer=request.user, campaign=access.campaign)}
+    return party_page(request, access)
+
+
+def party_page(request, access, *, sheet_error: str = "", status: int = 200):
+    """The party: Zener Gate characters, and the sheets of the campaign's other rule set."""
+    from rulebook.systems import get_system
+
+    campaign = access.campaign
+    context = {"campaign": campaign, "access": access,
+               "characters": party_characters(viewer=request.user, campaign=campaign),
+               "system_sheets": list(selectors.system_sheet_list(campaign_id=campaign.pk)),
+               "plays_other_system": campaign.rule_set != "zener",
+               "rule_set_name": get_system(campaign.rule_set).name, "sheet_error": sheet_error}
     template = "characters/_party.html" if request.htmx else "characters/party.html"
-    return render(request, template, context)
+    return render(request, template, context, status=status)
 
 
 @login_required

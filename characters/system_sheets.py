@@ -1,0 +1,143 @@
+"""Writes to the sheets of the other rule sets: create, edit, and spend or refill a resource.
+
+The shapes (lines, numbers, pools) are the rulebook's (``rulebook.systems.sheets``); this module
+adds who, when and once. A resource moves one point at a time through ``pool_act``: the sheet's
+row is locked, an idempotency key already used returns the first entry and changes nothing, and
+every move is an append-only ``PoolEntry`` whose balance the database keeps at 0 or more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+
+from campaign.changes import change_set
+from campaign.errors import CampaignConflict, CampaignError
+from rulebook import RulesError
+from rulebook.systems import get_system
+from rulebook.systems.base import ParamError
+from rulebook.systems.sheets import ACTIONS, AWARD, SESSION, SPEND, spec_for
+from zenergate_site import limits
+
+from .models import PoolEntry, SystemSheet
+
+
+def _rules(call, *args, **kwargs):
+    try:
+        return call(*args, **kwargs)
+    except ParamError as exc:
+        raise CampaignError(str(exc), field=exc.field) from None
+    except RulesError as exc:
+        raise CampaignError(str(exc)) from None
+
+
+def _name(name: object) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise CampaignError("Give the character a name.", field="name")
+    if len(name.strip()) > limits.CHARACTER_NAME:
+        raise CampaignError(f"A name has at most {limits.CHARACTER_NAME} characters.", field="name")
+    return name.strip()
+
+
+def _cap_pools(spec, pools: Mapping[str, int], numbers: Mapping[str, int]) -> dict[str, int]:
+    """Keep each pool within its maximum once the numbers change (a lowered Edge maximum)."""
+    capped = {}
+    for pool in spec.pools:
+        current = int(pools.get(pool.key, spec.starting_pools(numbers)[pool.key]))
+        maximum = spec.pool_maximum(pool.key, numbers)
+        capped[pool.key] = current if maximum is None else min(current, maximum)
+    return capped
+
+
+@transaction.atomic
+def system_sheet_create(*, campaign, owner, by, name: object, lines: object = None,
+                        numbers: object = None) -> SystemSheet:
+    """Make a sheet of the campaign's rule set for ``owner`` (a Zener Gate campaign has its own)."""
+    changes = change_set(campaign=campaign.pk, by=by)
+    if campaign.rule_set == "zener":
+        raise CampaignConflict("This campaign plays Zener Gate: its characters have the Zener Gate sheet "
+                               "(New character).", field="campaign")
+    spec = _rules(spec_for, campaign.rule_set)
+    name = _name(name)
+    cleaned_numbers = _rules(spec.clean_numbers, numbers if numbers is not None else {})
+    cleaned_lines = _rules(spec.clean_lines, lines if lines is not None else [])
+    sheet = SystemSheet.objects.create(
+        campaign=campaign, owner=owner, name=name, system=spec.system, lines=cleaned_lines,
+        numbers=cleaned_numbers, pools=spec.starting_pools(cleaned_numbers))
+    changes.audit("sheet.create", f"{by} created {name} ({get_system(spec.system).name})",
+                  data={"sheet": sheet.pk, "system": spec.system})
+    return sheet
+
+
+@transaction.atomic
+def system_sheet_update(*, sheet: SystemSheet, by, name: object = None, lines: object = None,
+                        numbers: object = None) -> SystemSheet:
+    """Change a sheet's name, lines or numbers (each only when given); the history keeps the old."""
+    changes = change_set(campaign=sheet.campaign_id, by=by)
+    sheet = changes.lock(SystemSheet.objects.filter(pk=sheet.pk))[0]
+    spec = _rules(spec_for, sheet.system)
+    changed = []
+    if name is not None:
+        sheet.name = _name(name)
+        changed.append("name")
+    if lines is not None:
+        sheet.lines = _rules(spec.clean_lines, lines)
+        changed.append("lines")
+    if numbers is not None:
+        sheet.numbers = _rules(spec.clean_numbers, {**sheet.numbers, **numbers} if isinstance(numbers, Mapping)
+                               else numbers)
+        sheet.pools = _cap_pools(spec, sheet.pools, sheet.numbers)
+        changed.append("numbers")
+    if not changed:
+        raise CampaignError("Nothing to change: send name, lines or numbers.")
+    sheet.save()
+    changes.audit("sheet.update", f"{by} changed {sheet.name}'s {', '.join(changed)}",
+                  data={"sheet": sheet.pk, "fields": changed})
+    return sheet
+
+
+@transaction.atomic
+def pool_act(*, sheet: SystemSheet, by, is_gm: bool, pool: object, action: object, use: object = "",
+             idempotency_key: object = None) -> tuple[PoolEntry, bool]:
+    """Spend or refill one resource of the sheet; return (entry, created).
+
+    The sheet's player and the GM spend and rest; a new session and an award are the GM's.
+    Replaying ``idempotency_key`` returns the first entry and changes nothing.
+    """
+    changes = change_set(campaign=sheet.campaign_id, by=by)
+    if idempotency_key is not None and (not isinstance(idempotency_key, str)
+                                        or not 1 <= len(idempotency_key) <= 100):
+        raise CampaignError("The idempotency key is a string of 1–100 characters.", field="idempotency_key")
+    if not isinstance(action, str) or action not in ACTIONS:
+        raise CampaignError(f"Choose an action: {', '.join(ACTIONS)}.", field="action")
+    if action in (SESSION, AWARD) and not is_gm:
+        raise PermissionDenied(f"{ACTIONS[action]}: the GM's to give.")
+    sheet = changes.lock(SystemSheet.objects.filter(pk=sheet.pk))[0]
+    key = f"client:{idempotency_key}" if idempotency_key else None
+    if key is not None:
+        entry = PoolEntry.objects.filter(sheet=sheet, idempotency_key=key).first()
+        if entry is not None:
+            if (entry.pool, entry.action) != (pool, action):
+                raise CampaignConflict("That idempotency key was already used for another change; send a new "
+                                       "key for a new request.", field="idempotency_key")
+            return entry, False
+    spec = _rules(spec_for, sheet.system)
+    rule = _rules(spec.pool, pool if isinstance(pool, str) else "")
+    if not isinstance(use, str) or (use and use not in rule.uses) or (use and action != SPEND):
+        raise CampaignError(f"What the point buys: one of {', '.join(rule.uses)} (spends only).", field="use")
+    current = int(sheet.pools.get(rule.key, 0))
+    if action == SPEND and current <= 0:
+        raise CampaignConflict(f"No {rule.label} left to spend.", field="pool")
+    after = _rules(spec.refill, rule.key, action, current, sheet.numbers)
+    sheet.pools = {**sheet.pools, rule.key: after}
+    sheet._change_reason = f"by {by}: {rule.label} {ACTIONS[action].lower()}"
+    sheet.save(update_fields=["pools", "updated_at"])
+    entry = PoolEntry.objects.create(sheet=sheet, campaign_id=sheet.campaign_id, pool=rule.key, action=action,
+                                     use=use, amount=after - current, balance_after=after, idempotency_key=key,
+                                     by=by if getattr(by, "pk", None) else None)
+    bought = f" ({use})" if use else ""
+    changes.audit("sheet.pool", f"{sheet.name}: {rule.label} {current} → {after}, {ACTIONS[action].lower()}{bought}",
+                  data={"sheet": sheet.pk, "pool": rule.key, "action": action, "amount": after - current})
+    return entry, True

@@ -1,0 +1,239 @@
+"""The sheets of the four other rule sets: what a character's lines carry, the numbers of the
+whole sheet, the resources it spends, and each line's odds at the system's difficulty ladder.
+
+A line is one thing the character rolls (a skill, a trait, an attribute) with the inputs its
+system's check takes from the character: ZeroSpace an action value, Success Check a skill
+bonus, Rocket House a Trait, Core Rules the KS, US and ES scores. The difficulty is the
+table's, so the sheet shows each line's exact chance against every step of the system's
+ladder (ZeroSpace's difficulty values, Success Check's target numbers, Rocket House's
+difficulty modifiers, Core Rules' thresholds).
+
+A pool is a resource spent one point at a time (``PoolRule``): ZeroSpace's plot points (one
+at the start of each session, unspent points are lost, more from the GM) and Success Check's
+Edge (up to the sheet's maximum; a short rest gives one back, a long rest all, the GM gives
+one for a milestone or a setback). ``refill`` says what each way of refilling does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from rulebook import RulesError
+from rulebook.systems import core_rules, rocket_house, zerospace
+from rulebook.systems.base import Param, ParamError, SystemOdds
+
+#: How many lines a sheet holds, and how long a line's name may be.
+MAX_LINES = 60
+NAME_LENGTH = 60
+
+SPEND, SHORT_REST, LONG_REST, SESSION, AWARD = "spend", "short_rest", "long_rest", "session", "award"
+ACTIONS = {
+    SPEND: "Spend one",
+    SHORT_REST: "Short rest",
+    LONG_REST: "Long rest",
+    SESSION: "New session",
+    AWARD: "GM's award (+1)",
+}
+
+
+@dataclass(frozen=True)
+class PoolRule:
+    """A resource of a sheet: its name, its maximum (a sheet number, or none) and its refills.
+
+    ``uses`` are what a point buys (the ledger records which); ``refills`` the actions besides
+    spending that the system allows, each taken by ``refill``.
+    """
+
+    key: str
+    label: str
+    help: str
+    maximum: str | None  # the sheet number that caps it; None: no cap
+    start: int  # what a new sheet holds (None maximum) — a capped pool starts full
+    uses: tuple[str, ...]
+    refills: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SheetSpec:
+    """The sheet of one rule set."""
+
+    system: str
+    line_params: tuple[str, ...]  # the check inputs each line carries
+    difficulty: str  # the check input the ladder sets
+    ladder: tuple[tuple[str, int], ...]  # (label, value) from easiest to hardest
+    numbers: tuple[Param, ...]  # numbers of the whole sheet
+    pools: tuple[PoolRule, ...]
+    line_help: str
+
+    @property
+    def rule_set(self):
+        from rulebook.systems import SYSTEMS  # the registry imports this module's siblings
+
+        return SYSTEMS[self.system]
+
+    def pool(self, key: str) -> PoolRule:
+        for pool in self.pools:
+            if pool.key == key:
+                return pool
+        names = ", ".join(pool.key for pool in self.pools) or "none"
+        raise ParamError("pool", f"Unknown resource {key!r} for {self.rule_set.name}: use {names}.")
+
+    # --- cleaning -----------------------------------------------------------------------------
+    def clean_numbers(self, raw: object) -> dict[str, int]:
+        """Check the sheet's numbers; missing ones take their default."""
+        if not isinstance(raw, Mapping):
+            raise ParamError("numbers", "Give the sheet's numbers as named values.")
+        known = {param.name for param in self.numbers}
+        unknown = sorted(str(name) for name in raw if name not in known)
+        if unknown:
+            raise ParamError("numbers", f"Unknown number {unknown[0]!r}: use {', '.join(sorted(known)) or 'none'}.")
+        return {param.name: param.coerce(raw[param.name]) if raw.get(param.name) not in (None, "")
+                else param.default for param in self.numbers}
+
+    def clean_lines(self, raw: object) -> list[dict]:
+        """Check the lines: each a name and this system's inputs, names unique."""
+        if not isinstance(raw, list):
+            raise ParamError("lines", "Give the lines as a list of {name, inputs}.")
+        if len(raw) > MAX_LINES:
+            raise ParamError("lines", f"A sheet holds at most {MAX_LINES} lines.")
+        cleaned, seen = [], set()
+        for number, line in enumerate(raw, start=1):
+            if not isinstance(line, Mapping) or set(line) - {"name", "inputs"}:
+                raise ParamError("lines", f"Line {number}: give a name and its inputs.")
+            name = line.get("name")
+            if not isinstance(name, str) or not name.strip() or len(name.strip()) > NAME_LENGTH:
+                raise ParamError("lines", f"Line {number}: a name of 1–{NAME_LENGTH} characters.")
+            name = name.strip()
+            if name.casefold() in seen:
+                raise ParamError("lines", f"Line {number}: {name!r} is on the sheet twice.")
+            seen.add(name.casefold())
+            inputs = line.get("inputs")
+            if not isinstance(inputs, Mapping) or set(inputs) != set(self.line_params):
+                raise ParamError("lines", f"Line {number} ({name}): give exactly {', '.join(self.line_params)}.")
+            values = {}
+            for key in self.line_params:
+                try:
+                    values[key] = self.rule_set.param_named(key).coerce(inputs[key])
+                except ParamError as exc:
+                    raise ParamError("lines", f"Line {number} ({name}): {exc}") from None
+            cleaned.append({"name": name, "inputs": values})
+        return cleaned
+
+    # --- odds ---------------------------------------------------------------------------------
+    def line_odds(self, inputs: Mapping[str, int], rulings: Mapping[str, int] | None = None
+                  ) -> tuple[tuple[str, int, SystemOdds], ...]:
+        """Return (label, difficulty, odds) for each step of the ladder."""
+        return tuple((label, value, self.rule_set.odds(**{**(rulings or {}), **inputs, self.difficulty: value}))
+                     for label, value in self.ladder)
+
+    # --- pools --------------------------------------------------------------------------------
+    def pool_maximum(self, key: str, numbers: Mapping[str, int]) -> int | None:
+        pool = self.pool(key)
+        return None if pool.maximum is None else numbers[pool.maximum]
+
+    def starting_pools(self, numbers: Mapping[str, int]) -> dict[str, int]:
+        return {pool.key: pool.start if pool.maximum is None else numbers[pool.maximum] for pool in self.pools}
+
+    def refill(self, key: str, action: str, current: int, numbers: Mapping[str, int]) -> int:
+        """Return the pool after ``action`` (spend, a rest, a new session, an award).
+
+        Raises RulesError when the system does not refill that pool that way, or nothing is
+        left to spend.
+        """
+        pool = self.pool(key)
+        maximum = self.pool_maximum(key, numbers)
+        if action == SPEND:
+            if current <= 0:
+                raise RulesError(f"No {pool.label} left to spend.")
+            return current - 1
+        if action not in pool.refills:
+            allowed = ", ".join(ACTIONS[name].lower() for name in pool.refills)
+            raise RulesError(f"{pool.label} is not refilled by a {ACTIONS.get(action, action).lower()} "
+                             f"in {self.rule_set.name}: {allowed}.")
+        if action == LONG_REST:
+            return maximum
+        if action == SHORT_REST:
+            return min(maximum, current + 1)
+        if action == SESSION:  # plot points: one at the start of each session, the rest lost
+            return pool.start
+        return current + 1 if maximum is None else min(maximum, current + 1)  # AWARD
+
+
+PLOT_POINTS = PoolRule(
+    key="plot_points", label="Plot points",
+    help="One at the start of each session (unspent ones are lost); the GM gives more for a fine "
+         "moment or a setback the player chose. A point buys a bonus die, a boost (+1 to an attribute "
+         "for a round), an inspiration (a hint), a power stunt, a rally (half the lost Endurance back) "
+         "or a retcon.",
+    maximum=None, start=1,
+    uses=("bonus die", "boost", "inspiration", "power stunt", "rally", "retcon"),
+    refills=(SESSION, AWARD),
+)
+EDGE = PoolRule(
+    key="edge", label="Edge",
+    help="Up to the maximum on the sheet. A point buys Advantage with the die to drop of your "
+         "choice, cancels Disadvantage, adds 1d6 to a damage roll, or lessens an injury by a step. "
+         "A short rest gives one back, a long rest all; the GM gives one for a milestone or a setback.",
+    maximum="edge_max", start=0,
+    uses=("advantage", "cancel disadvantage", "+1d6 damage", "lessen injury"),
+    refills=(SHORT_REST, LONG_REST, AWARD),
+)
+
+SPECS: dict[str, SheetSpec] = {
+    "zerospace": SheetSpec(
+        system="zerospace", line_params=("av",), difficulty="dv",
+        ladder=tuple((level, value) for level, value in zerospace.DIFFICULTY.items() if value is not None),
+        numbers=(Param("brawn", "Brawn", 0, zerospace.MAX_VALUE, default=0),
+                 Param("presence", "Presence", 0, zerospace.MAX_VALUE, default=0)),
+        pools=(PLOT_POINTS,),
+        line_help="Action value: the attribute plus the equipment rating (the rating alone when unskilled).",
+    ),
+    "success_check": SheetSpec(
+        system="success_check", line_params=("bonus",), difficulty="tn",
+        # "Difficulty levels": Moderate (TN 20) is the default; most checks fall between 15 and 30.
+        ladder=(("very easy", 10), ("easy", 15), ("moderate", 20), ("challenging", 25), ("very difficult", 30),
+                ("exceptional", 35), ("near impossible", 40)),
+        numbers=(Param("strength", "Strength", 0, 20, default=0),
+                 Param("edge_max", "Maximum Edge", 0, 20, default=3)),
+        pools=(EDGE,),
+        line_help="Skill bonus: the skill's ranks plus its two governing attributes.",
+    ),
+    "rocket_house": SheetSpec(
+        system="rocket_house", line_params=("trait",), difficulty="difficulty",
+        ladder=tuple((name, step) for step, name in sorted(rocket_house.DIFFICULTY.items(), reverse=True)),
+        numbers=(Param("toughness", "Toughness", 0, rocket_house.TRAIT_MAX, default=50),),
+        pools=(),
+        line_help="Trait, in percent (50 average, 90 outstanding).",
+    ),
+    "core_rules": SheetSpec(
+        system="core_rules", line_params=("ks", "us", "es"), difficulty="threshold",
+        ladder=tuple((level, core_rules.threshold_for(level)) for level in core_rules.THRESHOLD_LEVELS),
+        numbers=(Param("build", "Build", core_rules.SCORE_MIN, core_rules.SCORE_MAX, default=5),),
+        pools=(),
+        line_help="KS (key stat), US (the stat that helps) and ES (the skill, which picks the die).",
+    ),
+}
+SPECS = MappingProxyType(SPECS)
+
+
+def spec_for(system: str) -> SheetSpec:
+    """Return the sheet of ``system``; Zener Gate's own sheet is the character sheet."""
+    try:
+        return SPECS[system]
+    except KeyError:
+        raise ParamError("system", f"{system!r} has no sheet of this kind: use {', '.join(SPECS)}.") from None
+
+
+def load_threshold_kg(build: int) -> int:
+    """Core Rules: the load a character carries without burden, Build × 3 kg."""
+    return 3 * core_rules.RULE_SET.param_named("ks").coerce(build)  # Build is a score like KS: 1–10
+
+
+def fatigue_points(toughness: int) -> int:
+    """Rocket House: Fatigue points, Toughness / 5."""
+    return rocket_house.fatigue_points(toughness)
+
+
+__all__ = ["ACTIONS", "SPECS", "PoolRule", "SheetSpec", "fatigue_points", "load_threshold_kg", "spec_for"]
