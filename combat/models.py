@@ -156,3 +156,26 @@ class NpcSetup(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class SystemFight(models.Model):
+    """A fight of another rule set: who is in it and its turn order, as the rulebook keeps it.
+
+    ZeroSpace's order (``rulebook.systems.zerospace_turns.TurnOrder``) is stored whole in
+    ``state``; ``fighters`` maps each name in it to the sheet it plays (an NPC has none).
+    """
+
+    campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="system_fights")
+    name = models.CharField(max_length=limits.ENCOUNTER_NAME)
+    system = models.CharField(max_length=20)
+    state = models.JSONField(default=dict)
+    fighters = models.JSONField(default=dict)  # name → sheet id, or None for an NPC
+    ended = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [models.CheckConstraint(condition=Q(system__in=["zerospace"]), name="system_fight_system")]
+
+    def __str__(self) -> str:
+        return self.name

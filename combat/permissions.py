@@ -11,7 +11,7 @@ from django.http import Http404
 
 from campaign.permissions import CampaignAccess, access_to
 
-from .models import Combatant, Encounter, NpcSetup
+from .models import Combatant, Encounter, NpcSetup, SystemFight
 
 
 @dataclass(frozen=True)
@@ -60,3 +60,14 @@ def access_npc_setup(*, user, setup_id) -> tuple[NpcSetup, CampaignAccess]:
     if not access.is_gm:
         raise PermissionDenied("Only the campaign's GM keeps the NPC library.")
     return setup, access
+
+
+def access_system_fight(*, user, fight_id, act: bool = False) -> tuple[SystemFight, CampaignAccess]:
+    """Return a fight of another rule set with the user's standing. Members read; ``act=True``
+    lets the GM and the players through (what a player may do is the service's to say), and
+    stops viewers with PermissionDenied."""
+    fight = _found(SystemFight, fight_id, "No such fight.")
+    access = access_to(campaign=fight.campaign, user=user)
+    if act and not (access.is_gm or access.is_player):
+        raise PermissionDenied("Viewers watch the fight.")
+    return fight, access

@@ -6,7 +6,7 @@ from campaign.audience import visible
 from rulebook import game_time
 
 from .fighters import combatants_loaded, fighter
-from .models import CombatEvent, Encounter
+from .models import CombatEvent, Encounter, SystemFight
 from .permissions import EncounterAccess
 
 
@@ -77,3 +77,8 @@ def tracker(*, access: EncounterAccess) -> dict:
 def requests_pending(*, encounter: Encounter) -> list[CombatEvent]:
     """Return players' attacks waiting for the GM, oldest first."""
     return list(encounter.events.filter(kind="request", answer__isnull=True, undone_by__isnull=True).order_by("id"))
+
+
+def system_fight_list(*, campaign_id: int):
+    """The campaign's fights of other rule sets, newest first (the caller has checked membership)."""
+    return SystemFight.objects.filter(campaign_id=campaign_id).order_by("-created_at", "-id")

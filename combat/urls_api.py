@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import api
+from . import api, api_system_fights
 
 encounter = "encounters/<int:encounter_id>/"
 
@@ -25,4 +25,9 @@ urlpatterns = [
     path("campaigns/<int:campaign_id>/npc-setups/", api.NpcSetupListApi.as_view(), name="api-campaign-npc-setups"),
     path("npc-setups/<int:setup_id>/", api.NpcSetupDetailApi.as_view(), name="api-npc-setup"),
     path("npc-setups/<int:setup_id>/fights/", api.FightFromSetupApi.as_view(), name="api-npc-setup-fights"),
+    path("campaigns/<int:campaign_id>/system-fights/", api_system_fights.SystemFightListApi.as_view(),
+         name="api-campaign-system-fights"),
+    path("system-fights/<int:fight_id>/", api_system_fights.SystemFightDetailApi.as_view(), name="api-system-fight"),
+    path("system-fights/<int:fight_id>/actions/", api_system_fights.SystemFightActionApi.as_view(),
+         name="api-system-fight-actions"),
 ]

@@ -40,6 +40,7 @@ PAGES: dict[str, dict | None] = {
     "campaign-adventures": None, "adventure-close": None, "campaign-macguffins": None, "campaign-downtime": None,
     "campaign-job": None, "campaign-transition-new": None, "campaign-transition": None,
     "campaign-encounters": None, "encounter": None, "encounter-table": None,
+    "campaign-system-fights": None, "system-fight": None,
     # Rolls and reference
     "campaign-roller": None, "check-builder": None, "tables": None, "glossary": None,
 }

@@ -87,6 +87,7 @@ class World:
     invitations: list[tuple[int, int]]
     roll_id: list[int]  # the feed, a failed check from a sheet among them
     sheet_id: list[int]  # sheets of another rule set (a Success Check campaign's)
+    fight_id: list[int]  # a ZeroSpace fight
     #: (encounter, combatant) and (encounter, event) pairs that belong together.
     combatants: list[tuple[int, int]]
     combat_events: list[tuple[int, int]]
@@ -149,9 +150,9 @@ def world(personas, make_user, in_process_requests):
     from characters import system_sheets
     from characters.items import ITEM_KINDS
     from characters.models import Character, Disadvantage, SystemSheet
-    from combat import library
+    from combat import library, system_fights
     from combat import services as combat
-    from combat.models import Combatant, CombatEvent, Encounter, NpcSetup
+    from combat.models import Combatant, CombatEvent, Encounter, NpcSetup, SystemFight
     from downtime import services as downtime
     from downtime import transitions, treatments
     from downtime.models import TransitionBatch, Treatment
@@ -196,6 +197,12 @@ def world(personas, make_user, in_process_requests):
     services.membership_add(campaign=other, username="player", role="player", by=gm)
     system_sheets.system_sheet_create(campaign=other, owner=personas["player"], by=personas["player"], name="Kestrel",
                                       lines=[{"name": "Deception", "inputs": {"bonus": 12}}], numbers={"edge_max": 3})
+    zerospace = services.campaign_update(campaign=services.campaign_create(name="Warehouse night", by=gm), by=gm,
+                                         rule_set="zerospace")
+    soraya = system_sheets.system_sheet_create(campaign=zerospace, owner=gm, by=gm, name="Soraya",
+                                               lines=[{"name": "Close combat", "inputs": {"av": 6}}])
+    system_fights.system_fight_start(campaign=zerospace, by=gm, name="Warehouse", fighters=[
+        {"sheet": soraya.pk, "total": 12}, {"name": "Virek-Kohl", "total": 9}])
 
     gm2 = make_user("gm2")
     elsewhere = services.campaign_create(name="Elsewhere", by=gm2)
@@ -206,7 +213,7 @@ def world(personas, make_user, in_process_requests):
     characters = list(Character.objects.order_by("pk"))
     return World(
         token=response.get_json()["token"],
-        campaign_id=[demo.pk, home.pk, other.pk, elsewhere.pk],
+        campaign_id=[demo.pk, home.pk, other.pk, zerospace.pk, elsewhere.pk],
         character_id=[c.pk for c in characters],
         adventure_id=list(Adventure.objects.order_by("pk").values_list("pk", flat=True)),
         macguffin_id=list(MacGuffin.objects.order_by("pk").values_list("pk", flat=True)),
@@ -218,6 +225,7 @@ def world(personas, make_user, in_process_requests):
         invitations=list(Invitation.objects.order_by("pk").values_list("campaign_id", "pk")),
         roll_id=list(Roll.objects.order_by("pk").values_list("pk", flat=True)),
         sheet_id=list(SystemSheet.objects.order_by("pk").values_list("pk", flat=True)),
+        fight_id=list(SystemFight.objects.order_by("pk").values_list("pk", flat=True)),
         combatants=list(Combatant.objects.order_by("pk").values_list("encounter_id", "pk")),
         combat_events=list(CombatEvent.objects.order_by("pk").values_list("encounter_id", "pk")),
         tokens=list(BadNewsToken.objects.order_by("pk").values_list("adventure_id", "pk")),

@@ -217,7 +217,7 @@ MATRIX: dict[str, dict[str, Rule]] = {
     # Sheets of another rule set: the same rules as a character's.
     "system-sheet-new": {"POST": PLAYERS_OR_GM_WRITE(body={"name": "Matrix"})},
     "system-sheet": {"GET": MEMBERS_READ, "POST": OWNER_OR_GM_WRITES},
-    "system-sheet-pool": {"POST": OWNER_OR_GM_WRITES(body={"pool": "edge", "action": "spend"})},
+    "system-sheet-pool": {"POST": OWNER_OR_GM_WRITES(body={"pool": "plot_points", "action": "spend"})},
     # --- Economy pages ------------------------------------------------------------------------
     "character-karma": {"GET": MEMBERS_READ, "POST": OWNER_OR_GM_WRITES},
     "character-karma-preview": {"GET": MEMBERS_READ},
@@ -246,6 +246,10 @@ MATRIX: dict[str, dict[str, Rule]] = {
     "encounter-act": {"POST": GM_WRITES},  # every action but a player's own attack is the GM's
     "npc-setup-act": {"POST": GM_WRITES},
     "encounter-table": {"GET": MEMBERS_READ},
+    # Fights of another rule set: the GM runs them; a player holds or forces with their own.
+    "campaign-system-fights": {"GET": MEMBERS_READ, "POST": GM_WRITES},
+    "system-fight": {"GET": MEMBERS_READ},
+    "system-fight-act": {"POST": OWNER_OR_GM_WRITES(body={"action": "hold", "name": "Kestrel"})},
     # --- Dice roller, roll feed, tables -------------------------------------------------------
     "campaign-roller": {"GET": MEMBERS_READ},
     "campaign-log": {"GET": MEMBERS_READ},  # each reads the lines shared with them
@@ -288,7 +292,7 @@ MATRIX: dict[str, dict[str, Rule]] = {
     "api-character-pdf": {"GET": MEMBERS_READ},
     "api-campaign-system-sheets": {"GET": MEMBERS_READ, "POST": PLAYERS_OR_GM_WRITE(body={"name": "Matrix"})},
     "api-system-sheet": {"GET": MEMBERS_READ, "PATCH": OWNER_OR_GM_WRITES},
-    "api-system-sheet-pools": {"POST": OWNER_OR_GM_WRITES(body={"pool": "edge", "action": "spend"})},
+    "api-system-sheet-pools": {"POST": OWNER_OR_GM_WRITES(body={"pool": "plot_points", "action": "spend"})},
     **{name: methods for kind in LINE_KINDS for name, methods in (
         (f"api-character-{kind}", {"GET": MEMBERS_READ, "POST": OWNER_OR_GM_WRITES}),
         (f"api-character-{kind}-detail", {"GET": MEMBERS_READ, "PATCH": OWNER_OR_GM_WRITES,
@@ -333,6 +337,9 @@ MATRIX: dict[str, dict[str, Rule]] = {
     "api-encounter-undo": {"POST": GM_WRITES},
     "api-encounter-end": {"POST": GM_WRITES},
     "api-encounter-again": {"POST": GM_WRITES},
+    "api-campaign-system-fights": {"GET": MEMBERS_READ, "POST": GM_WRITES},
+    "api-system-fight": {"GET": MEMBERS_READ},
+    "api-system-fight-actions": {"POST": OWNER_OR_GM_WRITES(body={"action": "hold", "name": "Kestrel"})},
     # The NPC library names hidden NPCs: the GM's alone, to read too.
     "api-campaign-npc-setups": {"GET": GM_WRITES, "POST": GM_WRITES(body=lambda w: {
         "encounter": w.ids["encounter_id"], "name": "Bar fight cast"})},
@@ -456,13 +463,16 @@ def build_world() -> World:
     from campaign import services as campaign_services
 
     invitation = campaign_services.invitation_create(campaign=campaign, role="player", by=gm)
-    # A sheet of another rule set, made while the campaign played Success Check; it stays readable
-    # after the switch back.
+    # A sheet of another rule set and a fight, made while the campaign played ZeroSpace; both stay
+    # readable after the switch back.
     from characters import system_sheets
+    from combat import system_fights
 
-    campaign = campaign_services.campaign_update(campaign=campaign, by=gm, rule_set="success_check")
+    campaign = campaign_services.campaign_update(campaign=campaign, by=gm, rule_set="zerospace")
     sheet = system_sheets.system_sheet_create(campaign=campaign, owner=player, by=player, name="Kestrel",
-                                              lines=[{"name": "Deception", "inputs": {"bonus": 12}}])
+                                              lines=[{"name": "Close combat", "inputs": {"av": 6}}])
+    fight = system_fights.system_fight_start(campaign=campaign, by=gm, name="Warehouse", fighters=[
+        {"sheet": sheet.pk, "total": 12}, {"name": "Virek-Kohl", "total": 9}])
     campaign = campaign_services.campaign_update(campaign=campaign, by=gm, rule_set="zener")
 
     ids = {
@@ -471,6 +481,7 @@ def build_world() -> World:
         "transition_id": transition["id"], "encounter_id": encounter.pk, "combatant_id": goon.pk,
         "pc_combatant_id": pc.pk, "event_id": request.pk, "setup_id": setup.pk, "roll_id": failed.pk,
         "session_number": night.number, "invitation_id": invitation.pk, "sheet_id": sheet.pk,
+        "fight_id": fight.pk,
     }
     return World(users=users, ids=ids, lines=lines, draft_id=draft.pk)
 

@@ -225,6 +225,7 @@ NOT_EXPORTED: dict[str, str] = {
     "characters.SystemSheet": "the other rule sets' sheets are not in the document yet: a copy starts without them",
     "characters.PoolEntry": "the ledger of those sheets' resources, which stay behind with them",
     "characters.HistoricalSystemSheet": "those sheets' history, which stays behind with them",
+    "combat.SystemFight": "fights of the other rule sets, which play those sheets",
 }
 
 #: The top level of a document, in the order the export writes it.

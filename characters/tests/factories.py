@@ -148,6 +148,7 @@ def snapshot(character_id: int | None = None) -> dict:
     from campaign.models import LogEntry
     from characters.items import ITEM_KINDS
     from characters.models import PoolEntry, SystemSheet
+    from combat.models import SystemFight
     from economy.models import KarmaEntry
 
     characters = Character.objects.order_by("pk")
@@ -161,6 +162,7 @@ def snapshot(character_id: int | None = None) -> dict:
         "system_sheets": [{k: v for k, v in row.items() if k != "updated_at"}
                           for row in SystemSheet.objects.order_by("pk").values()],
         "pool_entries": list(PoolEntry.objects.values_list("pk", flat=True)),
+        "fights": list(SystemFight.objects.order_by("pk").values()),
     }
     for name, kind in ITEM_KINDS.items():
         state[name] = list(kind.model.objects.order_by("pk").values())

@@ -19,6 +19,8 @@ from characters import api_system_sheets as system_sheet_api
 from characters import serializers as s
 from characters.serializers.common import TradesField
 from characters.system_sheets import system_sheet_create
+from combat import api_system_fights as fight_api
+from combat.system_fights import system_fight_start
 from zenergate_site.api_fields import FlagField, TextField, WholeNumberField
 
 from .factories import (
@@ -113,6 +115,18 @@ def endpoints(personas) -> list[tuple]:
         ("edit a sheet", "patch", f"/api/v1/system-sheets/{sheet.pk}/", system_sheet_api.SystemSheetIn, None),
         ("spend Edge", "post", f"/api/v1/system-sheets/{sheet.pk}/pools/", system_sheet_api.PoolIn,
          {"pool": "edge", "action": "spend", "use": "advantage", "idempotency_key": "k-1"}),
+    ]
+    # A ZeroSpace fight, started and moved on.
+    warehouse = campaign_update(campaign=campaign_create(name="Warehouse night", by=personas["gm"]),
+                                by=personas["gm"], rule_set="zerospace")
+    soraya = system_sheet_create(campaign=warehouse, owner=personas["gm"], by=personas["gm"], name="Soraya")
+    fight = system_fight_start(campaign=warehouse, by=personas["gm"], name="Warehouse",
+                               fighters=[{"sheet": soraya.pk, "total": 12}])
+    calls += [
+        ("start a fight", "post", f"/api/v1/campaigns/{warehouse.pk}/system-fights/", fight_api.SystemFightIn,
+         {"name": "Docks", "fighters": [{"sheet": soraya.pk, "total": 10}, {"name": "Goon", "total": 4}]}),
+        ("move a fight", "post", f"/api/v1/system-fights/{fight.pk}/actions/", fight_api.FightActionIn,
+         {"action": "next"}),
     ]
     return calls
 

@@ -83,6 +83,19 @@ class TurnOrder:
     forced_in: dict[str, int] = field(default_factory=dict)  # name → the last round they forced in
     record: list[Turn] = field(default_factory=list)
 
+    # --- storing --------------------------------------------------------------------------------
+    def to_state(self) -> dict:
+        """Everything needed to pick the fight up again, as JSON-friendly values."""
+        return {"order": list(self.order), "round": self.round, "position": self.position,
+                "held": dict(self.held), "sacrificed": sorted(self.sacrificed), "forced_in": dict(self.forced_in),
+                "record": [[turn.round, turn.name, turn.how] for turn in self.record]}
+
+    @classmethod
+    def from_state(cls, state: dict) -> TurnOrder:
+        return cls(order=list(state["order"]), round=state["round"], position=state["position"],
+                   held=dict(state["held"]), sacrificed=set(state["sacrificed"]), forced_in=dict(state["forced_in"]),
+                   record=[Turn(*turn) for turn in state["record"]])
+
     @classmethod
     def start(cls, order: Iterable[str]) -> TurnOrder:
         names = list(order)

@@ -144,3 +144,13 @@ def test_a_newcomer_before_the_acting_character_keeps_the_round_where_it_was():
     assert order.next_turn() == "N"  # round 2 starts with the newcomer
     order.remove("B")
     assert order.next_turn() == "A" and order.next_turn() == "C"
+
+
+def test_a_stored_order_picks_up_where_it_was():
+    order = TurnOrder.start(["A", "B", "C"])
+    order.next_turn()
+    order.hold("A")
+    order.force("C")
+    again = TurnOrder.from_state(order.to_state())
+    assert again == order
+    assert again.next_turn() == "B" and again.next_turn() == "A"  # C gave its turn up
