@@ -100,15 +100,19 @@ def character_standing(*, user, character_id, write: bool = False) -> CharacterS
                              page_version=version or 0)
 
 
+def _owned(model, *, user, row_id, write: bool):
+    """A row a player owns in a campaign, with the viewer's role, and whether they own it."""
+    pk = _pk(user, row_id)
+    # One query: the row, its campaign and owner, and the viewer's role in that campaign.
+    row = model.objects.select_related("campaign", "owner").annotate(viewer_role=_viewer_role(user)).filter(pk=pk).first()
+    if row is None:
+        raise Http404("No such character.")
+    return row, _decide(user, row.viewer_role, row.owner_id, write)
+
+
 def access_character(*, user, character_id, write: bool = False) -> CharacterAccess:
     """Return the character with the user's standing towards it, or raise Http404 / PermissionDenied."""
-    pk = _pk(user, character_id)
-    # One query: the character, its campaign and owner, and the viewer's role in that campaign.
-    character = (Character.objects.select_related("campaign", "owner").annotate(viewer_role=_viewer_role(user))
-                 .filter(pk=pk).first())
-    if character is None:
-        raise Http404("No such character.")
-    is_owner = _decide(user, character.viewer_role, character.owner_id, write)
+    character, is_owner = _owned(Character, user=user, row_id=character_id, write=write)
     return CharacterAccess(character=character, role=character.viewer_role, is_owner=is_owner)
 
 
@@ -122,10 +126,5 @@ class SystemSheetAccess(_Rights):
 def access_system_sheet(*, user, sheet_id, write: bool = False) -> SystemSheetAccess:
     """A sheet of another rule set, under the same rules as a character: members read, its
     player and the GM write, everyone else 404 (outsiders) or 403 (members who may not write)."""
-    pk = _pk(user, sheet_id)
-    sheet = (SystemSheet.objects.select_related("campaign", "owner").annotate(viewer_role=_viewer_role(user))
-             .filter(pk=pk).first())
-    if sheet is None:
-        raise Http404("No such character.")
-    is_owner = _decide(user, sheet.viewer_role, sheet.owner_id, write)
+    sheet, is_owner = _owned(SystemSheet, user=user, row_id=sheet_id, write=write)
     return SystemSheetAccess(sheet=sheet, role=sheet.viewer_role, is_owner=is_owner)
