@@ -22,23 +22,18 @@ from . import selectors, system_sheets
 from .permissions import access_system_sheet
 
 
-class LineIn(serializers.Serializer):
-    name = serializers.CharField(help_text="What the character rolls: a skill, a trait, an attribute.")
-    inputs = serializers.DictField(child=serializers.IntegerField(),
-                                   help_text="The system's check inputs: av (ZeroSpace), bonus (Success Check), "
-                                             "trait (Rocket House), ks, us and es (Core Rules).")
-
-
 class SystemSheetIn(StrictInput):
     name = TextField(max_length=limits.CHARACTER_NAME, required=False)
-    lines = serializers.JSONField(required=False, help_text="A list of {name, inputs}; see LineIn.")
+    lines = serializers.JSONField(required=False, help_text="A list of {\"name\", \"inputs\"}: the check's "
+                                  "inputs are av (ZeroSpace), bonus (Success Check), trait (Rocket House), ks, us "
+                                  "and es (Core Rules).")
     numbers = serializers.JSONField(required=False, help_text="The sheet's numbers: brawn and presence "
                                     "(ZeroSpace), strength and edge_max (Success Check), toughness (Rocket "
                                     "House), build (Core Rules).")
     owner = TextField(max_length=150, required=False, help_text="The GM makes a sheet for a player: their username.")
 
 
-class OddsOut(serializers.Serializer):
+class LadderStepOut(serializers.Serializer):
     label = serializers.CharField()
     value = serializers.IntegerField(help_text="The difficulty of this step (DV, TN, modifier step, threshold).")
     probability = serializers.FloatField()
@@ -48,7 +43,7 @@ class OddsOut(serializers.Serializer):
 class LineOut(serializers.Serializer):
     name = serializers.CharField()
     inputs = serializers.DictField(child=serializers.IntegerField())
-    odds = OddsOut(many=True)
+    odds = LadderStepOut(many=True)
 
 
 class PoolOut(serializers.Serializer):
