@@ -70,13 +70,7 @@ def system_fight_list(request, campaign_id: int):
 
 def _fight_page(request, fight, access, *, error: str = "", status: int = 200):
     view = system_fights.fight_view(fight)
-    mine = set()
-    if not access.is_gm:
-        from characters.models import SystemSheet
-
-        ids = [pk for pk in fight.fighters.values() if pk]
-        owned = set(SystemSheet.objects.filter(pk__in=ids, owner=request.user).values_list("pk", flat=True))
-        mine = {name for name, pk in fight.fighters.items() if pk in owned}
+    mine = set() if access.is_gm else system_fights.own_fighters(fight, request.user)
     context = {"fight": fight, "campaign": fight.campaign, "access": access, "view": view, "mine": mine,
                "error": error, "system_name": get_system(fight.system).name}
     return render(request, "combat/system_fight.html", context, status=status)

@@ -114,10 +114,7 @@ def system_fight_act(*, fight: SystemFight, by, is_gm: bool, action: object, nam
     if fight.ended:
         raise CampaignConflict("This fight is over.")
     if not is_gm:
-        mine = set(SystemSheet.objects.filter(pk__in=[pk for pk in fight.fighters.values() if pk], owner=by)
-                   .values_list("pk", flat=True))
-        own = {fighter for fighter, pk in fight.fighters.items() if pk in mine}
-        if action not in PLAYER_ACTIONS or name not in own:
+        if action not in PLAYER_ACTIONS or name not in own_fighters(fight, by):
             raise PermissionDenied("Players hold, take a held turn or force an action for their own character; "
                                    "the GM runs the rest.")
     order = TurnOrder.from_state(fight.state)
@@ -147,6 +144,13 @@ def system_fight_act(*, fight: SystemFight, by, is_gm: bool, action: object, nam
     fight.save(update_fields=["state", "fighters", "ended"])
     changes.audit("fight.act", f"{fight.name}: {summary}", data={"fight": fight.pk, "action": action})
     return fight
+
+
+def own_fighters(fight: SystemFight, user) -> set[str]:
+    """The names in the fight whose sheets ``user`` plays."""
+    ids = [pk for pk in fight.fighters.values() if pk]
+    mine = set(SystemSheet.objects.filter(pk__in=ids, owner=user).values_list("pk", flat=True))
+    return {name for name, pk in fight.fighters.items() if pk in mine}
 
 
 def _newcomer(fight: SystemFight, name: object, sheet: object) -> tuple[str, int | None]:

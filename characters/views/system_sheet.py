@@ -16,10 +16,12 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.models import Membership
 from campaign.permissions import access_campaign
+from rulebook.systems.sheets import spec_for
 from zenergate_site.errors import DomainError
 
 from .. import selectors, system_sheets
 from ..permissions import access_system_sheet
+from .party import party_page
 
 #: Empty rows under the lines, to add new ones without a script.
 BLANK_ROWS = 3
@@ -36,7 +38,7 @@ def _typed_lines(post, params) -> list[dict]:
     return lines
 
 
-def _rows(view: dict, sheet_lines: list[dict], spec, typed: list[dict] | None) -> list[dict]:
+def _rows(sheet_lines: list[dict], spec, typed: list[dict] | None) -> list[dict]:
     """The edit form's rows: what was typed (after an error) or the sheet's lines, then blanks."""
     source = typed if typed is not None else sheet_lines
     rows = [{"name": line["name"], "inputs": [(p, line["inputs"].get(p, "")) for p in spec.line_params]}
@@ -51,7 +53,7 @@ def _page(request, access, *, error: str = "", typed: list[dict] | None = None, 
     spec = view["spec"]
     context = {
         "sheet": sheet, "campaign": sheet.campaign, "access": access, "view": view, "error": error,
-        "rows": _rows(view, sheet.lines, spec, typed),
+        "rows": _rows(sheet.lines, spec, typed),
         "labels": [(p, spec.rule_set.param_named(p).label) for p in spec.line_params],
         "ledger": selectors.pool_ledger(sheet=sheet, limit=10),
         "action_key": uuid.uuid4().hex,  # one tap, one spend, however often the form is sent
@@ -69,8 +71,6 @@ def system_sheet_new(request, campaign_id: int):
         sheet = system_sheets.system_sheet_create(campaign=access.campaign, owner=request.user, by=request.user,
                                                   name=request.POST.get("name", ""))
     except DomainError as exc:
-        from .party import party_page
-
         return party_page(request, access, sheet_error=str(exc), status=exc.status_code)
     return redirect("system-sheet", sheet.pk)
 
@@ -81,8 +81,6 @@ def system_sheet_page(request, sheet_id: int):
     access = access_system_sheet(user=request.user, sheet_id=sheet_id, write=request.method == "POST")
     if request.method == "GET":
         return _page(request, access)
-    from rulebook.systems.sheets import spec_for
-
     spec = spec_for(access.sheet.system)
     typed = _typed_lines(request.POST, spec.line_params)
     numbers = {param.name: request.POST.get(f"number-{param.name}", "") for param in spec.numbers}
