@@ -55,6 +55,13 @@ class PoolOut(serializers.Serializer):
     refills = serializers.ListField(child=serializers.CharField())
 
 
+class SheetConditionOut(serializers.Serializer):
+    lines = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
+    state = serializers.CharField(help_text="fighting, down, defeated, unconscious, dead…")
+    penalty = serializers.CharField()
+    raw = serializers.DictField(help_text="The stored condition (Endurance, damage, Fatigue, wounds).")
+
+
 class SystemSheetOut(serializers.Serializer):
     id = serializers.IntegerField()
     campaign = serializers.IntegerField()
@@ -65,12 +72,14 @@ class SystemSheetOut(serializers.Serializer):
     numbers = serializers.DictField(child=serializers.IntegerField())
     lines = LineOut(many=True)
     pools = PoolOut(many=True)
+    condition = SheetConditionOut(help_text="What fights left: Endurance, damage, Fatigue and wounds, with the state.")
 
 
 class PoolIn(StrictInput):
-    pool = TextField(max_length=20, help_text="plot_points (ZeroSpace) or edge (Success Check).")
-    action = serializers.ChoiceField(choices=list(ACTIONS), help_text="spend; short_rest, long_rest; session and "
-                                     "award are the GM's.")
+    pool = TextField(max_length=20, help_text="plot_points (ZeroSpace), edge (Success Check) or strength_effect "
+                                              "(Rocket House).")
+    action = serializers.ChoiceField(choices=list(ACTIONS), help_text="spend; short_rest, long_rest; session, "
+                                     "award and new_fight are the GM's; burn: Success Check's Edge Burn, when down.")
     use = TextField(max_length=40, required=False, default="", allow_blank=True,
                     help_text="What a spent point buys (bonus die, advantage …), for the ledger.")
     idempotency_key = TextField(min_length=1, max_length=100, trim_whitespace=False, required=False)
@@ -94,6 +103,7 @@ def sheet_out(sheet, campaign) -> dict:
         "id": sheet.pk, "campaign": sheet.campaign_id, "owner": sheet.owner.username, "name": sheet.name,
         "system": sheet.system, "system_name": view["system_name"], "numbers": sheet.numbers, "lines": lines,
         "pools": [{**pool, "uses": list(pool["uses"]), "refills": list(pool["refills"])} for pool in view["pools"]],
+        "condition": {**view["condition"], "raw": sheet.condition},
     }).data
 
 

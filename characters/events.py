@@ -12,3 +12,11 @@ class WoundsChanged(LiveEvent):
 
     kind: ClassVar[str] = "wounds"
     characters: list[int]
+
+
+@dataclass(frozen=True, kw_only=True)
+class SystemSheetChanged(LiveEvent):
+    """Sheets of another rule set changed: their numbers, resources or condition (a blow, a rest)."""
+
+    kind: ClassVar[str] = "system_sheet"
+    sheets: list[int]

@@ -314,7 +314,8 @@ class SystemSheet(models.Model):
 
     ``lines`` are what the character rolls, each with its system's inputs; ``numbers`` the
     sheet-wide values (Edge's maximum, Toughness, Build…); ``pools`` the current points of each
-    resource, whose ledger is ``PoolEntry``. The shapes are checked by the rulebook's sheet spec.
+    resource, whose ledger is ``PoolEntry``; ``condition`` what fights left (``rulebook.systems.
+    exchanges``). The shapes are checked by the rulebook's sheet spec.
     """
 
     SYSTEMS = [("zerospace", "ZeroSpace"), ("success_check", "Success Check (2d10)"),
@@ -327,6 +328,8 @@ class SystemSheet(models.Model):
     lines = models.JSONField(default=list, blank=True)
     numbers = models.JSONField(default=dict, blank=True)
     pools = models.JSONField(default=dict, blank=True)
+    # What fights did to the character (rulebook.systems.exchanges): Endurance, damage, Fatigue and wounds.
+    condition = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

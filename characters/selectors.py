@@ -79,6 +79,7 @@ def system_sheet_view(*, sheet: SystemSheet, rulings: dict | None = None) -> dic
     """What a sheet shows: each line with its odds at every step of its system's ladder, the
     sheet's numbers with their labels, and each resource with its maximum (odds come from the
     rulebook's cached tables, so a long sheet costs no queries)."""
+    from rulebook.systems.exchanges import standing
     from rulebook.systems.sheets import fatigue_points, load_threshold_kg, spec_for
 
     spec = spec_for(sheet.system)
@@ -100,5 +101,7 @@ def system_sheet_view(*, sheet: SystemSheet, rulings: dict | None = None) -> dic
     pools = [{"key": pool.key, "label": pool.label, "help": pool.help, "current": sheet.pools.get(pool.key, 0),
               "maximum": spec.pool_maximum(pool.key, sheet.numbers), "uses": pool.uses, "refills": pool.refills}
              for pool in spec.pools]
+    values = {p.name: sheet.numbers.get(p.name, p.default) for p in spec.numbers}
     return {"spec": spec, "system_name": rule_set.name, "ladder": spec.ladder, "lines": lines,
-            "numbers": numbers, "derived": derived, "pools": pools, "line_help": spec.line_help}
+            "numbers": numbers, "derived": derived, "pools": pools, "line_help": spec.line_help,
+            "condition": standing(sheet.system, sheet.condition, values)}

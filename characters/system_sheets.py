@@ -16,11 +16,13 @@ from django.db import transaction
 from campaign.changes import change_set
 from campaign.errors import CampaignConflict, CampaignError
 from rulebook import RulesError
-from rulebook.systems import get_system
+from rulebook.systems import get_system, success_check
 from rulebook.systems.base import ParamError
-from rulebook.systems.sheets import ACTIONS, AWARD, SESSION, SPEND, spec_for
+from rulebook.systems.exchanges import condition_of, standing
+from rulebook.systems.sheets import ACTIONS, AWARD, BURN, NEW_FIGHT, SESSION, SPEND, spec_for
 from zenergate_site import limits
 
+from .events import SystemSheetChanged
 from .models import PoolEntry, SystemSheet
 
 
@@ -95,7 +97,24 @@ def system_sheet_update(*, sheet: SystemSheet, by, name: object = None, lines: o
     sheet.save()
     changes.audit("sheet.update", f"{by} changed {sheet.name}'s {', '.join(changed)}",
                   data={"sheet": sheet.pk, "fields": changed})
+    changes.publish(SystemSheetChanged(sheets=[sheet.pk]))
     return sheet
+
+
+def _edge_burn(sheet: SystemSheet, rule, current: int) -> int:
+    """Success Check's Edge Burn: a character about to die burns a point of Edge and a point of
+    the maximum for good (002, "Edge Burn"). Only a character the fights have put down may."""
+    if rule.key != "edge":
+        raise CampaignError("Only Edge is burnt.", field="pool")
+    values = {p.name: sheet.numbers.get(p.name, p.default) for p in spec_for(sheet.system).numbers}
+    if standing(sheet.system, sheet.condition, values)["state"] != "down":
+        raise CampaignConflict("An Edge Burn only keeps a character from dying: this one is not down.",
+                               field="action")
+    after, maximum = _rules(success_check.edge_burn, current, values["edge_max"])
+    sheet.numbers = {**sheet.numbers, "edge_max": maximum}
+    condition = condition_of(sheet.system, sheet.condition, values)
+    sheet.condition = {**condition, "burned": condition["burned"] + 1}
+    return after
 
 
 @transaction.atomic
@@ -112,7 +131,7 @@ def pool_act(*, sheet: SystemSheet, by, is_gm: bool, pool: object, action: objec
         raise CampaignError("The idempotency key is a string of 1–100 characters.", field="idempotency_key")
     if not isinstance(action, str) or action not in ACTIONS:
         raise CampaignError(f"Choose an action: {', '.join(ACTIONS)}.", field="action")
-    if action in (SESSION, AWARD) and not is_gm:
+    if action in (SESSION, AWARD, NEW_FIGHT) and not is_gm:
         raise PermissionDenied(f"{ACTIONS[action]}: the GM's to give.")
     sheet = changes.lock(SystemSheet.objects.filter(pk=sheet.pk))[0]
     key = f"client:{idempotency_key}" if idempotency_key else None
@@ -130,14 +149,18 @@ def pool_act(*, sheet: SystemSheet, by, is_gm: bool, pool: object, action: objec
     current = int(sheet.pools.get(rule.key, 0))
     if action == SPEND and current <= 0:
         raise CampaignConflict(f"No {rule.label} left to spend.", field="pool")
-    after = _rules(spec.refill, rule.key, action, current, sheet.numbers)
+    if action == BURN:
+        after = _edge_burn(sheet, rule, current)
+    else:
+        after = _rules(spec.refill, rule.key, action, current, sheet.numbers)
     sheet.pools = {**sheet.pools, rule.key: after}
     sheet._change_reason = f"by {by}: {rule.label} {ACTIONS[action].lower()}"
-    sheet.save(update_fields=["pools", "updated_at"])
+    sheet.save(update_fields=["pools", "numbers", "condition", "updated_at"])
     entry = PoolEntry.objects.create(sheet=sheet, campaign_id=sheet.campaign_id, pool=rule.key, action=action,
                                      use=use, amount=after - current, balance_after=after, idempotency_key=key,
                                      by=by if getattr(by, "pk", None) else None)
     bought = f" ({use})" if use else ""
     changes.audit("sheet.pool", f"{sheet.name}: {rule.label} {current} → {after}, {ACTIONS[action].lower()}{bought}",
                   data={"sheet": sheet.pk, "pool": rule.key, "action": action, "amount": after - current})
+    changes.publish(SystemSheetChanged(sheets=[sheet.pk]))
     return entry, True

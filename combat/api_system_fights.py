@@ -1,8 +1,10 @@
 """Fights of the other rule sets: ``/api/v1/campaigns/{id}/system-fights/`` (list, start) and
-``/api/v1/system-fights/{id}/`` with ``…/actions/`` (the next turn, holds, forced actions…).
+``/api/v1/system-fights/{id}/`` with ``…/actions/`` (the next turn, holds, forced actions,
+reaction checks…), ``…/blows/`` (an attack or a combat round; ``…/blows/preview/`` its odds) and
+``…/undo/`` (the last blow).
 
-Members read; the GM starts a fight and runs it; a player holds, takes a held turn or forces an
-action for their own character.
+Members read; the GM starts a fight and runs it; a player holds, takes a held turn, forces an
+action, rolls a reaction check or strikes for their own character.
 """
 
 from __future__ import annotations
@@ -16,14 +18,24 @@ from campaign.permissions import access_campaign
 from zenergate_site import limits
 from zenergate_site.api_fields import StrictInput, TextField, WholeNumberField
 
-from . import selectors, system_fights
+from . import selectors, system_blows, system_fights
 from .permissions import access_system_fight
+from .serializers import FacesField
 
 
 class SystemFightIn(StrictInput):
     name = TextField(max_length=limits.ENCOUNTER_NAME)
-    fighters = serializers.JSONField(help_text="[{\"sheet\": id} or {\"name\": an NPC}, with \"total\" (the "
-                                               "perception roll) and \"action_value\" (Intelligence, for ties)]")
+    fighters = serializers.JSONField(
+        help_text="[{\"sheet\": id} or {\"name\": an NPC, \"numbers\": its sheet numbers}, with \"total\" (the "
+                  "order roll) and \"action_value\" (Intelligence, for ZeroSpace ties); in Core Rules "
+                  "\"som\", \"empathy\", \"perception\" (a sheet's own when left out) and \"aware\"]")
+    tie_dice = FacesField(required=False, help_text="Core Rules: the d10s that break ties, typed at the table.")
+
+
+class CoreScoresIn(StrictInput):
+    som = WholeNumberField(min_value=1, max_value=10, required=False, help_text="State of Mind.")
+    empathy = WholeNumberField(min_value=1, max_value=10, required=False)
+    perception = WholeNumberField(min_value=1, max_value=10, required=False)
 
 
 class FightActionIn(StrictInput):
@@ -33,14 +45,57 @@ class FightActionIn(StrictInput):
                       help_text="A newcomer's place: after this fighter (first when left out).")
     sheet = WholeNumberField(required=False, min_value=1, max_value=2**63 - 1,
                              help_text="A newcomer with a sheet of the campaign.")
+    dice = FacesField(required=False, help_text="A reaction check's d10, typed at the table.")
+    scores = CoreScoresIn(required=False, help_text="A Core Rules newcomer's scores (a sheet's own when left out).")
+
+
+class BlowIn(StrictInput):
+    attacker = TextField(max_length=limits.NPC_NAME, help_text="Who strikes (Rocket House: the first fighter).")
+    target = TextField(max_length=limits.NPC_NAME, help_text="Who is struck (Rocket House: the second).")
+    inputs = serializers.JSONField(
+        help_text="ZeroSpace: av, dv, bonus_dice, defense_dice, dice. Success Check: bonus, tn, advantage, "
+                  "edge_advantage, edge_damage, drop, weapon_dice, modifier, pt, dr (the target's armour when "
+                  "left out), check_dice, damage_dice. Rocket House: first_skill, second_skill, first_weapon, "
+                  "second_weapon, first_armour, second_armour (the sheets' when left out), first_stance, "
+                  "second_stance, first_strength, second_strength, less_lethal, dice. Each system also takes "
+                  "line (the attacker's sheet line) and, Rocket House, target_line.")
+    idempotency_key = TextField(max_length=100, required=False)
+
+
+class StandingOut(serializers.Serializer):
+    lines = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
+    state = serializers.CharField()
+    penalty = serializers.CharField()
 
 
 class FighterOut(serializers.Serializer):
     name = serializers.CharField()
     sheet = serializers.IntegerField(allow_null=True)
-    acting = serializers.BooleanField()
+    acting = serializers.BooleanField(help_text="Acts now (Core Rules: declares now).")
     held = serializers.BooleanField(help_text="Holds a turn to take later this round or the next.")
     gives_up_next = serializers.BooleanField(help_text="Forced an action: the next regular turn is given up.")
+    sits_out = serializers.BooleanField(help_text="Core Rules: sits this turn out (unaware, or a failed reaction).")
+    standing = StandingOut(help_text="The fighter's condition: Endurance, damage, Fatigue and wounds.")
+
+
+class BlowOut(serializers.Serializer):
+    n = serializers.IntegerField()
+    attacker = serializers.CharField()
+    target = serializers.CharField()
+    summary = serializers.CharField()
+    breakdown = serializers.ListField(child=serializers.ListField(), help_text="[label, value] term by term.")
+    dice = serializers.ListField(child=serializers.DictField(), help_text="Every die: sides, face, entered.")
+    probability = serializers.CharField(help_text="The chance the blow had, before the roll.")
+    by = serializers.CharField()
+    undone = serializers.BooleanField()
+
+
+class BlowOddsOut(serializers.Serializer):
+    attacker = serializers.CharField()
+    target = serializers.CharField()
+    hit = serializers.CharField(help_text="The exact chance, as a fraction.")
+    percent = serializers.CharField()
+    says = serializers.CharField()
 
 
 class RoundOut(serializers.Serializer):
@@ -56,13 +111,15 @@ class SystemFightOut(serializers.Serializer):
     round = serializers.IntegerField(help_text="0 until the first turn.")
     acting = serializers.CharField(allow_null=True)
     order = FighterOut(many=True)
+    unit = serializers.CharField(help_text="Round, or Turn in Core Rules.")
     rounds = RoundOut(many=True)
+    blows = BlowOut(many=True, help_text="Newest first.")
     ended = serializers.BooleanField()
 
 
 def fight_out(fight) -> dict:
     return SystemFightOut({"id": fight.pk, "campaign": fight.campaign_id, "name": fight.name, "system": fight.system,
-                           **system_fights.fight_view(fight)}).data
+                           **selectors.system_fight_view(fight=fight)}).data
 
 
 class SystemFightListApi(APIView):
@@ -95,3 +152,34 @@ class SystemFightActionApi(APIView):
         data.is_valid(raise_exception=True)
         fight = system_fights.system_fight_act(fight=fight, by=request.user, is_gm=access.is_gm, **data.validated_data)
         return Response(fight_out(fight))
+
+
+class SystemFightBlowApi(APIView):
+    @extend_schema(request=BlowIn, responses={201: BlowOut, 200: BlowOut})
+    def post(self, request, fight_id: int):
+        fight, access = access_system_fight(user=request.user, fight_id=fight_id, act=True)
+        data = BlowIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        blow, created = system_blows.system_fight_blow(fight=fight, by=request.user, is_gm=access.is_gm,
+                                                       **data.validated_data)
+        return Response(BlowOut(blow).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+class SystemFightBlowPreviewApi(APIView):
+    @extend_schema(request=BlowIn, responses=BlowOddsOut)
+    def post(self, request, fight_id: int):
+        fight, _ = access_system_fight(user=request.user, fight_id=fight_id, act=True)
+        data = BlowIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        odds = system_blows.blow_preview(fight=fight, attacker=data.validated_data["attacker"],
+                                         target=data.validated_data["target"], inputs=data.validated_data["inputs"])
+        return Response(BlowOddsOut({**odds, "hit": str(odds["hit"]),
+                                     "percent": f"{float(odds['hit']) * 100:.1f} %"}).data)
+
+
+class SystemFightUndoApi(APIView):
+    @extend_schema(request=None, responses=BlowOut)
+    def post(self, request, fight_id: int):
+        fight, access = access_system_fight(user=request.user, fight_id=fight_id, act=True)
+        return Response(BlowOut(system_blows.system_fight_undo(fight=fight, by=request.user,
+                                                               is_gm=access.is_gm)).data)

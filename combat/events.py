@@ -14,3 +14,11 @@ class CombatChanged(LiveEvent):
     encounter: int
     event: int
     characters: list[int]
+
+
+@dataclass(frozen=True, kw_only=True)
+class SystemFightChanged(LiveEvent):
+    """A fight of another rule set moved on: a turn, a reaction check, a blow or its undo."""
+
+    kind: ClassVar[str] = "system_fight"
+    fight: int

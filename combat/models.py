@@ -159,10 +159,13 @@ class NpcSetup(models.Model):
 
 
 class SystemFight(models.Model):
-    """A fight of another rule set: who is in it and its turn order, as the rulebook keeps it.
+    """A fight of another rule set: who is in it, its turn order as the rulebook keeps it, its blows.
 
-    ZeroSpace's order (``rulebook.systems.zerospace_turns.TurnOrder``) is stored whole in
-    ``state``; ``fighters`` maps each name in it to the sheet it plays (an NPC has none).
+    The order is stored whole in ``state``: ``rulebook.systems.zerospace_turns.TurnOrder`` for
+    ZeroSpace, Success Check and Rocket House, ``core_turns.DeclarationTurns`` for Core Rules.
+    ``fighters`` maps each name to the sheet it plays (an NPC has none); ``npcs`` holds an NPC's
+    numbers and condition, as a sheet would; ``blows`` every attack or round, with what it
+    changed, so the last one can be undone.
     """
 
     campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="system_fights")
@@ -170,12 +173,16 @@ class SystemFight(models.Model):
     system = models.CharField(max_length=20)
     state = models.JSONField(default=dict)
     fighters = models.JSONField(default=dict)  # name → sheet id, or None for an NPC
+    npcs = models.JSONField(default=dict, blank=True)  # name → {"numbers": {...}, "condition": {...}}
+    blows = models.JSONField(default=list, blank=True)
     ended = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        constraints = [models.CheckConstraint(condition=Q(system__in=["zerospace"]), name="system_fight_system")]
+        constraints = [models.CheckConstraint(
+            condition=Q(system__in=["zerospace", "success_check", "rocket_house", "core_rules"]),
+            name="system_fight_system")]
 
     def __str__(self) -> str:
         return self.name

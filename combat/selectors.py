@@ -82,3 +82,52 @@ def requests_pending(*, encounter: Encounter) -> list[CombatEvent]:
 def system_fight_list(*, campaign_id: int):
     """The campaign's fights of other rule sets, newest first (the caller has checked membership)."""
     return SystemFight.objects.filter(campaign_id=campaign_id).order_by("-created_at", "-id")
+
+
+def system_fight_view(*, fight) -> dict:
+    """What a fight of another rule set shows: the order with each fighter's standing (their
+    condition as the rulebook reads it), the record by round or turn, and the blows, newest first.
+    One query for the sheets however many fight."""
+    from characters.models import SystemSheet
+    from rulebook.systems import exchanges
+    from rulebook.systems.core_turns import DeclarationTurns
+    from rulebook.systems.sheets import spec_for
+    from rulebook.systems.zerospace_turns import TurnOrder
+
+    defaults = {p.name: p.default for p in spec_for(fight.system).numbers}
+    ids = [pk for pk in fight.fighters.values() if pk]
+    sheets = {s.pk: s for s in SystemSheet.objects.filter(pk__in=ids).only("pk", "numbers", "condition", "pools",
+                                                                           "owner_id")}
+
+    def standing(name: str) -> dict:
+        sheet = sheets.get(fight.fighters.get(name))
+        if sheet is not None:
+            numbers, condition = {**defaults, **sheet.numbers}, sheet.condition
+        else:
+            npc = fight.npcs.get(name, {})
+            numbers, condition = {**defaults, **npc.get("numbers", {})}, npc.get("condition")
+        return exchanges.standing(fight.system, condition, numbers)
+
+    if fight.system == "core_rules":
+        turns = DeclarationTurns.from_state(fight.state)
+        record: dict[int, list[str]] = {}
+        for turn, name, what in turns.record:
+            record.setdefault(turn, []).append(f"{name} {what}")
+        order = [{"name": n, "sheet": fight.fighters.get(n), "acting": n == turns.declaring, "held": False,
+                  "gives_up_next": False, "sits_out": n in turns.sitting_out, "standing": standing(n)}
+                 for n in turns.order]
+        head = {"round": turns.turn, "acting": turns.declaring, "unit": "Turn"}
+    else:
+        turn_order = TurnOrder.from_state(fight.state)
+        record = {}
+        for turn in turn_order.record:
+            record.setdefault(turn.round, []).append(str(turn))
+        order = [{"name": n, "sheet": fight.fighters.get(n), "acting": n == turn_order.acting,
+                  "held": n in turn_order.held, "gives_up_next": n in turn_order.sacrificed, "sits_out": False,
+                  "standing": standing(n)} for n in turn_order.order]
+        head = {"round": turn_order.round if turn_order.position >= 0 else 0, "acting": turn_order.acting,
+                "unit": "Round"}
+    blows = [{key: blow[key] for key in ("n", "attacker", "target", "summary", "breakdown", "dice", "probability",
+                                         "by", "undone")} for blow in reversed(fight.blows)]
+    return {**head, "order": order, "ended": fight.ended, "blows": blows,
+            "rounds": [{"round": number, "turns": turns} for number, turns in sorted(record.items(), reverse=True)]}

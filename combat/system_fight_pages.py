@@ -6,19 +6,37 @@ rows for NPCs; a row left without a total stays out of the fight.
 
 from __future__ import annotations
 
+import uuid
+
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
+from campaign.events import last_event_id
 from campaign.permissions import access_campaign
 from characters.selectors import system_sheet_list
-from rulebook.systems import get_system
+from rulebook.systems import get_system, rocket_house
+from rulebook.systems.sheets import spec_for
 from zenergate_site.errors import DomainError
 
-from . import selectors, system_fights
+from . import selectors, system_blows, system_fights
 from .permissions import access_system_fight
 
 NPC_ROWS = 4
+#: The start form's boxes that order each fighter, by system: (key, label).
+ORDER_COLUMNS = {
+    "zerospace": (("total", "Perception total"), ("action_value", "Intelligence AV")),
+    "success_check": (("total", "Order roll"),),
+    "rocket_house": (("total", "Order roll"),),
+    "core_rules": (("som", "SOM"), ("empathy", "Empathy"), ("perception", "Perception")),
+}
+#: The sheet numbers an NPC brings to a fight, by system (the rest take their defaults).
+NPC_NUMBERS = {
+    "zerospace": ("brawn", "presence"),
+    "success_check": ("health", "pt", "dr"),
+    "rocket_house": ("toughness", "armour"),
+    "core_rules": (),
+}
 
 
 def _number(text: str):
@@ -29,19 +47,33 @@ def _number(text: str):
         return text  # the service names it as not a whole number
 
 
-def _typed_fighters(post, sheets) -> list[dict]:
+def _typed_fighters(post, sheets, system: str) -> list[dict]:
+    """The start form's rows: a sheet fights once its order box is filled (Core Rules: ticked),
+    an NPC once it has a name."""
+    columns = [key for key, _ in ORDER_COLUMNS.get(system, (("total", ""),))]  # Zener Gate: the service says no
+    core = system == "core_rules"
     fighters = []
     for sheet in sheets:
-        total = _number(post.get(f"sheet-{sheet.pk}-total", ""))
-        if total is not None:
-            fighters.append({"sheet": sheet.pk, "total": total,
-                             "action_value": _number(post.get(f"sheet-{sheet.pk}-av", "")) or 0})
+        prefix = f"sheet-{sheet.pk}"
+        values = {key: _number(post.get(f"{prefix}-{key}", "")) for key in columns}
+        if (core and post.get(f"{prefix}-in")) or (not core and values[columns[0]] is not None):
+            entry = {"sheet": sheet.pk, **{k: v for k, v in values.items() if v is not None}}
+            if core:
+                entry["aware"] = not post.get(f"{prefix}-surprised")
+            fighters.append(entry)
     for index in range(NPC_ROWS):
-        name = (post.get(f"npc-{index}-name") or "").strip()
-        total = _number(post.get(f"npc-{index}-total", ""))
-        if name or total is not None:
-            fighters.append({"name": name, "total": total,
-                             "action_value": _number(post.get(f"npc-{index}-av", "")) or 0})
+        prefix = f"npc-{index}"
+        name = (post.get(f"{prefix}-name") or "").strip()
+        values = {key: _number(post.get(f"{prefix}-{key}", "")) for key in columns}
+        if name or any(v is not None for v in values.values()):
+            entry = {"name": name, **{k: v for k, v in values.items() if v is not None}}
+            numbers = {key: _number(post.get(f"{prefix}-n-{key}", "")) for key in NPC_NUMBERS[system]}
+            entry["numbers"] = {k: v for k, v in numbers.items() if v is not None}
+            if core:
+                entry["aware"] = not post.get(f"{prefix}-surprised")
+            elif not core and "total" not in entry:
+                entry["total"] = None  # the service asks for it by name
+            fighters.append(entry)
     return fighters
 
 
@@ -56,7 +88,8 @@ def system_fight_list(request, campaign_id: int):
         try:
             fight = system_fights.system_fight_start(campaign=campaign, by=request.user,
                                                      name=request.POST.get("name", ""),
-                                                     fighters=_typed_fighters(request.POST, sheets))
+                                                     fighters=_typed_fighters(request.POST, sheets,
+                                                                              campaign.rule_set))
         except DomainError as exc:
             error, status = str(exc), exc.status_code
         else:
@@ -64,15 +97,106 @@ def system_fight_list(request, campaign_id: int):
     context = {"campaign": campaign, "access": access, "sheets": sheets, "npc_rows": range(NPC_ROWS),
                "fights": list(selectors.system_fight_list(campaign_id=campaign.pk)), "error": error,
                "runs_fights": campaign.rule_set in system_fights.FIGHT_SYSTEMS,
+               "columns": ORDER_COLUMNS.get(campaign.rule_set, ()), "core": campaign.rule_set == "core_rules",
+               "sheet_rows": [(sheet, [(key, label, sheet.numbers.get(key, "") if campaign.rule_set == "core_rules"
+                                        else "") for key, label in ORDER_COLUMNS.get(campaign.rule_set, ())])
+                              for sheet in sheets],
+               "npc_numbers": [spec_for(campaign.rule_set).number(key)
+                               for key in NPC_NUMBERS.get(campaign.rule_set, ())],
                "rule_set_name": get_system(campaign.rule_set).name, "posted": request.POST}
     return render(request, "combat/system_fights.html", context, status=status)
 
 
-def _fight_page(request, fight, access, *, error: str = "", status: int = 200):
-    view = system_fights.fight_view(fight)
+#: The blow form's boxes by system: (input, label, kind, help); kind "n" a number, "faces" typed dice,
+#: "flag" a tick box, "stance" Rocket House's stances.
+BLOW_FIELDS = {
+    "zerospace": (("av", "Attack value (AV)", "n", ""), ("dv", "Defence value (DV)", "n", ""),
+                  ("bonus_dice", "Bonus dice (− for penalty dice)", "n", ""),
+                  ("defense_dice", "Defender's bonus dice", "n", ""),
+                  ("dice", "Dice rolled", "faces", "the attacker's d6s, then the defender's")),
+    "success_check": (("bonus", "Skill bonus", "n", ""), ("tn", "Target number", "n", "20 is moderate"),
+                      ("advantage", "Advantage (− for Disadvantage)", "n", ""),
+                      ("edge_advantage", "Spend Edge for Advantage", "flag", ""),
+                      ("weapon_dice", "Weapon d6", "n", "a light pistol: 2"), ("modifier", "Damage modifier", "n",
+                                                                              "Strength, or the weapon's"),
+                      ("edge_damage", "Spend Edge for +1d6 damage (on a hit)", "flag", ""),
+                      ("pt", "Armour PT", "n", "empty: the target's sheet"),
+                      ("dr", "Armour DR %", "n", "empty: the target's sheet"),
+                      ("check_dice", "Check dice", "faces", "2 or 3 d10"),
+                      ("damage_dice", "Damage dice", "faces", "the d6s, on a hit")),
+    "rocket_house": (("first_skill", "First's combat Trait %", "n", ""),
+                     ("second_skill", "Second's combat Trait %", "n", ""),
+                     ("first_weapon", "First's weapon Effect", "n", "great sword +4"),
+                     ("second_weapon", "Second's weapon Effect", "n", ""),
+                     ("first_armour", "First's armour", "n", "empty: the sheet's"),
+                     ("second_armour", "Second's armour", "n", "empty: the sheet's"),
+                     ("first_stance", "First's stance", "stance", ""), ("second_stance", "Second's stance", "stance", ""),
+                     ("first_strength", "First spends Strength Effect", "n", "added on a melee hit"),
+                     ("second_strength", "Second spends Strength Effect", "n", "added on a melee hit"),
+                     ("less_lethal", "Less-lethal weapons", "flag", "no kill, no bleeding"),
+                     ("dice", "Dice rolled", "faces", "the first's d100, the second's, then Toughness checks")),
+}
+BLOW_HELP = {
+    "zerospace": "2d6 + AV against 2d6 + DV; a hit costs the target Endurance.",
+    "success_check": "2d10 + skill against the target number; a hit rolls damage through the target's PT/DR.",
+    "rocket_house": "Both roll their combat Trait; the higher Effect wins and deals its net Effect plus weapon, "
+                    "less armour, as Fatigue and maybe a wound.",
+}
+
+
+def _blow_inputs(post, system: str) -> dict:
+    """The blow form's boxes as the service takes them (empty boxes left out)."""
+    inputs = {}
+    for key, _, kind, _ in BLOW_FIELDS[system]:
+        raw = (post.get(key) or "").strip()
+        if kind == "flag":
+            if raw:
+                inputs[key] = 1
+        elif kind == "faces":
+            if raw:
+                faces = raw.replace(",", " ").split()
+                inputs[key] = [int(f) if f.isdigit() else f for f in faces]
+        elif kind == "stance":
+            if raw:
+                inputs[key] = raw
+        elif raw:
+            inputs[key] = _number(raw)
+    return inputs
+
+
+def _blow_form(fight, view, access, mine, post=None) -> dict | None:
+    from .system_blows import INPUTS
+
+    if fight.system not in INPUTS:
+        return None
+    attackers = [f["name"] for f in view["order"] if access.is_gm or f["name"] in mine]
+    if not attackers:
+        return None
+    post = post or {}
+    fields = []
+    for key, label, kind, help_text in BLOW_FIELDS[fight.system]:
+        value = (post.get(key) or "").strip() if post else ""
+        fields.append({"key": key, "label": label, "help": help_text, "faces": kind == "faces",
+                       "flag": kind == "flag", "choices": rocket_house.STANCES if kind == "stance" else None,
+                       "value": value or None})
+    acting = view.get("acting")
+    attacker = post.get("attacker") or (acting if acting in attackers else attackers[0])
+    target = post.get("target") or next((f["name"] for f in view["order"] if f["name"] != attacker), "")
+    return {"attackers": attackers, "fields": fields, "help": BLOW_HELP[fight.system], "attacker": attacker,
+            "target": target}
+
+
+def _fight_page(request, fight, access, *, error: str = "", status: int = 200, post=None, odds=None):
+    view = selectors.system_fight_view(fight=fight)
     mine = set() if access.is_gm else system_fights.own_fighters(fight, request.user)
+    if odds is not None:
+        odds = {**odds, "percent": f"{float(odds['hit']) * 100:.1f} %",
+                "hurt_back_percent": f"{float(odds['hurt_back']) * 100:.1f} %" if "hurt_back" in odds else ""}
     context = {"fight": fight, "campaign": fight.campaign, "access": access, "view": view, "mine": mine,
-               "error": error, "system_name": get_system(fight.system).name}
+               "error": error, "system_name": get_system(fight.system).name, "core": fight.system == "core_rules",
+               "has_live_blow": any(not b["undone"] for b in view["blows"]), "odds": odds,
+               "blow_form": _blow_form(fight, view, access, mine, post), "blow_key": uuid.uuid4().hex,
+               "live_campaign": fight.campaign_id, "live_after": last_event_id(campaign=fight.campaign)}
     return render(request, "combat/system_fight.html", context, status=status)
 
 
@@ -87,10 +211,47 @@ def system_fight_page(request, fight_id: int):
 @require_POST
 def system_fight_act(request, fight_id: int):
     fight, access = access_system_fight(user=request.user, fight_id=fight_id, act=True)
+    post = request.POST
+    dice = _number(post.get("dice", ""))
+    scores = {key: _number(post.get(key, "")) for key in system_fights.CORE_SCORES if post.get(key)}
     try:
         system_fights.system_fight_act(fight=fight, by=request.user, is_gm=access.is_gm,
-                                       action=request.POST.get("action", ""), name=request.POST.get("name") or None,
-                                       after=request.POST.get("after") or None)
+                                       action=post.get("action", ""), name=post.get("name") or None,
+                                       after=post.get("after") or None, dice=None if dice is None else [dice],
+                                       scores=scores or None)
+    except DomainError as exc:
+        fight.refresh_from_db()
+        return _fight_page(request, fight, access, error=str(exc), status=exc.status_code)
+    return redirect("system-fight", fight.pk)
+
+
+@login_required
+@require_POST
+def system_fight_blow(request, fight_id: int):
+    """Strike (or, with ``preview``, show the blow's exact odds and keep what was typed)."""
+    fight, access = access_system_fight(user=request.user, fight_id=fight_id, act=True)
+    post = request.POST
+    inputs = _blow_inputs(post, fight.system) if fight.system in BLOW_FIELDS else {}
+    try:
+        if post.get("preview"):
+            odds = system_blows.blow_preview(fight=fight, attacker=post.get("attacker"), target=post.get("target"),
+                                             inputs=inputs)
+            return _fight_page(request, fight, access, post=post, odds=odds)
+        system_blows.system_fight_blow(fight=fight, by=request.user, is_gm=access.is_gm,
+                                       attacker=post.get("attacker"), target=post.get("target"), inputs=inputs,
+                                       idempotency_key=post.get("key") or None)
+    except DomainError as exc:
+        fight.refresh_from_db()
+        return _fight_page(request, fight, access, error=str(exc), status=exc.status_code, post=post)
+    return redirect("system-fight", fight.pk)
+
+
+@login_required
+@require_POST
+def system_fight_undo(request, fight_id: int):
+    fight, access = access_system_fight(user=request.user, fight_id=fight_id, act=True)
+    try:
+        system_blows.system_fight_undo(fight=fight, by=request.user, is_gm=access.is_gm)
     except DomainError as exc:
         fight.refresh_from_db()
         return _fight_page(request, fight, access, error=str(exc), status=exc.status_code)

@@ -1,13 +1,21 @@
-"""Fights of the other rule sets: a ZeroSpace fight's turn order, run by the GM at the table.
+"""Fights of the other rule sets: the turn order, run by the GM at the table.
 
-The rulebook's ``TurnOrder`` does the rules (holding, forcing, newcomers); this module keeps it
-on a ``SystemFight`` row and says who may move it: the GM moves everything, a player holds,
-takes a held turn or forces an action for their own character. Only sheets of the campaign's
-rule set fight; a Zener Gate character is refused with its name.
+The rulebook does the rules: ``TurnOrder`` for ZeroSpace (holding, forcing, newcomers), and for
+Success Check and Rocket House, whose texts give no order of their own (the tracker goes round
+by a number the table rolls, highest first: a ruling, docs/rules.md); ``DeclarationTurns`` for
+Core Rules (declarations from the lowest State of Mind, reaction checks that cost the turn).
+This module keeps the order on a ``SystemFight`` row and says who may move it: the GM moves
+everything; a player holds, takes a held turn or forces an action (ZeroSpace), or rolls a
+reaction check (Core Rules), for their own character. Blows are ``system_blows``.
+
+Only sheets of the campaign's rule set fight; a Zener Gate character is refused with its name.
+An NPC brings its sheet numbers (Toughness, Health, Brawn…) in the start form; the fight keeps
+its condition. A new Rocket House fight fills every sheet's Strength Effect pool.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 from django.core.exceptions import PermissionDenied
@@ -15,28 +23,43 @@ from django.db import transaction
 
 from campaign.changes import change_set
 from campaign.errors import CampaignConflict, CampaignError
-from characters.models import Character, SystemSheet
+from characters.events import SystemSheetChanged
+from characters.models import Character, PoolEntry, SystemSheet
 from rulebook import RulesError
-from rulebook.systems import get_system
+from rulebook.systems import core_rules, get_system
+from rulebook.systems.base import ParamError
+from rulebook.systems.core_turns import DeclarationTurns
+from rulebook.systems.sheets import NEW_FIGHT, spec_for
 from rulebook.systems.zerospace_turns import Contender, TurnOrder, initiative_order
 from zenergate_site import limits
 
+from .events import SystemFightChanged
 from .models import SystemFight
 
 #: The rule sets whose fights the tracker runs.
-FIGHT_SYSTEMS = ("zerospace",)
+FIGHT_SYSTEMS = ("zerospace", "success_check", "rocket_house", "core_rules")
 #: What each action does, for the buttons and the log.
 ACTIONS = {
     "next": "Next turn",
     "hold": "Hold the turn",
     "take_held": "Take the held turn",
     "force": "Force a defensive action",
+    "reaction": "Reaction check",
     "insert": "Join the fight",
     "remove": "Leave the fight",
     "end": "End the fight",
 }
+#: The actions of each system's order (ZeroSpace's holds and forced actions are its own).
+SYSTEM_ACTIONS = {
+    "zerospace": ("next", "hold", "take_held", "force", "insert", "remove", "end"),
+    "success_check": ("next", "insert", "remove", "end"),
+    "rocket_house": ("next", "insert", "remove", "end"),
+    "core_rules": ("next", "reaction", "insert", "remove", "end"),
+}
 #: What a player may do with their own character.
-PLAYER_ACTIONS = ("hold", "take_held", "force")
+PLAYER_ACTIONS = ("hold", "take_held", "force", "reaction")
+#: What a Core Rules fighter brings besides a name: the scores the declaration order reads.
+CORE_SCORES = ("som", "empathy", "perception")
 MAX_FIGHTERS = 40
 
 
@@ -48,102 +71,210 @@ def _whole(value, label: str, field: str) -> int:
     return value
 
 
-def _fighter(campaign, entry, sheets: dict[int, SystemSheet], index: int) -> tuple[str, int | None, Contender]:
-    """One entry of a new fight: a sheet of the campaign or a named NPC, with its perception roll."""
+def _fighter(campaign, entry, sheets: dict[int, SystemSheet], index: int) -> tuple[str, int | None, dict]:
+    """One entry of a new fight: a sheet of the campaign or a named NPC, with what orders it.
+
+    Returns (name, sheet id or None, what orders it: ``total`` and ``action_value``, or the
+    Core Rules scores and ``aware``, and an NPC's ``numbers``).
+    """
     field = f"fighters.{index}"
+    system = campaign.rule_set
     if not isinstance(entry, dict):
-        raise CampaignError("Each fighter is {sheet or name, total, action_value}.", field=field)
-    unknown = sorted(set(entry) - {"sheet", "character", "name", "total", "action_value"})
+        raise CampaignError("Each fighter is {sheet or name, and what orders it}.", field=field)
+    allowed = {"sheet", "character", "name", "numbers"} | (
+        {*CORE_SCORES, "aware"} if system == "core_rules" else {"total", "action_value"})
+    unknown = sorted(set(entry) - allowed)
     if unknown:
         raise CampaignError(f"Unknown field {unknown[0]!r}.", field=field)
-    total = _whole(entry.get("total"), "The perception total", field)
-    action_value = _whole(entry.get("action_value", 0), "The Intelligence AV", field)
     if "character" in entry:
         character = Character.objects.filter(pk=entry["character"], campaign=campaign).first() \
             if isinstance(entry["character"], int) and not isinstance(entry["character"], bool) else None
         who = character.name if character is not None else "That character"
-        raise CampaignError(f"{who} is a Zener Gate character; this fight plays {get_system(campaign.rule_set).name}. "
+        raise CampaignError(f"{who} is a Zener Gate character; this fight plays {get_system(system).name}. "
                             "Give them a sheet of that system to bring them in.", field=field)
+    numbers: dict = {}
     if "sheet" in entry:
         sheet = sheets.get(entry["sheet"]) if isinstance(entry["sheet"], int) else None
         if sheet is None:
             raise CampaignError("No such sheet in this campaign.", field=field)
-        if sheet.system != campaign.rule_set:
+        if sheet.system != system:
             raise CampaignError(f"{sheet.name} is a {get_system(sheet.system).name} sheet; this fight plays "
-                                f"{get_system(campaign.rule_set).name}.", field=field)
-        return sheet.name, sheet.pk, Contender(sheet.name, total, action_value)
-    name = entry.get("name")
-    if not isinstance(name, str) or not name.strip() or len(name.strip()) > limits.NPC_NAME:
-        raise CampaignError(f"An NPC needs a name of 1–{limits.NPC_NAME} characters.", field=field)
-    return name.strip(), None, Contender(name.strip(), total, action_value)
+                                f"{get_system(system).name}.", field=field)
+        name, pk, numbers = sheet.name, sheet.pk, sheet.numbers
+        if "numbers" in entry:
+            raise CampaignError(f"{name}'s numbers are on their sheet.", field=field)
+    else:
+        name = entry.get("name")
+        if not isinstance(name, str) or not name.strip() or len(name.strip()) > limits.NPC_NAME:
+            raise CampaignError(f"An NPC needs a name of 1–{limits.NPC_NAME} characters.", field=field)
+        name, pk = name.strip(), None
+        try:
+            numbers = spec_for(system).clean_numbers(entry.get("numbers") or {})
+        except ParamError as exc:
+            raise CampaignError(f"{name}: {exc}", field=field) from None
+    if system == "core_rules":
+        scores = {key: entry.get(key, numbers.get(key, 5)) for key in CORE_SCORES}
+        for key, value in scores.items():
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10:
+                raise CampaignError(f"{name}: {key} is a score from 1 to 10.", field=field)
+        aware = entry.get("aware", True)
+        if not isinstance(aware, bool):
+            raise CampaignError(f"{name}: aware is true or false.", field=field)
+        ordering = {**scores, "aware": aware}
+        numbers = {**numbers, **scores}  # an NPC's scores are its numbers (the reaction check reads SOM)
+    else:
+        ordering = {"total": _whole(entry.get("total"), "The order roll", field),
+                    "action_value": _whole(entry.get("action_value", 0), "The Intelligence AV", field)}
+    return name, pk, {**ordering, "numbers": numbers if pk is None else None}
 
 
 @transaction.atomic
-def system_fight_start(*, campaign, by, name: object, fighters: Sequence) -> SystemFight:
-    """Start a fight: everyone's perception total sets the order, highest first."""
+def system_fight_start(*, campaign, by, name: object, fighters: Sequence, tie_dice: object = None,
+                       rng: random.Random | None = None) -> SystemFight:
+    """Start a fight: the order by everyone's roll (ZeroSpace's perception, the table's roll in
+    Success Check and Rocket House), or Core Rules' declaration order (ties by d10, ``tie_dice``)."""
     changes = change_set(campaign=campaign.pk, by=by)
     if campaign.rule_set not in FIGHT_SYSTEMS:
-        system = get_system(campaign.rule_set).name
-        raise CampaignConflict(f"The tracker does not run {system} fights yet; "
-                               + ("Zener Gate fights are Encounters." if campaign.rule_set == "zener" else
-                                  "roll them in the roller."), field="campaign")
+        raise CampaignConflict("Zener Gate fights are Encounters.", field="campaign")
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > limits.ENCOUNTER_NAME:
         raise CampaignError(f"Name the fight (1–{limits.ENCOUNTER_NAME} characters).", field="name")
     if not isinstance(fighters, list) or not 1 <= len(fighters) <= MAX_FIGHTERS:
         raise CampaignError(f"List 1–{MAX_FIGHTERS} fighters.", field="fighters")
-    sheets = {sheet.pk: sheet for sheet in SystemSheet.objects.filter(campaign=campaign)}
+    if tie_dice and campaign.rule_set != "core_rules":
+        raise CampaignError("Only a Core Rules fight breaks ties with typed d10s.", field="tie_dice")
+    sheets = {sheet.pk: sheet for sheet in changes.lock(SystemSheet.objects.filter(campaign=campaign))}
     entries = [_fighter(campaign, entry, sheets, index) for index, entry in enumerate(fighters)]
     try:
-        order = TurnOrder.start(initiative_order([contender for _, _, contender in entries]))
+        if campaign.rule_set == "core_rules":
+            turns, found = DeclarationTurns.start(
+                [core_rules.Declarant(n, o["som"], o["empathy"], o["perception"], o["aware"]) for n, _, o in entries],
+                rng, _faces(tie_dice))
+            state, order_names = turns.to_state(), list(found.order)
+        else:
+            order = TurnOrder.start(initiative_order([Contender(n, o["total"], o["action_value"])
+                                                      for n, _, o in entries]))
+            state, order_names = order.to_state(), list(order.order)
     except RulesError as exc:
         raise CampaignError(str(exc), field="fighters") from None
+    npcs = {n: {"numbers": o["numbers"], "condition": {}} for n, pk, o in entries if pk is None}
     fight = SystemFight.objects.create(campaign=campaign, name=name.strip(), system=campaign.rule_set,
-                                       state=order.to_state(), fighters={n: pk for n, pk, _ in entries})
-    changes.audit("fight.start", f"{fight.name}: {', '.join(order.order)}", data={"fight": fight.pk})
+                                       state=state, fighters={n: pk for n, pk, _ in entries}, npcs=npcs)
+    refilled = _new_fight_pools(fight, [sheets[pk] for _, pk, _ in entries if pk], by)
+    changes.audit("fight.start", f"{fight.name}: {', '.join(order_names)}", data={"fight": fight.pk})
+    changes.publish(SystemFightChanged(fight=fight.pk), *([SystemSheetChanged(sheets=refilled)] if refilled else []))
     return fight
+
+
+def _faces(value: object) -> list[int] | None:
+    if value is None or value == []:
+        return None
+    if not isinstance(value, list) or any(isinstance(v, bool) or not isinstance(v, int) for v in value):
+        raise CampaignError("Typed dice are a list of whole numbers.", field="dice")
+    return value
+
+
+def _new_fight_pools(fight: SystemFight, sheets: list[SystemSheet], by) -> list[int]:
+    """Fill each pool a new fight fills (Rocket House's Strength Effect) on the fighters' sheets."""
+    refilled = []
+    spec = spec_for(fight.system)
+    for pool in (p for p in spec.pools if NEW_FIGHT in p.refills):
+        for sheet in sheets:
+            current = int(sheet.pools.get(pool.key, 0))
+            full = spec.refill(pool.key, NEW_FIGHT, current, sheet.numbers)
+            if full == current:
+                continue
+            sheet.pools = {**sheet.pools, pool.key: full}
+            sheet._change_reason = f"{fight.name} begins"
+            sheet.save(update_fields=["pools", "updated_at"])
+            PoolEntry.objects.create(sheet=sheet, campaign_id=fight.campaign_id, pool=pool.key, action=NEW_FIGHT,
+                                     amount=full - current, balance_after=full,
+                                     by=by if getattr(by, "pk", None) else None)
+            refilled.append(sheet.pk)
+    return refilled
 
 
 @transaction.atomic
 def system_fight_act(*, fight: SystemFight, by, is_gm: bool, action: object, name: object = None,
-                     after: object = None, sheet: object = None) -> SystemFight:
-    """Move the fight on: the next turn, a hold, a held turn taken, a forced action, a newcomer…"""
+                     after: object = None, sheet: object = None, dice: object = None, scores: object = None,
+                     rng: random.Random | None = None) -> SystemFight:
+    """Move the fight on: the next turn, a hold, a held turn taken, a forced action, a reaction
+    check (``dice``: the d10 typed at the table), a newcomer (Core Rules: with ``scores``)…"""
     changes = change_set(campaign=fight.campaign_id, by=by)
     fight = changes.lock(SystemFight.objects.filter(pk=fight.pk))[0]
-    if not isinstance(action, str) or action not in ACTIONS:
-        raise CampaignError(f"Choose an action: {', '.join(ACTIONS)}.", field="action")
+    allowed = SYSTEM_ACTIONS[fight.system]
+    if not isinstance(action, str) or action not in allowed:
+        raise CampaignError(f"Choose an action: {', '.join(allowed)}.", field="action")
     if fight.ended:
         raise CampaignConflict("This fight is over.")
     if not is_gm:
         if action not in PLAYER_ACTIONS or name not in own_fighters(fight, by):
-            raise PermissionDenied("Players hold, take a held turn or force an action for their own character; "
-                                   "the GM runs the rest.")
-    order = TurnOrder.from_state(fight.state)
+            raise PermissionDenied("Players hold, take a held turn, force an action or roll a reaction check for "
+                                   "their own character; the GM runs the rest.")
+    if dice and action != "reaction":
+        raise CampaignError("Only a reaction check takes a typed die.", field="dice")
+    if scores and action != "insert":
+        raise CampaignError("Only a newcomer brings scores.", field="scores")
+    if action in ("hold", "take_held", "force", "reaction", "remove") and (not isinstance(name, str) or not name):
+        raise CampaignError("Say who.", field="name")
+    core = fight.system == "core_rules"
+    order = DeclarationTurns.from_state(fight.state) if core else TurnOrder.from_state(fight.state)
     try:
         if action == "next":
-            summary = f"round {order.round if order.position >= 0 else 1}: {order.next_turn()} acts"
+            if core:
+                summary = f"turn {order.turn}: {order.next_declaration()} declares"
+            else:
+                summary = f"round {order.round if order.position >= 0 else 1}: {order.next_turn()} acts"
         elif action == "end":
             fight.ended = True
             summary = "the fight ends"
         elif action == "insert":
-            newcomer, pk = _newcomer(fight, name, sheet)
-            order.insert(newcomer, after=after if isinstance(after, str) and after else None)
+            newcomer, pk, numbers = _newcomer(fight, name, sheet)
+            if core:
+                som, empathy, perception = _scores(scores, numbers)
+                order.insert(newcomer, som, empathy, perception)
+                summary = f"{newcomer} joins the declarations"
+            else:
+                order.insert(newcomer, after=after if isinstance(after, str) and after else None)
+                summary = f"{newcomer} joins" + (f" after {after}" if after else " first")
             fight.fighters = {**fight.fighters, newcomer: pk}
-            summary = f"{newcomer} joins" + (f" after {after}" if after else " first")
+            if pk is None:
+                fight.npcs = {**fight.npcs, newcomer: {"numbers": numbers, "condition": {}}}
+        elif action == "reaction":
+            som = _numbers_of(fight, name).get("som", 5)
+            roll = order.reaction(name, som, rng, _faces(dice))
+            summary = (f"{name}'s reaction check: {roll.total} against SOM {som}, "
+                       + ("acts normally" if roll.success else "loses the turn"))
         else:
-            if not isinstance(name, str) or not name:
-                raise CampaignError("Say who.", field="name")
             getattr(order, action)(name)
             if action == "remove":
                 fight.fighters = {k: v for k, v in fight.fighters.items() if k != name}
             summary = {"hold": f"{name} holds the turn", "take_held": f"{name} takes the held turn",
                        "force": f"{name} forces a defensive action (the next turn is given up)",
                        "remove": f"{name} leaves the fight"}[action]
-    except RulesError as exc:
+    except (RulesError, ParamError) as exc:
         raise CampaignConflict(str(exc), field="action") from None
     fight.state = order.to_state()
-    fight.save(update_fields=["state", "fighters", "ended"])
+    fight.save(update_fields=["state", "fighters", "npcs", "ended"])
     changes.audit("fight.act", f"{fight.name}: {summary}", data={"fight": fight.pk, "action": action})
+    changes.publish(SystemFightChanged(fight=fight.pk))
     return fight
+
+
+def _numbers_of(fight: SystemFight, name: str) -> dict:
+    """A fighter's sheet numbers: from the sheet, or the NPC's kept on the fight."""
+    pk = fight.fighters.get(name)
+    if pk:
+        found = SystemSheet.objects.filter(pk=pk).values_list("numbers", flat=True).first()
+        return found or {}
+    return fight.npcs.get(name, {}).get("numbers", {})
+
+
+def _scores(scores: object, numbers: dict) -> tuple[int, int, int]:
+    scores = scores if isinstance(scores, dict) else {}
+    values = tuple(scores.get(key, numbers.get(key, 5)) for key in CORE_SCORES)
+    if any(isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 10 for v in values):
+        raise CampaignError("SOM, Empathy and Perception are scores from 1 to 10.", field="scores")
+    return values  # type: ignore[return-value]
 
 
 def own_fighters(fight: SystemFight, user) -> set[str]:
@@ -153,29 +284,13 @@ def own_fighters(fight: SystemFight, user) -> set[str]:
     return {name for name, pk in fight.fighters.items() if pk in mine}
 
 
-def _newcomer(fight: SystemFight, name: object, sheet: object) -> tuple[str, int | None]:
+def _newcomer(fight: SystemFight, name: object, sheet: object) -> tuple[str, int | None, dict]:
     if sheet is not None:
         found = SystemSheet.objects.filter(pk=sheet, campaign_id=fight.campaign_id, system=fight.system).first() \
             if isinstance(sheet, int) and not isinstance(sheet, bool) else None
         if found is None:
             raise CampaignError("No such sheet of this fight's rule set in the campaign.", field="sheet")
-        return found.name, found.pk
+        return found.name, found.pk, found.numbers
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > limits.NPC_NAME:
         raise CampaignError(f"A newcomer needs a name of 1–{limits.NPC_NAME} characters.", field="name")
-    return name.strip(), None
-
-
-def fight_view(fight: SystemFight) -> dict:
-    """What the fight page and the API show: the order with each fighter's standing, the record."""
-    order = TurnOrder.from_state(fight.state)
-    rounds: dict[int, list[str]] = {}
-    for turn in order.record:
-        rounds.setdefault(turn.round, []).append(str(turn))
-    return {
-        "round": order.round if order.position >= 0 else 0,
-        "acting": order.acting,
-        "order": [{"name": n, "sheet": fight.fighters.get(n), "acting": n == order.acting, "held": n in order.held,
-                   "gives_up_next": n in order.sacrificed} for n in order.order],
-        "rounds": [{"round": number, "turns": turns} for number, turns in sorted(rounds.items(), reverse=True)],
-        "ended": fight.ended,
-    }
+    return name.strip(), None, spec_for(fight.system).clean_numbers({})

@@ -15,4 +15,6 @@ urlpatterns = [
          name="campaign-system-fights"),
     path("system-fights/<int:fight_id>/", system_fight_pages.system_fight_page, name="system-fight"),
     path("system-fights/<int:fight_id>/act/", system_fight_pages.system_fight_act, name="system-fight-act"),
+    path("system-fights/<int:fight_id>/blow/", system_fight_pages.system_fight_blow, name="system-fight-blow"),
+    path("system-fights/<int:fight_id>/undo/", system_fight_pages.system_fight_undo, name="system-fight-undo"),
 ]

@@ -30,4 +30,10 @@ urlpatterns = [
     path("system-fights/<int:fight_id>/", api_system_fights.SystemFightDetailApi.as_view(), name="api-system-fight"),
     path("system-fights/<int:fight_id>/actions/", api_system_fights.SystemFightActionApi.as_view(),
          name="api-system-fight-actions"),
+    path("system-fights/<int:fight_id>/blows/", api_system_fights.SystemFightBlowApi.as_view(),
+         name="api-system-fight-blows"),
+    path("system-fights/<int:fight_id>/blows/preview/", api_system_fights.SystemFightBlowPreviewApi.as_view(),
+         name="api-system-fight-blow-preview"),
+    path("system-fights/<int:fight_id>/undo/", api_system_fights.SystemFightUndoApi.as_view(),
+         name="api-system-fight-undo"),
 ]

@@ -13,8 +13,9 @@ from characters.permissions import access_character
 from characters.serializers import NoBodyIn
 
 from . import immersion, services, transitions, treatments
+from . import sheets as sheet_rest
 from .models import TransitionBatch, Treatment
-from .selectors import report_for
+from .selectors import report_for, sheet_report_for
 from .serializers import (
     DowntimeIn,
     DowntimePreviewOut,
@@ -30,7 +31,8 @@ from .serializers import (
 
 
 def _job_response(job: Job, *, is_gm: bool, code=status.HTTP_200_OK) -> Response:
-    return Response(JobOut(job, context={"report": report_for(job, is_gm=is_gm)}).data, status=code)
+    return Response(JobOut(job, context={"report": report_for(job, is_gm=is_gm),
+                                         "sheets": sheet_report_for(job)}).data, status=code)
 
 
 class DowntimeApi(APIView):
@@ -47,7 +49,8 @@ class DowntimeApi(APIView):
         data.is_valid(raise_exception=True)
         if data.validated_data["preview"]:
             report = services.downtime_preview(campaign=access.campaign, request=data.validated_data)
-            return Response(DowntimePreviewOut({"report": report}).data)
+            sheets = sheet_rest.sheet_reports(campaign=access.campaign, hours=data.validated_data["hours"])
+            return Response(DowntimePreviewOut({"report": report, "sheets": sheets}).data)
         job, created = services.downtime_start(campaign=access.campaign, by=request.user,
                                                request=data.validated_data)
         return Response(JobStartedOut(job, context={"report": []}).data,

@@ -30,6 +30,24 @@ class DowntimeClaim(models.Model):
         constraints = [models.UniqueConstraint(fields=["job", "character"], name="downtime_claim_once")]
 
 
+class SheetClaim(models.Model):
+    """One sheet of another rule set rested by one downtime job: taken once, with the sheet's change.
+
+    ``before`` and ``after`` hold the sheet's condition and resources, for the job's undo.
+    """
+
+    job = models.ForeignKey("campaign.Job", on_delete=models.CASCADE, related_name="sheet_claims")
+    sheet = models.ForeignKey("characters.SystemSheet", on_delete=models.CASCADE, related_name="+")
+    before = models.JSONField()
+    after = models.JSONField()
+    report = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["job_id", "sheet_id"]
+        constraints = [models.UniqueConstraint(fields=["job", "sheet"], name="downtime_sheet_claim_once")]
+
+
 class Therapy(models.Model):
     """An anti-radiation therapy the GM defines: its dice stay hidden from the players."""
 

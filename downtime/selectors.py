@@ -24,6 +24,11 @@ def report_for(job: Job, *, is_gm: bool) -> list[dict]:
     return reports if is_gm else [_for_players(r) for r in reports]
 
 
+def sheet_report_for(job: Job) -> list[dict]:
+    """What a downtime did to the sheets of the other rule sets (nothing there is a GM's secret)."""
+    return [claim.report for claim in job.sheet_claims.order_by("sheet_id")]
+
+
 def therapy_list(*, campaign) -> list[Therapy]:
     return list(campaign.therapies.all())
 

@@ -120,18 +120,23 @@ class JobOut(serializers.ModelSerializer):
     percent = serializers.IntegerField(read_only=True)
     progress = serializers.SerializerMethodField()
     report = serializers.SerializerMethodField()
+    sheets = serializers.SerializerMethodField()
     undone = serializers.SerializerMethodField()
 
     class Meta:
         model = Job
-        fields = ["id", "kind", "status", "progress", "percent", "report", "error", "created_at", "finished_at",
-                  "undone"]
+        fields = ["id", "kind", "status", "progress", "percent", "report", "sheets", "error", "created_at",
+                  "finished_at", "undone"]
 
     def get_progress(self, obj) -> dict:
         return {"done": obj.progress, "total": obj.total}
 
     def get_report(self, obj) -> list:
         return self.context.get("report", [])
+
+    def get_sheets(self, obj) -> list[dict]:
+        """What the downtime did to the other rule set's sheets: ``{sheet, name, lines}`` each."""
+        return self.context.get("sheets", [])
 
     def get_undone(self, obj) -> bool:
         return obj.undone_at is not None
@@ -150,6 +155,8 @@ class DowntimePreviewOut(serializers.Serializer):
     """What a downtime would do to each character in play, changing nothing."""
 
     report = serializers.ListField(child=serializers.DictField())
+    sheets = serializers.ListField(child=serializers.DictField(), help_text="The other rule set's sheets: "
+                                   "{sheet, name, lines}.")
 
 
 class TransitionIn(StrictInput):

@@ -33,7 +33,8 @@ from rulebook import RulesError
 from zenergate_site.celery import app as celery_app
 from zenergate_site.errors import DomainError, UnavailableError
 
-from .models import DowntimeClaim, Therapy, Treatment
+from . import sheets as sheet_rest
+from .models import DowntimeClaim, SheetClaim, Therapy, Treatment
 from .plan import Plan, advance_one, build_plans, seeded_rng
 
 log = logging.getLogger(__name__)
@@ -134,17 +135,18 @@ def downtime_start(*, campaign: Campaign, by, request: dict) -> tuple[Job, bool]
     if not broker_reachable():
         raise UnavailableError("The job queue cannot be reached, so the downtime was not started and nothing "
                                "changed. Try again in a minute.")
+    sheets = sheet_rest.sheets_in_play(campaign)
     params = {"hours": request["hours"], "rest": request["rest"], "idempotency_key": key,
-              "characters": [c.pk for c in characters],
+              "characters": [c.pk for c in characters], "sheets": sheets,
               "plans": {str(pk): plan.as_json() for pk, plan in plans.items()
                         if plan.as_json() != Plan(rest=request["rest"]).as_json()}}
     try:
         with transaction.atomic():
             write = change_set(campaign=campaign.pk, by=by)
             job = Job.objects.create(campaign=campaign, kind=Job.Kind.DOWNTIME, params=params, created_by=by,
-                                     total=len(characters), idempotency_key=key)
+                                     total=len(characters) + len(sheets), idempotency_key=key)
             write.audit("downtime.start", f"{by} started {request['hours']} h of downtime ({request['rest']} rest) "
-                f"for {len(characters)} characters", data={"job": job.pk, "hours": request["hours"]})
+                f"for {len(characters) + len(sheets)} characters", data={"job": job.pk, "hours": request["hours"]})
             write.publish(JobProgressed(job=job.pk, status=job.status, done=0, total=job.total))
             transaction.on_commit(lambda: _send(job.pk))
     except IntegrityError:  # the same key, sent twice at once: the other request made the job
@@ -199,12 +201,27 @@ def _run_batch(job: Job, ids: list[int], therapies: dict) -> int:
              "private": any(t.get("kind") == "therapy" for t in claim["report"].get("treatments", []))}
             for c, claim in zip(todo, claims) if claim["report"].get("dice")])
         Treatment.objects.bulk_create(treatments)
-        progress = DowntimeClaim.objects.filter(job=job).count()
+        progress = _progress(job)
         Job.objects.filter(pk=job.pk).update(progress=min(progress, job.total), heartbeat_at=now)
         write.publish(JobProgressed(job=job.pk, status="running", done=min(progress, job.total), total=job.total))
         if todo:
             write.publish(WoundsChanged(characters=[c.pk for c in todo]))
     return len(todo)
+
+
+def _progress(job: Job) -> int:
+    return DowntimeClaim.objects.filter(job=job).count() + SheetClaim.objects.filter(job=job).count()
+
+
+def _rest_sheet_batch(job: Job, ids: list[int]) -> int:
+    """Rest a batch of the other rule set's sheets and move the job's progress with it."""
+    rested = sheet_rest.rest_sheets(job, ids)
+    with transaction.atomic():
+        write = change_set(campaign=job.campaign_id)
+        progress = min(_progress(job), job.total)
+        Job.objects.filter(pk=job.pk).update(progress=progress, heartbeat_at=timezone.now())
+        write.publish(JobProgressed(job=job.pk, status="running", done=progress, total=job.total))
+    return rested
 
 
 def _claim_many(job: Job, claims: list[dict]) -> None:
@@ -241,6 +258,10 @@ def downtime_run(*, job_id: int) -> Job:
         with _heartbeat(job.pk):
             for start in range(0, len(ids), size):
                 if _run_batch(job, ids[start:start + size], therapies) and settings.DOWNTIME_BATCH_PAUSE_SECONDS:
+                    time.sleep(settings.DOWNTIME_BATCH_PAUSE_SECONDS)
+            sheets = job.params.get("sheets", [])
+            for start in range(0, len(sheets), size):
+                if _rest_sheet_batch(job, sheets[start:start + size]) and settings.DOWNTIME_BATCH_PAUSE_SECONDS:
                     time.sleep(settings.DOWNTIME_BATCH_PAUSE_SECONDS)
     except (RulesError, DomainError, ValueError, KeyError, TypeError) as exc:
         # A rules or data error fails the same way on every retry: record it and stop. Anything
@@ -360,13 +381,15 @@ def downtime_undo(*, job: Job, by) -> Job:
         raise CampaignConflict("Wait for the downtime to finish before undoing it.", field="job")
     claims = list(job.downtime_claims.all())
     characters = restore_wounds(claims, what="this downtime")
+    sheets = sheet_rest.restore_sheets(job)
     Treatment.objects.filter(job=job).update(undone_at=timezone.now())
     campaign = Campaign.objects.select_for_update(no_key=True).get(pk=job.campaign_id)
     campaign.game_hours = max(campaign.game_hours - int(job.params["hours"]), 0)
     campaign.save(update_fields=["game_hours"])
     job.undone_at = timezone.now()
     job.save(update_fields=["undone_at"])
-    write.audit("downtime.undo", f"{by} undid the downtime of {job.params['hours']} h ({len(claims)} characters)", data={"job": job.pk})
+    write.audit("downtime.undo", f"{by} undid the downtime of {job.params['hours']} h "
+                f"({len(claims) + len(sheets)} characters)", data={"job": job.pk})
     write.publish(WoundsChanged(characters=[c.pk for c in characters]),
                   JobProgressed(job=job.pk, status="undone", game_hours=campaign.game_hours))
     return job

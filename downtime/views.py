@@ -21,6 +21,7 @@ from characters.models import Character
 from zenergate_site.errors import DomainError
 
 from . import immersion, selectors, services, transitions, treatments
+from . import sheets as sheet_rest
 from .forms import ActivityForm, DowntimeForm, ImmersionForm, TherapyForm, TransitionForm, TreatNowForm
 from .models import TransitionBatch, Treatment
 
@@ -48,7 +49,7 @@ def downtime_page(request, campaign_id: int):
     therapies = selectors.therapy_list(campaign=campaign)
     form = DowntimeForm(request.POST or None, characters=characters, therapies=therapies) if access.is_gm else None
     therapy_form = TherapyForm() if access.is_gm else None
-    preview, status = None, 200
+    preview, sheet_preview, status = None, None, 200
     activity_form = ActivityForm(characters=characters) if access.is_gm else None
     immersion_form = ImmersionForm(characters=characters) if access.is_gm else None
     immersed = None
@@ -112,6 +113,7 @@ def downtime_page(request, campaign_id: int):
             try:
                 if request.POST.get("action") == "preview":
                     preview = services.downtime_preview(campaign=campaign, request=form.request_data())
+                    sheet_preview = sheet_rest.sheet_reports(campaign=campaign, hours=form.request_data()["hours"])
                 else:
                     job, _ = services.downtime_start(campaign=campaign, by=request.user, request=form.request_data())
                     return redirect("campaign-job", campaign_id=campaign.pk, job_id=job.pk)
@@ -127,6 +129,7 @@ def downtime_page(request, campaign_id: int):
             status = 400
     return render(request, "downtime/downtime.html", {
         "campaign": campaign, "access": access, "form": form, "preview": preview, "characters": characters,
+        "sheet_preview": sheet_preview,
         "jobs": campaign.jobs.filter(kind=Job.Kind.DOWNTIME)[:10], "therapies": therapies,
         "therapy_form": therapy_form, "activity_form": activity_form, "immersion_form": immersion_form,
         "immersed": immersed,
@@ -144,6 +147,7 @@ def job_page(request, campaign_id: int, job_id: int):
         raise Http404("No such job.")
     context = {"campaign": access.campaign, "access": access, "job": job,
                "report": selectors.report_for(job, is_gm=access.is_gm) if job.status == Job.Status.DONE else [],
+               "sheet_report": selectors.sheet_report_for(job) if job.status == Job.Status.DONE else [],
                "health": services.job_health(job), **_live(access.campaign)}
     template = "downtime/_job_body.html" if request.htmx else "downtime/job.html"
     return render(request, template, context)

@@ -250,6 +250,9 @@ MATRIX: dict[str, dict[str, Rule]] = {
     "campaign-system-fights": {"GET": MEMBERS_READ, "POST": GM_WRITES},
     "system-fight": {"GET": MEMBERS_READ},
     "system-fight-act": {"POST": OWNER_OR_GM_WRITES(body={"action": "hold", "name": "Kestrel"})},
+    "system-fight-blow": {"POST": OWNER_OR_GM_WRITES(body={"attacker": "Kestrel", "target": "Virek-Kohl",
+                                                          "av": "6", "dv": "5"})},
+    "system-fight-undo": {"POST": GM_WRITES},
     # --- Dice roller, roll feed, tables -------------------------------------------------------
     "campaign-roller": {"GET": MEMBERS_READ},
     "campaign-log": {"GET": MEMBERS_READ},  # each reads the lines shared with them
@@ -340,6 +343,12 @@ MATRIX: dict[str, dict[str, Rule]] = {
     "api-campaign-system-fights": {"GET": MEMBERS_READ, "POST": GM_WRITES},
     "api-system-fight": {"GET": MEMBERS_READ},
     "api-system-fight-actions": {"POST": OWNER_OR_GM_WRITES(body={"action": "hold", "name": "Kestrel"})},
+    "api-system-fight-blows": {"POST": OWNER_OR_GM_WRITES(body={"attacker": "Kestrel", "target": "Virek-Kohl",
+                                                               "inputs": {"av": 6, "dv": 5}})},
+    # Anyone who plays may work out the odds of a blow: nothing in them is secret.
+    "api-system-fight-blow-preview": {"POST": PLAYERS_OR_GM_WRITE(body={"attacker": "Kestrel", "target": "Virek-Kohl",
+                                                                       "inputs": {"av": 6, "dv": 5}})},
+    "api-system-fight-undo": {"POST": GM_WRITES},
     # The NPC library names hidden NPCs: the GM's alone, to read too.
     "api-campaign-npc-setups": {"GET": GM_WRITES, "POST": GM_WRITES(body=lambda w: {
         "encounter": w.ids["encounter_id"], "name": "Bar fight cast"})},

@@ -226,6 +226,7 @@ NOT_EXPORTED: dict[str, str] = {
     "characters.PoolEntry": "the ledger of those sheets' resources, which stay behind with them",
     "characters.HistoricalSystemSheet": "those sheets' history, which stays behind with them",
     "combat.SystemFight": "fights of the other rule sets, which play those sheets",
+    "downtime.SheetClaim": "what a downtime did to those sheets, which stay behind with them",
 }
 
 #: The top level of a document, in the order the export writes it.

@@ -121,12 +121,16 @@ def endpoints(personas) -> list[tuple]:
                                 by=personas["gm"], rule_set="zerospace")
     soraya = system_sheet_create(campaign=warehouse, owner=personas["gm"], by=personas["gm"], name="Soraya")
     fight = system_fight_start(campaign=warehouse, by=personas["gm"], name="Warehouse",
-                               fighters=[{"sheet": soraya.pk, "total": 12}])
+                               fighters=[{"sheet": soraya.pk, "total": 12}, {"name": "Goon", "total": 3}])
     calls += [
         ("start a fight", "post", f"/api/v1/campaigns/{warehouse.pk}/system-fights/", fight_api.SystemFightIn,
          {"name": "Docks", "fighters": [{"sheet": soraya.pk, "total": 10}, {"name": "Goon", "total": 4}]}),
         ("move a fight", "post", f"/api/v1/system-fights/{fight.pk}/actions/", fight_api.FightActionIn,
          {"action": "next"}),
+        ("strike a blow", "post", f"/api/v1/system-fights/{fight.pk}/blows/", fight_api.BlowIn,
+         {"attacker": "Soraya", "target": "Goon", "inputs": {"av": 6, "dv": 3}, "idempotency_key": "b-1"}),
+        ("a blow's odds", "post", f"/api/v1/system-fights/{fight.pk}/blows/preview/", fight_api.BlowIn,
+         {"attacker": "Soraya", "target": "Goon", "inputs": {"av": 6, "dv": 3}}),
     ]
     return calls
 

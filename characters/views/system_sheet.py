@@ -14,6 +14,7 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
+from campaign.events import last_event_id
 from campaign.models import Membership
 from campaign.permissions import access_campaign
 from rulebook.systems.sheets import spec_for
@@ -57,6 +58,7 @@ def _page(request, access, *, error: str = "", typed: list[dict] | None = None, 
         "labels": [(p, spec.rule_set.param_named(p).label) for p in spec.line_params],
         "ledger": selectors.pool_ledger(sheet=sheet, limit=10),
         "action_key": uuid.uuid4().hex,  # one tap, one spend, however often the form is sent
+        "live_campaign": sheet.campaign_id, "live_after": last_event_id(campaign=sheet.campaign),
     }
     return render(request, "characters/system_sheet.html", context, status=status)
 

@@ -11,12 +11,14 @@ difficulty modifiers, Core Rules' thresholds).
 A pool is a resource spent one point at a time (``PoolRule``): ZeroSpace's plot points (one
 at the start of each session, unspent points are lost, more from the GM) and Success Check's
 Edge (up to the sheet's maximum; a short rest gives one back, a long rest all, the GM gives
-one for a milestone or a setback). ``refill`` says what each way of refilling does.
+one for a milestone or a setback) and Rocket House's Strength Effect pool (one bonus Effect per
+level of Strength above Average, filled again by every new fight). ``refill`` says what each
+way of refilling does.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -28,13 +30,16 @@ from rulebook.systems.base import Param, ParamError, SystemOdds
 MAX_LINES = 60
 NAME_LENGTH = 60
 
-SPEND, SHORT_REST, LONG_REST, SESSION, AWARD = "spend", "short_rest", "long_rest", "session", "award"
+SPEND, SHORT_REST, LONG_REST, SESSION, AWARD, NEW_FIGHT, BURN = (
+    "spend", "short_rest", "long_rest", "session", "award", "new_fight", "burn")
 ACTIONS = {
     SPEND: "Spend one",
     SHORT_REST: "Short rest",
     LONG_REST: "Long rest",
     SESSION: "New session",
     AWARD: "GM's award (+1)",
+    NEW_FIGHT: "New fight",
+    BURN: "Edge Burn",
 }
 
 
@@ -53,6 +58,7 @@ class PoolRule:
     start: int  # what a new sheet holds (None maximum) — a capped pool starts full
     uses: tuple[str, ...]
     refills: tuple[str, ...]
+    derive: Callable[[int], int] | None = None  # the cap from that number (Strength → its levels)
 
 
 @dataclass(frozen=True)
@@ -131,10 +137,17 @@ class SheetSpec:
     # --- pools --------------------------------------------------------------------------------
     def pool_maximum(self, key: str, numbers: Mapping[str, int]) -> int | None:
         pool = self.pool(key)
-        return None if pool.maximum is None else numbers[pool.maximum]
+        if pool.maximum is None:
+            return None
+        value = numbers.get(pool.maximum, self.number(pool.maximum).default)
+        return pool.derive(value) if pool.derive is not None else value
+
+    def number(self, name: str) -> Param:
+        return next(param for param in self.numbers if param.name == name)
 
     def starting_pools(self, numbers: Mapping[str, int]) -> dict[str, int]:
-        return {pool.key: pool.start if pool.maximum is None else numbers[pool.maximum] for pool in self.pools}
+        return {pool.key: pool.start if pool.maximum is None else self.pool_maximum(pool.key, numbers)
+                for pool in self.pools}
 
     def refill(self, key: str, action: str, current: int, numbers: Mapping[str, int]) -> int:
         """Return the pool after ``action`` (spend, a rest, a new session, an award).
@@ -144,6 +157,8 @@ class SheetSpec:
         """
         pool = self.pool(key)
         maximum = self.pool_maximum(key, numbers)
+        if action == BURN:
+            raise RulesError("An Edge Burn changes the maximum too: see success_check.edge_burn.")
         if action == SPEND:
             if current <= 0:
                 raise RulesError(f"No {pool.label} left to spend.")
@@ -152,7 +167,7 @@ class SheetSpec:
             allowed = ", ".join(ACTIONS[name].lower() for name in pool.refills)
             raise RulesError(f"{pool.label} is not refilled by a {ACTIONS.get(action, action).lower()} "
                              f"in {self.rule_set.name}: {allowed}.")
-        if action == LONG_REST:
+        if action in (LONG_REST, NEW_FIGHT):
             return maximum
         if action == SHORT_REST:
             return min(maximum, current + 1)
@@ -180,6 +195,12 @@ EDGE = PoolRule(
     uses=("advantage", "cancel disadvantage", "+1d6 damage", "lessen injury"),
     refills=(SHORT_REST, LONG_REST, AWARD),
 )
+STRENGTH_EFFECT = PoolRule(
+    key="strength_effect", label="Strength Effect",
+    help="One bonus Effect per level of Strength above Average, for the whole fight: add points to "
+         "the damage of a melee hit you scored. Every new fight fills it again.",
+    maximum="strength", start=0, uses=("melee damage",), refills=(NEW_FIGHT,), derive=rocket_house.bonus_levels,
+)
 
 SPECS: dict[str, SheetSpec] = {
     "zerospace": SheetSpec(
@@ -196,21 +217,30 @@ SPECS: dict[str, SheetSpec] = {
         ladder=(("very easy", 10), ("easy", 15), ("moderate", 20), ("challenging", 25), ("very difficult", 30),
                 ("exceptional", 35), ("near impossible", 40)),
         numbers=(Param("strength", "Strength", 0, 20, default=0),
-                 Param("edge_max", "Maximum Edge", 0, 20, default=3)),
+                 Param("edge_max", "Maximum Edge", 0, 20, default=3),
+                 # The track of injuries is in chapters the text does not give: a ruling, docs/rules.md.
+                 Param("health", "Health", 1, 200, default=30),
+                 Param("pt", "Armour PT", 0, 100, default=0),
+                 Param("dr", "Armour DR %", 0, 100, default=0)),
         pools=(EDGE,),
         line_help="Skill bonus: the skill's ranks plus its two governing attributes.",
     ),
     "rocket_house": SheetSpec(
         system="rocket_house", line_params=("trait",), difficulty="difficulty",
         ladder=tuple((name, step) for step, name in sorted(rocket_house.DIFFICULTY.items(), reverse=True)),
-        numbers=(Param("toughness", "Toughness", 0, rocket_house.TRAIT_MAX, default=50),),
-        pools=(),
+        numbers=(Param("toughness", "Toughness", 0, rocket_house.TRAIT_MAX, default=50),
+                 Param("strength", "Strength", 0, rocket_house.TRAIT_MAX, default=50),
+                 Param("armour", "Armour", 0, 20, default=0)),
+        pools=(STRENGTH_EFFECT,),
         line_help="Trait, in percent (50 average, 90 outstanding).",
     ),
     "core_rules": SheetSpec(
         system="core_rules", line_params=("ks", "us", "es"), difficulty="threshold",
         ladder=tuple((level, core_rules.threshold_for(level)) for level in core_rules.THRESHOLD_LEVELS),
-        numbers=(Param("build", "Build", core_rules.SCORE_MIN, core_rules.SCORE_MAX, default=5),),
+        numbers=(Param("build", "Build", core_rules.SCORE_MIN, core_rules.SCORE_MAX, default=5),
+                 Param("som", "State of Mind", core_rules.SCORE_MIN, core_rules.SCORE_MAX, default=5),
+                 Param("empathy", "Empathy", core_rules.SCORE_MIN, core_rules.SCORE_MAX, default=5),
+                 Param("perception", "Perception", core_rules.SCORE_MIN, core_rules.SCORE_MAX, default=5)),
         pools=(),
         line_help="KS (key stat), US (the stat that helps) and ES (the skill, which picks the die).",
     ),

@@ -67,7 +67,7 @@ def test_lines_are_cleaned_names_unique_inputs_exact():
 
 def test_numbers_are_checked_and_defaulted():
     spec = spec_for("success_check")
-    assert spec.clean_numbers({"edge_max": "5"}) == {"strength": 0, "edge_max": 5}
+    assert spec.clean_numbers({"edge_max": "5"}) == {"strength": 0, "edge_max": 5, "health": 30, "pt": 0, "dr": 0}
     with pytest.raises(ParamError, match="Unknown number 'toughness'"):
         spec.clean_numbers({"toughness": 50})
 

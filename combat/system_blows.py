@@ -1,0 +1,391 @@
+"""Blows in the other rule sets' fights: an attack (ZeroSpace, Success Check) or a combat round
+(Rocket House), its exact odds before the roll, what it leaves on each side, and its undo.
+
+The rulebook resolves the blow (``rulebook.systems.exchanges``); this module finds each side's
+numbers and condition (a sheet's, or an NPC's kept on the fight), locks the sheets it changes,
+spends the resources the blow used through their ledger (Edge, the Strength Effect pool), keeps
+the blow with the conditions before and after, and tells the fight's and the sheets' pages.
+
+Dice typed at the table come in the order the rulebook function names; none typed, the server
+rolls. A blow sent again with its idempotency key answers with the first one, changing nothing.
+Undo takes back the fight's last blow, all or nothing: the conditions come back through the
+change set's one undo (refused when a sheet changed since), and the points spent are given back
+as ledger entries.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+
+from campaign.changes import Recorded, change_set, undo
+from campaign.errors import CampaignConflict, CampaignError
+from characters.events import SystemSheetChanged
+from characters.models import PoolEntry, SystemSheet
+from rulebook import RulesError
+from rulebook.systems import exchanges, get_system, rocket_house
+from rulebook.systems.base import ParamError
+from rulebook.systems.sheets import SPEND, spec_for
+
+from .events import SystemFightChanged
+from .models import SystemFight
+from .system_fights import own_fighters
+
+#: What each system's blow takes, besides who strikes whom; every value a whole number unless said.
+INPUTS = {
+    "zerospace": ("av", "dv", "bonus_dice", "defense_dice", "dice"),
+    "success_check": ("bonus", "tn", "advantage", "edge_advantage", "edge_damage", "drop", "weapon_dice",
+                      "modifier", "pt", "dr", "check_dice", "damage_dice"),
+    "rocket_house": ("first_skill", "second_skill", "first_weapon", "second_weapon", "first_armour",
+                     "second_armour", "first_stance", "second_stance", "first_strength", "second_strength",
+                     "less_lethal", "dice"),
+}
+#: The line of the attacker's (and, in Rocket House, the defender's) sheet a blow may name instead.
+LINE_INPUT = {"zerospace": ("av", None), "success_check": ("bonus", None),
+              "rocket_house": ("first_skill", "second_skill")}
+#: A resource a blow spends: (the input, the pool, what the point buys, the side that pays).
+SPENDS = {
+    "success_check": (("edge_advantage", "edge", "advantage", "first"),
+                      ("edge_damage", "edge", "+1d6 damage", "first")),
+    "rocket_house": (("first_strength", "strength_effect", "melee damage", "first"),
+                     ("second_strength", "strength_effect", "melee damage", "second")),
+}
+MAX_BLOWS = 500
+
+
+class Side:
+    """One side of a blow: a sheet of the campaign or an NPC of the fight."""
+
+    def __init__(self, fight: SystemFight, name: str, sheet: SystemSheet | None) -> None:
+        self.name, self.sheet = name, sheet
+        if sheet is not None:
+            self.numbers = {**{p.name: p.default for p in spec_for(fight.system).numbers}, **sheet.numbers}
+            self.condition = exchanges.condition_of(fight.system, sheet.condition, self.numbers)
+        else:
+            npc = fight.npcs.get(name, {})
+            self.numbers = {**{p.name: p.default for p in spec_for(fight.system).numbers}, **npc.get("numbers", {})}
+            self.condition = exchanges.condition_of(fight.system, npc.get("condition"), self.numbers)
+
+    def line(self, name: object, field: str) -> int:
+        lines = self.sheet.lines if self.sheet is not None else []
+        for line in lines:
+            if line["name"] == name:
+                return next(iter(line["inputs"].values()))
+        raise CampaignError(f"{self.name} has no line {name!r} on their sheet.", field=field)
+
+
+def _rules(call, **kwargs):
+    try:
+        return call(**kwargs)
+    except ParamError as exc:
+        raise CampaignError(str(exc), field=f"inputs.{exc.field}") from None
+    except RulesError as exc:
+        raise CampaignError(str(exc), field="inputs") from None
+
+
+def _clean_inputs(system: str, raw: object, attacker: Side, target: Side) -> dict:
+    if not isinstance(raw, Mapping):
+        raise CampaignError("Give the blow's inputs as named values.", field="inputs")
+    allowed = set(INPUTS[system]) | {"line", "target_line"}
+    unknown = sorted(str(key) for key in raw if key not in allowed)
+    if unknown:
+        raise CampaignError(f"Unknown input {unknown[0]!r}: use {', '.join(sorted(allowed))}.", field="inputs")
+    inputs = {key: value for key, value in raw.items() if value is not None and value != ""}
+    first_line, second_line = LINE_INPUT[system]
+    if "line" in inputs:
+        inputs[first_line] = attacker.line(inputs.pop("line"), "inputs.line")
+    if "target_line" in inputs:
+        if second_line is None:
+            raise CampaignError("Only a Rocket House round takes the defender's line.", field="inputs.target_line")
+        inputs[second_line] = target.line(inputs.pop("target_line"), "inputs.target_line")
+    for key, value in inputs.items():
+        if key.endswith("dice") and key not in ("bonus_dice", "defense_dice", "weapon_dice"):
+            continue  # typed faces: the rulebook checks them
+        if key.endswith("stance"):
+            if value not in rocket_house.STANCES:
+                raise CampaignError(f"A stance is one of {', '.join(rocket_house.STANCES)}.", field=f"inputs.{key}")
+            continue
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise CampaignError(f"{key} must be a whole number.", field=f"inputs.{key}")
+    return inputs
+
+
+def _resolve(system: str, inputs: dict, attacker: Side, target: Side, rulings: dict,
+             rng: random.Random | None) -> exchanges.Blow:
+    """Resolve the blow with the rulebook; armour not typed comes from the sheets."""
+    need = {"zerospace": ("av", "dv"), "success_check": ("bonus", "tn", "weapon_dice", "modifier"),
+            "rocket_house": ("first_skill", "second_skill")}[system]
+    missing = [key for key in need if key not in inputs]
+    if missing:
+        raise CampaignError(f"The blow needs {', '.join(missing)}.", field=f"inputs.{missing[0]}")
+    if system == "zerospace":
+        return _rules(exchanges.zerospace_attack, av=inputs["av"], dv=inputs["dv"],
+                      bonus_dice=inputs.get("bonus_dice", 0), defense_dice=inputs.get("defense_dice", 0),
+                      attacker=attacker.condition, target=target.condition, attacker_numbers=attacker.numbers,
+                      target_numbers=target.numbers, rng=rng, dice=inputs.get("dice"),
+                      **{k: v for k, v in rulings.items() if k in ("margin_of_success", "bonus_dice_mode")})
+    if system == "success_check":
+        return _rules(exchanges.success_check_attack, bonus=inputs["bonus"], tn=inputs["tn"],
+                      weapon_dice=inputs["weapon_dice"], modifier=inputs["modifier"],
+                      pt=inputs.get("pt", target.numbers["pt"]), dr=inputs.get("dr", target.numbers["dr"]),
+                      advantage=inputs.get("advantage", 0), edge_advantage=inputs.get("edge_advantage", 0),
+                      edge_damage=inputs.get("edge_damage", 0), drop=inputs.get("drop", 0),
+                      advantage_drop=rulings.get("advantage_drop", 0), target=target.condition,
+                      target_numbers=target.numbers, rng=rng, check_dice=inputs.get("check_dice"),
+                      damage_dice=inputs.get("damage_dice"))
+    try:
+        first = rocket_house.Fighter(inputs["first_skill"] + _penalty(attacker), inputs.get("first_weapon", 0),
+                                     inputs.get("first_armour", attacker.numbers["armour"]),
+                                     inputs.get("first_stance", "normal"))
+        second = rocket_house.Fighter(inputs["second_skill"] + _penalty(target), inputs.get("second_weapon", 0),
+                                      inputs.get("second_armour", target.numbers["armour"]),
+                                      inputs.get("second_stance", "normal"))
+    except RulesError as exc:
+        raise CampaignError(str(exc), field="inputs") from None
+    return _rules(exchanges.rocket_house_round, first=first, second=second, first_condition=attacker.condition,
+                  second_condition=target.condition, first_numbers=attacker.numbers, second_numbers=target.numbers,
+                  first_strength=inputs.get("first_strength", 0), second_strength=inputs.get("second_strength", 0),
+                  less_lethal=bool(inputs.get("less_lethal", 0)), effect_tie=rulings.get("effect_tie", 0), rng=rng,
+                  dice=inputs.get("dice"), names=(attacker.name, target.name))
+
+
+def _penalty(side: Side) -> int:
+    """Rocket House: the worst wound's penalty applies to every action, the combat test too."""
+    wounds = [rocket_house.WOUNDS_BY_NAME[name] for name in side.condition.get("wounds", [])]
+    return rocket_house.wound_penalty(wounds)
+
+
+def _sides(fight: SystemFight, attacker: object, target: object, changes) -> tuple[Side, Side]:
+    for value, field in ((attacker, "attacker"), (target, "target")):
+        if not isinstance(value, str) or value not in fight.fighters:
+            raise CampaignError(f"Name a fighter of this fight as the {field}.", field=field)
+    if attacker == target:
+        raise CampaignError("A fighter does not strike themself.", field="target")
+    ids = [pk for pk in (fight.fighters[attacker], fight.fighters[target]) if pk]
+    sheets = {s.pk: s for s in changes.lock(SystemSheet.objects.filter(pk__in=ids))}
+    return (Side(fight, attacker, sheets.get(fight.fighters[attacker])),
+            Side(fight, target, sheets.get(fight.fighters[target])))
+
+
+def blow_preview(*, fight: SystemFight, attacker: object, target: object, inputs: object) -> dict:
+    """The blow's exact odds before the roll, with what each input comes to (no dice, no write)."""
+    sides = []
+    for value, field in ((attacker, "attacker"), (target, "target")):
+        if not isinstance(value, str) or value not in fight.fighters:
+            raise CampaignError(f"Name a fighter of this fight as the {field}.", field=field)
+        pk = fight.fighters[value]
+        sides.append(Side(fight, value, SystemSheet.objects.filter(pk=pk).first() if pk else None))
+    if fight.system not in INPUTS:
+        raise CampaignConflict(_no_blows(fight), field="fight")
+    cleaned = _clean_inputs(fight.system, inputs, *sides)
+    cleaned = {k: v for k, v in cleaned.items() if not (k.endswith("dice") and k not in
+                                                          ("bonus_dice", "defense_dice", "weapon_dice"))}
+    rulings = dict(fight.campaign.rulings or {})  # the campaign's readings of its own rule set
+    odds = _odds(fight.system, cleaned, *sides, rulings)
+    return {"attacker": attacker, "target": target, **odds}
+
+
+def _odds(system: str, inputs: dict, attacker: Side, target: Side, rulings: dict) -> dict:
+    from rulebook.systems import success_check, zerospace
+
+    if system == "zerospace":
+        need = ("av", "dv")
+    elif system == "success_check":
+        need = ("bonus", "tn")
+    else:
+        need = ("first_skill", "second_skill")
+    if any(key not in inputs for key in need):
+        raise CampaignError(f"The odds need {', '.join(need)}.", field=f"inputs.{need[0]}")
+    try:
+        if system == "zerospace":
+            odds = zerospace.opposed_odds(inputs["av"], inputs["dv"], inputs.get("bonus_dice", 0),
+                                          inputs.get("defense_dice", 0))
+            return {"hit": odds.probability, "says": "chance to hit"}
+        if system == "success_check":
+            odds = success_check.check_odds(inputs["bonus"], inputs["tn"], inputs.get("advantage", 0),
+                                            inputs.get("edge_advantage", 0),
+                                            advantage_drop=rulings.get("advantage_drop", 0))
+            return {"hit": odds.probability, "says": "chance to hit"}
+        first = rocket_house.Fighter(inputs["first_skill"] + _penalty(attacker), inputs.get("first_weapon", 0),
+                                     inputs.get("first_armour", attacker.numbers["armour"]),
+                                     inputs.get("first_stance", "normal"))
+        second = rocket_house.Fighter(inputs["second_skill"] + _penalty(target), inputs.get("second_weapon", 0),
+                                      inputs.get("second_armour", target.numbers["armour"]),
+                                      inputs.get("second_stance", "normal"))
+        odds = rocket_house.combat_odds(first, second, effect_tie=rulings.get("effect_tie", 0))
+    except (RulesError, ParamError) as exc:
+        raise CampaignError(str(exc), field="inputs") from None
+    return {"hit": odds.second_hurt, "says": f"chance {target.name} takes damage",
+            "hurt_back": odds.first_hurt}
+
+
+def _no_blows(fight: SystemFight) -> str:
+    return (f"{get_system(fight.system).name} gives no damage: the tracker runs its turns and reaction checks."
+            if fight.system == "core_rules" else "This fight takes no blows.")
+
+
+@transaction.atomic
+def system_fight_blow(*, fight: SystemFight, by, is_gm: bool, attacker: object, target: object, inputs: object,
+                      idempotency_key: object = None, rng: random.Random | None = None) -> tuple[dict, bool]:
+    """Strike: resolve the blow, land it on both sides, spend what it used. Return (blow, created)."""
+    changes = change_set(campaign=fight.campaign_id, by=by)
+    fight = changes.lock(SystemFight.objects.filter(pk=fight.pk))[0]
+    if idempotency_key is not None and (not isinstance(idempotency_key, str)
+                                        or not 1 <= len(idempotency_key) <= 100):
+        raise CampaignError("The idempotency key is a string of 1–100 characters.", field="idempotency_key")
+    if idempotency_key:
+        for blow in fight.blows:
+            if blow.get("key") == idempotency_key:
+                if (blow["attacker"], blow["target"]) != (attacker, target):
+                    raise CampaignConflict("That idempotency key was already used for another blow; send a new key "
+                                           "for a new request.", field="idempotency_key")
+                return blow, False
+    if fight.system not in INPUTS:
+        raise CampaignConflict(_no_blows(fight), field="fight")
+    if fight.ended:
+        raise CampaignConflict("This fight is over.")
+    if len(fight.blows) >= MAX_BLOWS:
+        raise CampaignConflict(f"A fight keeps at most {MAX_BLOWS} blows: start a new one.")
+    if not is_gm and attacker not in own_fighters(fight, by):
+        raise PermissionDenied("A player strikes with their own character; the GM runs the rest.")
+    first, second = _sides(fight, attacker, target, changes)
+    if exchanges.standing(fight.system, first.condition, first.numbers)["state"] not in ("fighting",):
+        raise CampaignConflict(f"{first.name} is out of the fight.", field="attacker")
+    inputs = _clean_inputs(fight.system, inputs, first, second)
+    rulings = dict(fight.campaign.rulings or {})  # the campaign's readings of its own rule set
+    spent_pools = _check_pools(fight.system, inputs, first, second)
+    result = _resolve(fight.system, inputs, first, second, rulings, rng)
+    before, after, landed = {}, {}, []
+    for side_key, side in (("first", first), ("second", second)):
+        if side_key not in result.conditions:
+            continue
+        new = result.conditions[side_key]
+        if side.sheet is not None:
+            changes.watch(side.sheet, ("condition",))
+            before[f"sheet:{side.sheet.pk}"] = side.sheet.condition
+            side.sheet.condition = new
+            side.sheet._change_reason = f"by {by}: {fight.name}"
+            side.sheet.save(update_fields=["condition", "updated_at"])
+            after[f"sheet:{side.sheet.pk}"] = new
+            landed.append(side.sheet.pk)
+        else:
+            npc = fight.npcs.get(side.name, {})
+            before[f"npc:{side.name}"] = npc.get("condition")
+            fight.npcs = {**fight.npcs, side.name: {**npc, "condition": new}}
+            after[f"npc:{side.name}"] = new
+    entries = _spend(fight, result, spent_pools, first, second, by)
+    blow = {"n": len(fight.blows) + 1, "attacker": attacker, "target": target, "summary": result.summary,
+            "breakdown": [[str(label), _plain(value)] for label, value in result.breakdown],
+            "dice": [dict(d) for d in result.dice], "probability": f"{float(result.probability) * 100:.1f} %",
+            "key": idempotency_key or None, "before": before, "after": after, "entries": entries,
+            "by": getattr(by, "username", ""), "undone": False}
+    fight.blows = [*fight.blows, blow]
+    fight.save(update_fields=["blows", "npcs"])
+    changes.audit("fight.blow", f"{fight.name}: {attacker} against {target}: {result.summary}",
+                  data={"fight": fight.pk, "blow": blow["n"]})
+    changes.publish(SystemFightChanged(fight=fight.pk),
+                    *([SystemSheetChanged(sheets=landed + [e["sheet"] for e in entries])]
+                      if landed or entries else []))
+    return blow, True
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, (int, str)) or value is None:
+        return value
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    return str(value)
+
+
+def _check_pools(system: str, inputs: dict, first: Side, second: Side) -> list[tuple[Side, str, str, int]]:
+    """The resources the blow asks to use, checked before it is rolled: (side, pool, use, points)."""
+    asked = []
+    for key, pool, use, side_key in SPENDS.get(system, ()):
+        points = inputs.get(key, 0)
+        if system == "success_check":
+            points = 1 if points else 0  # a point of Edge, or none
+        if not points:
+            continue
+        side = first if side_key == "first" else second
+        if side.sheet is None:
+            raise CampaignError(f"{side.name} is an NPC: NPCs have no {pool.replace('_', ' ')} to spend.",
+                                field=f"inputs.{key}")
+        asked.append((side, pool, use, points))
+    for side in {id(a[0]): a[0] for a in asked}.values():
+        for pool in {a[1] for a in asked if a[0] is side}:
+            need = sum(a[3] for a in asked if a[0] is side and a[1] == pool)
+            if int(side.sheet.pools.get(pool, 0)) < need:
+                label = spec_for(side.sheet.system).pool(pool).label
+                raise CampaignConflict(f"{side.name} has {side.sheet.pools.get(pool, 0)} {label} left; the blow "
+                                       f"asks for {need}.", field="inputs")
+    return asked
+
+
+def _spend(fight, result: exchanges.Blow, asked, first: Side, second: Side, by) -> list[dict]:
+    """Write the points the blow used to each sheet's ledger (Edge for damage only on a hit,
+    the Strength Effect only when that side struck)."""
+    entries = []
+    used = dict(result.spent)
+    for side, pool, use, points in asked:
+        side_key = "first" if side is first else "second"
+        points = min(points, used.get(side_key, 0))
+        if not points:
+            continue
+        used[side_key] -= points
+        current = int(side.sheet.pools.get(pool, 0))
+        side.sheet.pools = {**side.sheet.pools, pool: current - points}
+        side.sheet.save(update_fields=["pools", "updated_at"])
+        entry = PoolEntry.objects.create(sheet=side.sheet, campaign_id=fight.campaign_id, pool=pool, action=SPEND,
+                                         use=use, amount=-points, balance_after=current - points,
+                                         by=by if getattr(by, "pk", None) else None)
+        entries.append({"sheet": side.sheet.pk, "pool": pool, "points": points, "entry": entry.pk})
+    return entries
+
+
+@transaction.atomic
+def system_fight_undo(*, fight: SystemFight, by, is_gm: bool) -> dict:
+    """Take back the fight's last blow not yet undone: conditions and NPCs as before, points given back."""
+    changes = change_set(campaign=fight.campaign_id, by=by)
+    if not is_gm:
+        raise PermissionDenied("The GM undoes a blow.")
+    fight = changes.lock(SystemFight.objects.filter(pk=fight.pk))[0]
+    blow = next((b for b in reversed(fight.blows) if not b["undone"]), None)
+    if blow is None:
+        raise CampaignConflict("No blow to undo.")
+    sheets = {int(key.split(":")[1]): value for key, value in blow["before"].items() if key.startswith("sheet:")}
+
+    def refuse(names):
+        return CampaignConflict(f"Cannot undo: {', '.join(names)} changed since (another blow, a rest, healing). "
+                                "Undo those first or correct the sheet by hand.")
+
+    undo([Recorded(SystemSheet, pk, {"condition": value}, {"condition": blow["after"][f"sheet:{pk}"]})
+          for pk, value in sheets.items()], refuse=refuse)
+    npcs = dict(fight.npcs)
+    for key, value in blow["before"].items():
+        if key.startswith("npc:"):
+            name = key[4:]
+            npcs[name] = {**npcs.get(name, {}), "condition": value}
+    refunded = []
+    for spent in blow["entries"]:
+        sheet = changes.lock(SystemSheet.objects.filter(pk=spent["sheet"]))
+        if not sheet:
+            continue
+        sheet = sheet[0]
+        current = int(sheet.pools.get(spent["pool"], 0))
+        sheet.pools = {**sheet.pools, spent["pool"]: current + spent["points"]}
+        sheet.save(update_fields=["pools", "updated_at"])
+        PoolEntry.objects.create(sheet=sheet, campaign_id=fight.campaign_id, pool=spent["pool"], action="undo",
+                                 use="", amount=spent["points"], balance_after=current + spent["points"],
+                                 by=by if getattr(by, "pk", None) else None)
+        refunded.append(sheet.pk)
+    fight.npcs = npcs
+    fight.blows = [{**b, "undone": True} if b["n"] == blow["n"] else b for b in fight.blows]
+    fight.save(update_fields=["blows", "npcs"])
+    changes.audit("fight.undo", f"{fight.name}: undid blow {blow['n']} ({blow['attacker']} against {blow['target']})",
+                  data={"fight": fight.pk, "blow": blow["n"]})
+    touched = sorted(set(sheets) | set(refunded))
+    changes.publish(SystemFightChanged(fight=fight.pk), *([SystemSheetChanged(sheets=touched)] if touched else []))
+    return {**blow, "undone": True}

@@ -1,0 +1,118 @@
+"""Downtime for the sheets of the other rule sets: the same job rests them by their own rules.
+
+A campaign that plays ZeroSpace, Success Check or Rocket House rests its sheets with the hours
+of the downtime (``rulebook.systems.exchanges.recover``): Endurance back, Edge back, Fatigue
+and wound levels healed. Like a character, each sheet is claimed once per job (``SheetClaim``)
+in the transaction that changes it, so a job sent twice rests nobody twice. A resource that
+comes back is written to the sheet's ledger as a rest; the job's undo puts the conditions back
+(refused if a sheet changed since) and takes the points back through the ledger.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from campaign.changes import Recorded, change_set, undo
+from campaign.errors import CampaignConflict
+from campaign.models import Campaign, Job
+from characters.events import SystemSheetChanged
+from characters.models import PoolEntry, SystemSheet
+from rulebook.systems.exchanges import recover
+from rulebook.systems.sheets import LONG_REST, SHORT_REST, spec_for
+
+from .models import SheetClaim
+
+#: What a downtime's undo writes to the ledger when it takes points back.
+UNDO = "undo"
+
+
+def sheets_in_play(campaign: Campaign) -> list[int]:
+    """The sheets a downtime rests: those of the rule set the campaign plays."""
+    if campaign.rule_set == "zener":
+        return []
+    return list(SystemSheet.objects.filter(campaign=campaign, system=campaign.rule_set).order_by("pk")
+                .values_list("pk", flat=True))
+
+
+def _numbers(sheet: SystemSheet) -> dict:
+    return {p.name: sheet.numbers.get(p.name, p.default) for p in spec_for(sheet.system).numbers}
+
+
+def sheet_reports(*, campaign: Campaign, hours: int) -> list[dict]:
+    """What the downtime would do to each sheet, changing nothing (the preview)."""
+    return [{"sheet": sheet.pk, "name": sheet.name, "lines": list(recover(sheet.system, sheet.condition, sheet.pools,
+                                                                          _numbers(sheet), hours).lines)}
+            for sheet in SystemSheet.objects.filter(pk__in=sheets_in_play(campaign)).order_by("pk")]
+
+
+def rest_sheets(job: Job, ids: list[int]) -> int:
+    """Rest one batch of sheets in one transaction; return how many this call rested."""
+    if not ids:
+        return 0
+    hours = int(job.params["hours"])
+    with transaction.atomic():
+        write = change_set(campaign=job.campaign_id)
+        sheets = write.lock(SystemSheet.objects.filter(pk__in=ids))
+        done = set(SheetClaim.objects.filter(job=job, sheet_id__in=ids).values_list("sheet_id", flat=True))
+        claims, entries = [], []
+        for sheet in (s for s in sheets if s.pk not in done):
+            rested = recover(sheet.system, sheet.condition, sheet.pools, _numbers(sheet), hours)
+            before = {"condition": sheet.condition, "pools": sheet.pools}
+            for key, after in rested.pools.items():
+                current = int(sheet.pools.get(key, 0))
+                if after != current:
+                    entries.append(PoolEntry(sheet=sheet, campaign_id=job.campaign_id, pool=key,
+                                             action=LONG_REST if hours >= 8 else SHORT_REST, amount=after - current,
+                                             balance_after=after, idempotency_key=f"downtime:{job.pk}:{key}",
+                                             by_id=job.created_by_id))
+            sheet.condition, sheet.pools = rested.condition, rested.pools
+            sheet._change_reason = f"downtime of {hours} h"
+            sheet.save(update_fields=["condition", "pools", "updated_at"])
+            claims.append(SheetClaim(job=job, sheet=sheet, before=before,
+                                     after={"condition": sheet.condition, "pools": sheet.pools},
+                                     report={"sheet": sheet.pk, "name": sheet.name, "lines": list(rested.lines)}))
+        SheetClaim.objects.bulk_create(claims)
+        PoolEntry.objects.bulk_create(entries)
+        if claims:
+            write.publish(SystemSheetChanged(sheets=[claim.sheet_id for claim in claims]))
+    return len(claims)
+
+
+def restore_sheets(job: Job) -> list[int]:
+    """Put every sheet the job rested back as it found them (inside the undo's change set)."""
+    changes = change_set(campaign=job.campaign_id)
+    claims = list(job.sheet_claims.all())
+
+    def refuse(names):
+        return CampaignConflict(f"Cannot undo this downtime: {', '.join(names)} changed since (a blow, a rest). "
+                                "Undo those first or correct the sheet by hand.", field="detail")
+
+    undo([Recorded(SystemSheet, claim.sheet_id, {"condition": claim.before["condition"]},
+                   {"condition": claim.after["condition"]}) for claim in claims], refuse=refuse,
+         name=lambda sheet: sheet.name)
+    sheets = {s.pk: s for s in changes.lock(SystemSheet.objects.filter(pk__in=[c.sheet_id for c in claims]))}
+    entries = []
+    for claim in claims:
+        sheet = sheets.get(claim.sheet_id)
+        if sheet is None:
+            continue
+        pools = dict(sheet.pools)
+        for key, before in claim.before["pools"].items():
+            given = int(claim.after["pools"].get(key, before)) - int(before)
+            if given:
+                pools[key] = max(0, int(pools.get(key, 0)) - given)
+                entries.append(PoolEntry(sheet=sheet, campaign_id=job.campaign_id, pool=key, action=UNDO,
+                                         amount=pools[key] - int(sheet.pools.get(key, 0)), balance_after=pools[key],
+                                         idempotency_key=f"downtime-undo:{job.pk}:{key}"))
+        if pools != sheet.pools:
+            sheet.pools = pools
+            sheet.save(update_fields=["pools", "updated_at"])
+    PoolEntry.objects.bulk_create(entries)
+    touched = [claim.sheet_id for claim in claims]
+    if touched:
+        changes.publish(SystemSheetChanged(sheets=touched))
+    return touched
+
+
+def sheet_report(job: Job) -> list[dict]:
+    return [claim.report for claim in job.sheet_claims.order_by("sheet_id")]

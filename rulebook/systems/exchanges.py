@@ -1,0 +1,324 @@
+"""Blows at the table in the other rule sets: one attack or one combat round, from the inputs and
+the dice to what it leaves on each side's condition.
+
+A *condition* is what a fight changes on a sheet, kept apart from the numbers a player writes:
+
+- ZeroSpace: ``{"endurance": n}``; a hit costs Endurance by its margin (001, "Konsequenzen"),
+  and at 0 the character is defeated. More than half of it lost gives a penalty die.
+- Success Check: ``{"damage": n, "burned": n}``: the damage that got through the armour
+  (002, "Variable damage rolls", "Armor system"). The text leaves the track of wounds to chapters
+  it does not give; the tracker reads a character as down once the damage reaches the sheet's
+  Health (a ruling, docs/rules.md), where only an Edge Burn keeps them from dying.
+- Rocket House: ``{"fatigue": n, "wounds": [...], "unconscious": bool, "dead": bool}``
+  (003, "Damage", "Wounds", "Fatigue"): every point of damage costs a Fatigue, one hit of 3, 5, 7
+  or 9 wounds, a wound calls for a Toughness check at its penalty, 0 Fatigue is out cold and
+  −Toughness dead.
+- Core Rules ch. V has no damage: its condition is empty.
+
+Everything here is pure: the tracker (``combat/system_exchanges.py``) locks, stores and tells.
+Dice come in the order each function's docstring gives, typed at the table or rolled by ``rng``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from rulebook import RulesError
+from rulebook._numbers import require_int
+
+from . import rocket_house, success_check, zerospace
+from .base import Breakdown, dice_record, table_dice
+
+#: The systems whose fights have blows (Core Rules ch. V gives turns and reactions, no damage).
+BLOW_SYSTEMS = ("zerospace", "success_check", "rocket_house")
+
+
+# --- Conditions -----------------------------------------------------------------------------------
+def fresh_condition(system: str, numbers: Mapping[str, int]) -> dict:
+    """Return the condition of an unhurt character of ``system`` with these sheet numbers."""
+    if system == "zerospace":
+        return {"endurance": zerospace.base_endurance(numbers.get("brawn", 0), numbers.get("presence", 0))}
+    if system == "success_check":
+        return {"damage": 0, "burned": 0}
+    if system == "rocket_house":
+        return {"fatigue": rocket_house.fatigue_points(numbers.get("toughness", 50)), "wounds": [],
+                "unconscious": False, "dead": False}
+    return {}
+
+
+def condition_of(system: str, condition: Mapping | None, numbers: Mapping[str, int]) -> dict:
+    """Return the stored condition completed with the fresh values for anything it lacks."""
+    return {**fresh_condition(system, numbers), **(condition or {})}
+
+
+def standing(system: str, condition: Mapping, numbers: Mapping[str, int]) -> dict:
+    """What the sheet and the tracker show of a condition: its lines, its state and its penalty."""
+    condition = condition_of(system, condition, numbers)
+    if system == "zerospace":
+        base = zerospace.base_endurance(numbers.get("brawn", 0), numbers.get("presence", 0))
+        current = min(condition["endurance"], base)
+        penalty = zerospace.endurance_penalty_dice(base, current)
+        state = "defeated" if current == 0 and base else "fighting"
+        return {"lines": [("Endurance", f"{current} of {base}")], "state": state,
+                "penalty": "a penalty die on every action but talk" if penalty else ""}
+    if system == "success_check":
+        health = numbers.get("health", 30)
+        state = "down" if condition["damage"] >= health else "fighting"
+        if state == "down" and condition["burned"]:
+            state = "saved by an Edge Burn"
+        return {"lines": [("Damage taken", f"{condition['damage']} of {health}")], "state": state, "penalty": ""}
+    if system == "rocket_house":
+        wounds = [rocket_house.WOUNDS_BY_NAME[name] for name in condition["wounds"]]
+        penalty = rocket_house.wound_penalty(wounds)
+        per_turn, per_minute = rocket_house.bleeding(wounds)
+        bleed = ", ".join(part for part in (f"{per_turn} a turn" if per_turn else "",
+                                            f"{per_minute} a minute" if per_minute else "") if part)
+        toughness = numbers.get("toughness", 50)
+        state = "dead" if condition["dead"] else rocket_house.fatigue_state(condition["fatigue"], toughness)
+        if state == "fighting" and condition["unconscious"]:
+            state = "unconscious"
+        return {"lines": [("Fatigue", f"{condition['fatigue']} of {rocket_house.fatigue_points(toughness)}"),
+                          ("Wounds", ", ".join(condition["wounds"]) or "none"),
+                          ("Bleeding", bleed or "none")],
+                "state": state, "penalty": f"{penalty}% to every action" if penalty else ""}
+    return {"lines": [], "state": "fighting", "penalty": ""}
+
+
+@dataclass(frozen=True)
+class Blow:
+    """One attack or combat round resolved: what each side is left with and how it came about.
+
+    ``conditions`` maps a side (``"first"``, ``"second"``) to its new condition, for the sides
+    it changed; ``spent`` the resource points each side used (Edge, the Strength Effect pool).
+    """
+
+    summary: str
+    breakdown: Breakdown
+    dice: tuple
+    conditions: Mapping[str, dict]
+    spent: Mapping[str, int]
+    probability: Fraction
+
+
+def _faces(value: object, label: str) -> tuple[int, ...] | None:
+    if value is None:
+        return None
+    if not isinstance(value, (list, tuple)) or len(value) > 40 or any(
+            isinstance(face, bool) or not isinstance(face, int) for face in value):
+        raise RulesError(f"{label}: give the faces as a list of whole numbers.")
+    return tuple(value)
+
+
+# --- ZeroSpace: 2d6 + AV against 2d6 + DV, a hit costs Endurance -----------------------------------
+def zerospace_attack(*, av: int, dv: int, bonus_dice: int = 0, defense_dice: int = 0, attacker: Mapping,
+                     target: Mapping, attacker_numbers: Mapping, target_numbers: Mapping,
+                     margin_of_success: int = 0, bonus_dice_mode: int = zerospace.ADD_DICE,
+                     rng: random.Random | None = None, dice: Sequence[int] | None = None) -> Blow:
+    """An attack: the attacker's dice (with a penalty die when more than half their Endurance is
+    gone), then the defender's; a hit costs the target 1 Endurance, plus margin ÷ 3 under the
+    margin-of-success rule. Dice order as ``zerospace.roll_check``."""
+    attacker = condition_of("zerospace", attacker, attacker_numbers)
+    target = condition_of("zerospace", target, target_numbers)
+    base = zerospace.base_endurance(attacker_numbers.get("brawn", 0), attacker_numbers.get("presence", 0))
+    tired = zerospace.endurance_penalty_dice(base, min(attacker["endurance"], base)) if base else 0
+    roll = zerospace.roll_opposed(av, dv, require_int(bonus_dice, "Bonus dice", minimum=-5, maximum=5) + tired,
+                                  defense_dice, bonus_dice_mode=bonus_dice_mode,
+                                  margin_of_success=margin_of_success, rng=rng, dice=_faces(dice, "Dice"))
+    lost = roll.details["endurance_damage"]
+    breakdown = roll.breakdown + ((("attacker's penalty die (Endurance below half)", tired),) if tired else ())
+    left = zerospace.lose_endurance(target["endurance"], lost)
+    breakdown += (("Endurance lost", lost), ("target's Endurance", left))
+    summary = (f"hits for {lost} Endurance ({left} left{', defeated' if left == 0 else ''})" if roll.success
+               else f"misses (margin {roll.details['margin']})")
+    return Blow(summary, breakdown, roll.details["rolls"], {"second": {**target, "endurance": left}} if lost else {},
+                {}, roll.probability)
+
+
+# --- Success Check: 2d10 + skill against the TN, then damage through PT/DR ---------------------------
+def success_check_attack(*, bonus: int, tn: int, weapon_dice: int, modifier: int, pt: int = 0, dr: int = 0,
+                         advantage: int = 0, edge_advantage: int = 0, edge_damage: int = 0, drop: int = 0,
+                         advantage_drop: int = 0, target: Mapping, target_numbers: Mapping,
+                         rng: random.Random | None = None, check_dice: Sequence[int] | None = None,
+                         damage_dice: Sequence[int] | None = None) -> Blow:
+    """An attack: the check (2 or 3 d10, ``check_dice``), and on a hit the damage (the weapon's
+    d6, the band's extra d6 and one more for a point of Edge, ``damage_dice``) through the
+    target's armour. Edge for Advantage is spent on the roll; Edge for damage only on a hit."""
+    target = condition_of("success_check", target, target_numbers)
+    check = success_check.roll_check(bonus, tn, advantage, edge_advantage, drop, advantage_drop=advantage_drop,
+                                     rng=rng, dice=_faces(check_dice, "The check's dice"))
+    spent = 1 if edge_advantage else 0
+    breakdown = check.breakdown
+    dice = check.details["rolls"]
+    if not check.success:
+        if damage_dice:
+            raise RulesError("The attack missed: there is no damage to roll.")
+        return Blow(f"misses (margin {check.details['margin']})", breakdown, dice, {}, {"first": spent},
+                    check.probability)
+    extra = success_check.attack_extra_dice(check.details["margin_of_success"], 1 if edge_damage else 0)
+    damage = success_check.roll_damage(weapon_dice, modifier, pt, dr, extra, rng=rng,
+                                       dice=_faces(damage_dice, "The damage dice"))
+    spent += 1 if edge_damage else 0
+    taken = damage.details["taken"]
+    total = target["damage"] + taken
+    health = target_numbers.get("health", 30)
+    breakdown += ((("extra d6", extra),) + damage.breakdown + (("damage taken in all", f"{total} of {health}"),))
+    summary = (f"hits for {damage.total}: " + (f"{taken} gets through" if damage.details["penetrated"]
+                                                else "the armour stops it")
+               + (" and the target is down" if total >= health > target["damage"] else ""))
+    return Blow(summary, breakdown, dice + damage.details["rolls"],
+                {"second": {**target, "damage": total}} if taken else {}, {"first": spent}, check.probability)
+
+
+# --- Rocket House: one opposed combat round, Fatigue and wounds -------------------------------------
+def _hurt(condition: dict, damage: int, toughness: int, less_lethal: bool, roller) -> tuple[dict, Breakdown, str]:
+    hurt = rocket_house.take_damage(damage, condition["fatigue"], toughness, less_lethal=less_lethal)
+    condition = {**condition, "fatigue": hurt.fatigue}
+    lines: Breakdown = (("Fatigue left", hurt.fatigue),)
+    said = f"{damage} damage"
+    if hurt.wound is not None:
+        condition["wounds"] = [*condition["wounds"], hurt.wound.name]
+        lines += (("wound", hurt.wound.name),)
+        said += f", {'an' if hurt.wound.name[0] in 'aeiou' else 'a'} {hurt.wound.name} wound"
+    if hurt.state == "dead":
+        condition["dead"] = True
+        return condition, lines + (("state", "dead"),), said + ": dead"
+    if hurt.toughness_check is not None:
+        face = roller.randint(1, rocket_house.D100)
+        stays = rocket_house.succeeds(face, hurt.toughness_check)
+        lines += (("Toughness check (Toughness + the wound's penalty)", hurt.toughness_check), ("rolled", face),
+                  ("stays conscious", "yes" if stays else "no"))
+        said += ", Toughness check " + ("made" if stays else "failed: out cold")
+        if not stays:
+            condition["unconscious"] = True
+    if hurt.state == "unconscious":
+        condition["unconscious"] = True
+        said += ", out of Fatigue" if "out cold" not in said else ""
+    return condition, lines, said
+
+
+def _strikes(fighter: rocket_house.Fighter, round_: rocket_house.CombatRound, side: int) -> bool:
+    """Whether ``side`` hit this round (the Strength Effect pool is spent only on a hit in melee)."""
+    if fighter.stance == "full defense":
+        return False
+    if round_.mode == "full effect":
+        return (round_.first_effect if side == 1 else round_.second_effect) is not None
+    return round_.mode == "exchange" and round_.winner == side
+
+
+def rocket_house_round(*, first: rocket_house.Fighter, second: rocket_house.Fighter, first_condition: Mapping,
+                       second_condition: Mapping, first_numbers: Mapping, second_numbers: Mapping,
+                       first_strength: int = 0, second_strength: int = 0, less_lethal: bool = False,
+                       effect_tie: int = 0, rng: random.Random | None = None,
+                       dice: Sequence[int] | None = None, names: tuple[str, str] = ("the first", "the second")) -> Blow:
+    """One combat round between two fighters (003, "Combat"); ``names`` name them in the summary.
+
+    Dice order: the first's d100, the second's d100, then a Toughness check (d100) for each side
+    the round wounds, the first's before the second's. ``*_strength`` are points of the Strength
+    Effect pool added to that side's damage after armour, spent only when that side hits.
+    """
+    first_condition = condition_of("rocket_house", first_condition, first_numbers)
+    second_condition = condition_of("rocket_house", second_condition, second_numbers)
+    for label, condition in (("The first", first_condition), ("The second", second_condition)):
+        if condition["dead"] or condition["unconscious"] or condition["fatigue"] <= 0:
+            raise RulesError(f"{label} fighter is out of the fight.")
+    roller = table_dice(_faces(dice, "Dice"), rng)
+    round_ = rocket_house.resolve_combat(first, second, roller.randint(1, rocket_house.D100),
+                                         roller.randint(1, rocket_house.D100), effect_tie=effect_tie)
+    odds = rocket_house.combat_odds(first, second, effect_tie=effect_tie)
+    breakdown, said, conditions, spent = round_.breakdown, [], {}, {}
+    damage = {"first": round_.damage_to_first, "second": round_.damage_to_second}
+    for side, fighter, strength, number in (("first", first, first_strength, 1),
+                                            ("second", second, second_strength, 2)):
+        strength = require_int(strength, "Strength Effect", minimum=0, maximum=20)
+        if strength and _strikes(fighter, round_, number):
+            other = "second" if side == "first" else "first"
+            damage[other] += strength
+            spent[side] = strength
+            breakdown += ((f"{side}'s Strength Effect", strength),)
+    for side, condition, numbers in (("first", first_condition, first_numbers),
+                                     ("second", second_condition, second_numbers)):
+        if damage[side]:
+            conditions[side], lines, text = _hurt(condition, damage[side], numbers.get("toughness", 50),
+                                                  less_lethal, roller)
+            breakdown += tuple((f"{side}: {label}", value) for label, value in lines)
+            said.append(f"{names[0] if side == 'first' else names[1]} takes {text}")
+    roller.check_all_used()
+    if not said:
+        said.append("they circle" if round_.mode == "no attack" else "no damage")
+    summary = f"{round_.first_roll} against {round_.second_roll}: " + "; ".join(said)
+    return Blow(summary, breakdown, dice_record(roller), conditions, spent, odds.second_hurt)
+
+
+# --- Between sessions --------------------------------------------------------------------------------
+#: Of each day of downtime, the hours slept (the rest is restful activity): a ruling, docs/rules.md.
+SLEEP_HOURS_A_DAY = 8
+#: Rocket House: a wound heals one level a week (003, "First Aid and Healing").
+WOUND_LEVEL_HOURS = 24 * 7
+#: Success Check: a rest this long is a long rest (all Edge back); shorter, a short one (+1).
+LONG_REST_HOURS = 8
+
+
+@dataclass(frozen=True)
+class Recovery:
+    """What a downtime does to one sheet: its new condition and resources, and what it says."""
+
+    condition: dict
+    pools: dict
+    lines: tuple[str, ...]
+
+
+def recover(system: str, condition: Mapping | None, pools: Mapping[str, int], numbers: Mapping[str, int],
+            hours: int) -> Recovery:
+    """Rest ``hours`` between sessions (the bleeding stopped, as first aid between fights does).
+
+    - ZeroSpace: every half hour of rest gives back half the Endurance lost, rounded down
+      (001, "Erholung"), so a few hours bring all of it back but the last point of an odd loss.
+    - Success Check: a rest of 8 hours or more is a long rest (all Edge back), a shorter one a
+      short rest (+1); the text gives no healing rate for damage, so damage waits for the GM.
+    - Rocket House: a Fatigue per half hour of sleep and per hour of restful activity (8 hours
+      of sleep a day), up to the Toughness's Fatigue; each wound one level lighter per full week;
+      the dead stay dead.
+    """
+    hours = require_int(hours, "Hours", minimum=0)
+    condition = condition_of(system, condition, numbers)
+    pools = dict(pools)
+    lines: list[str] = []
+    if system == "zerospace":
+        base = zerospace.base_endurance(numbers.get("brawn", 0), numbers.get("presence", 0))
+        current = min(condition["endurance"], base)
+        for _ in range(min(hours * 2, 64)):  # every half hour; the loss halves each time, 64 is plenty
+            current = zerospace.rest_endurance(base, current)
+        if current != condition["endurance"]:
+            lines.append(f"Endurance {condition['endurance']} → {current} of {base}")
+        condition["endurance"] = current
+    elif system == "success_check":
+        maximum, edge = numbers.get("edge_max", 0), int(pools.get("edge", 0))
+        after = success_check.edge_rest(min(edge, maximum), maximum, long=hours >= LONG_REST_HOURS) if hours else edge
+        if after != edge:
+            lines.append(f"Edge {edge} → {after} of {maximum} ({'long' if hours >= LONG_REST_HOURS else 'short'} rest)")
+        pools["edge"] = after
+    elif system == "rocket_house" and not condition["dead"]:
+        toughness = numbers.get("toughness", 50)
+        days, left = divmod(hours, 24)
+        sleep = days * SLEEP_HOURS_A_DAY + min(left, SLEEP_HOURS_A_DAY)
+        gained = rocket_house.fatigue_recovered(sleep_minutes=sleep * 60, rest_minutes=(hours - sleep) * 60)
+        full = rocket_house.fatigue_points(toughness)
+        fatigue = max(condition["fatigue"], min(full, condition["fatigue"] + gained))
+        if fatigue != condition["fatigue"]:
+            lines.append(f"Fatigue {condition['fatigue']} → {fatigue} of {full}")
+        wounds = [rocket_house.WOUNDS_BY_NAME[name] for name in condition["wounds"]]
+        for _ in range(hours // WOUND_LEVEL_HOURS):
+            wounds = [lighter for lighter in (rocket_house.heal_wound(w) for w in wounds) if lighter is not None]
+        healed = [w.name for w in wounds]
+        if healed != condition["wounds"]:
+            lines.append(f"wounds {', '.join(condition['wounds'])} → {', '.join(healed) or 'none'}")
+        condition = {**condition, "fatigue": fatigue, "wounds": healed,
+                     "unconscious": condition["unconscious"] and fatigue <= 0}
+    return Recovery(condition, pools, tuple(lines))
+
+
+__all__ = ["BLOW_SYSTEMS", "Blow", "Recovery", "condition_of", "fresh_condition", "recover", "rocket_house_round",
+           "standing", "success_check_attack", "zerospace_attack"]
