@@ -104,4 +104,4 @@ def system_sheet_view(*, sheet: SystemSheet, rulings: dict | None = None) -> dic
     values = {p.name: sheet.numbers.get(p.name, p.default) for p in spec.numbers}
     return {"spec": spec, "system_name": rule_set.name, "ladder": spec.ladder, "lines": lines,
             "numbers": numbers, "derived": derived, "pools": pools, "line_help": spec.line_help,
-            "condition": standing(sheet.system, sheet.condition, values)}
+            "condition": standing(sheet.system, sheet.condition, values, damage_mode=rulings.get("damage_mode", 0))}

@@ -95,6 +95,8 @@ def system_fight_view(*, fight) -> dict:
     from rulebook.systems.zerospace_turns import TurnOrder
 
     defaults = {p.name: p.default for p in spec_for(fight.system).numbers}
+    campaign = fight.campaign
+    mode = (campaign.rulings or {}).get("damage_mode", 0) if campaign.rule_set == fight.system else 0
     ids = [pk for pk in fight.fighters.values() if pk]
     sheets = {s.pk: s for s in SystemSheet.objects.filter(pk__in=ids).only("pk", "numbers", "condition", "pools",
                                                                            "owner_id")}
@@ -106,7 +108,7 @@ def system_fight_view(*, fight) -> dict:
         else:
             npc = fight.npcs.get(name, {})
             numbers, condition = {**defaults, **npc.get("numbers", {})}, npc.get("condition")
-        return exchanges.standing(fight.system, condition, numbers)
+        return exchanges.standing(fight.system, condition, numbers, damage_mode=mode)
 
     if fight.system == "core_rules":
         turns = DeclarationTurns.from_state(fight.state)

@@ -41,7 +41,7 @@ INPUTS = {
                       "modifier", "pt", "dr", "check_dice", "damage_dice"),
     "rocket_house": ("first_skill", "second_skill", "first_weapon", "second_weapon", "first_armour",
                      "second_armour", "first_stance", "second_stance", "first_strength", "second_strength",
-                     "less_lethal", "dice"),
+                     "first_toughness", "second_toughness", "less_lethal", "dice"),
 }
 #: The line of the attacker's (and, in Rocket House, the defender's) sheet a blow may name instead.
 LINE_INPUT = {"zerospace": ("av", None), "success_check": ("bonus", None),
@@ -51,7 +51,9 @@ SPENDS = {
     "success_check": (("edge_advantage", "edge", "advantage", "first"),
                       ("edge_damage", "edge", "+1d6 damage", "first")),
     "rocket_house": (("first_strength", "strength_effect", "melee damage", "first"),
-                     ("second_strength", "strength_effect", "melee damage", "second")),
+                     ("second_strength", "strength_effect", "melee damage", "second"),
+                     ("first_toughness", "toughness_armour", "armour", "first"),
+                     ("second_toughness", "toughness_armour", "armour", "second")),
 }
 MAX_BLOWS = 500
 
@@ -148,6 +150,8 @@ def _resolve(system: str, inputs: dict, attacker: Side, target: Side, rulings: d
     return _rules(exchanges.rocket_house_round, first=first, second=second, first_condition=attacker.condition,
                   second_condition=target.condition, first_numbers=attacker.numbers, second_numbers=target.numbers,
                   first_strength=inputs.get("first_strength", 0), second_strength=inputs.get("second_strength", 0),
+                  first_toughness=inputs.get("first_toughness", 0), second_toughness=inputs.get("second_toughness", 0),
+                  damage_mode=rulings.get("damage_mode", 0),
                   less_lethal=bool(inputs.get("less_lethal", 0)), effect_tie=rulings.get("effect_tie", 0), rng=rng,
                   dice=inputs.get("dice"), names=(attacker.name, target.name))
 
@@ -183,7 +187,7 @@ def blow_preview(*, fight: SystemFight, attacker: object, target: object, inputs
     cleaned = _clean_inputs(fight.system, inputs, *sides)
     cleaned = {k: v for k, v in cleaned.items() if not (k.endswith("dice") and k not in
                                                           ("bonus_dice", "defense_dice", "weapon_dice"))}
-    rulings = dict(fight.campaign.rulings or {})  # the campaign's readings of its own rule set
+    rulings = fight_rulings(fight)
     odds = _odds(fight.system, cleaned, *sides, rulings)
     return {"attacker": attacker, "target": target, **odds}
 
@@ -222,6 +226,12 @@ def _odds(system: str, inputs: dict, attacker: Side, target: Side, rulings: dict
             "hurt_back": odds.first_hurt}
 
 
+def fight_rulings(fight: SystemFight) -> dict:
+    """The campaign's readings of the fight's rule set (none once the campaign plays another)."""
+    campaign = fight.campaign
+    return dict(campaign.rulings or {}) if campaign.rule_set == fight.system else {}
+
+
 def _no_blows(fight: SystemFight) -> str:
     return (f"{get_system(fight.system).name} gives no damage: the tracker runs its turns and reaction checks."
             if fight.system == "core_rules" else "This fight takes no blows.")
@@ -252,10 +262,11 @@ def system_fight_blow(*, fight: SystemFight, by, is_gm: bool, attacker: object, 
     if not is_gm and attacker not in own_fighters(fight, by):
         raise PermissionDenied("A player strikes with their own character; the GM runs the rest.")
     first, second = _sides(fight, attacker, target, changes)
-    if exchanges.standing(fight.system, first.condition, first.numbers)["state"] not in ("fighting",):
+    if exchanges.standing(fight.system, first.condition, first.numbers,
+                          damage_mode=fight_rulings(fight).get("damage_mode", 0))["state"] != "fighting":
         raise CampaignConflict(f"{first.name} is out of the fight.", field="attacker")
     inputs = _clean_inputs(fight.system, inputs, first, second)
-    rulings = dict(fight.campaign.rulings or {})  # the campaign's readings of its own rule set
+    rulings = fight_rulings(fight)
     spent_pools = _check_pools(fight.system, inputs, first, second)
     result = _resolve(fight.system, inputs, first, second, rulings, rng)
     before, after, landed = {}, {}, []
@@ -330,11 +341,11 @@ def _spend(fight, result: exchanges.Blow, asked, first: Side, second: Side, by) 
     entries = []
     used = dict(result.spent)
     for side, pool, use, points in asked:
-        side_key = "first" if side is first else "second"
-        points = min(points, used.get(side_key, 0))
+        key = f"{'first' if side is first else 'second'}.{pool}"
+        points = min(points, used.get(key, 0))
         if not points:
             continue
-        used[side_key] -= points
+        used[key] -= points
         current = int(side.sheet.pools.get(pool, 0))
         side.sheet.pools = {**side.sheet.pools, pool: current - points}
         side.sheet.save(update_fields=["pools", "updated_at"])

@@ -130,9 +130,12 @@ BLOW_FIELDS = {
                      ("second_weapon", "Second's weapon Effect", "n", ""),
                      ("first_armour", "First's armour", "n", "empty: the sheet's"),
                      ("second_armour", "Second's armour", "n", "empty: the sheet's"),
-                     ("first_stance", "First's stance", "stance", ""), ("second_stance", "Second's stance", "stance", ""),
+                     ("first_stance", "First's stance", "stance", ""),
+                     ("second_stance", "Second's stance", "stance", ""),
                      ("first_strength", "First spends Strength Effect", "n", "added on a melee hit"),
                      ("second_strength", "Second spends Strength Effect", "n", "added on a melee hit"),
+                     ("first_toughness", "First spends Toughness armour", "n", "Wounds Only rule"),
+                     ("second_toughness", "Second spends Toughness armour", "n", "Wounds Only rule"),
                      ("less_lethal", "Less-lethal weapons", "flag", "no kill, no bleeding"),
                      ("dice", "Dice rolled", "faces", "the first's d100, the second's, then Toughness checks")),
 }

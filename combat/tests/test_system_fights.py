@@ -101,7 +101,7 @@ def test_a_zener_gate_character_is_refused_by_name(api_as, personas, zerospace):
     assert not SystemFight.objects.exists()
 
 
-def test_other_rule_sets_are_not_in_the_tracker_yet(api_as, personas):
+def test_a_zener_gate_campaign_fights_in_encounters(api_as, personas):
     response = api_as("gm").post(f"/api/v1/campaigns/{personas['campaign'].pk}/system-fights/",
                                  {"name": "Brawl", "fighters": [{"name": "Goon", "total": 3}]}, format="json")
     assert response.status_code == 409

@@ -54,8 +54,11 @@ def condition_of(system: str, condition: Mapping | None, numbers: Mapping[str, i
     return {**fresh_condition(system, numbers), **(condition or {})}
 
 
-def standing(system: str, condition: Mapping, numbers: Mapping[str, int]) -> dict:
-    """What the sheet and the tracker show of a condition: its lines, its state and its penalty."""
+def standing(system: str, condition: Mapping, numbers: Mapping[str, int], *, damage_mode: int = 0) -> dict:
+    """What the sheet and the tracker show of a condition: its lines, its state and its penalty.
+
+    ``damage_mode`` is Rocket House's ruling (wounds and Fatigue, wounds only, Fatigue only).
+    """
     condition = condition_of(system, condition, numbers)
     if system == "zerospace":
         base = zerospace.base_endurance(numbers.get("brawn", 0), numbers.get("presence", 0))
@@ -71,20 +74,44 @@ def standing(system: str, condition: Mapping, numbers: Mapping[str, int]) -> dic
             state = "saved by an Edge Burn"
         return {"lines": [("Damage taken", f"{condition['damage']} of {health}")], "state": state, "penalty": ""}
     if system == "rocket_house":
-        wounds = [rocket_house.WOUNDS_BY_NAME[name] for name in condition["wounds"]]
-        penalty = rocket_house.wound_penalty(wounds)
+        return _rocket_house_standing(condition, numbers, damage_mode)
+    return {"lines": [], "state": "fighting", "penalty": ""}
+
+
+#: "Wounds Only": a serious wound knocks out in 10 minutes and kills in 15, an extreme one in 1 and 5.
+WOUNDS_ONLY_BLEEDING = {"serious": "out cold in 10 minutes, dead in 15", "extreme": "out cold in 1 minute, dead in 5"}
+
+
+def _rocket_house_standing(condition: dict, numbers: Mapping[str, int], mode: int) -> dict:
+    wounds = [rocket_house.WOUNDS_BY_NAME[name] for name in condition["wounds"]]
+    penalty = rocket_house.wound_penalty(wounds)
+    toughness = numbers.get("toughness", 50)
+    full = rocket_house.fatigue_points(toughness)
+    lines: list[tuple[str, str]] = []
+    if mode != rocket_house.WOUNDS_ONLY:
+        lines.append(("Fatigue", f"{condition['fatigue']} of {full}"))
+    if mode != rocket_house.FATIGUE_ONLY:
+        lines.append(("Wounds", ", ".join(condition["wounds"]) or "none"))
+    if mode == rocket_house.WOUNDS_ONLY:
+        worst = max((w for w in wounds if w.name in WOUNDS_ONLY_BLEEDING), key=lambda w: w.damage, default=None)
+        bleed = f"{WOUNDS_ONLY_BLEEDING[worst.name]} without first aid" if worst else ""
+    elif mode == rocket_house.FATIGUE_ONLY:
+        dying = condition["fatigue"] <= 0 < toughness + condition["fatigue"]
+        bleed = "1 Fatigue a minute until first aid" if dying else ""
+    else:
         per_turn, per_minute = rocket_house.bleeding(wounds)
         bleed = ", ".join(part for part in (f"{per_turn} a turn" if per_turn else "",
                                             f"{per_minute} a minute" if per_minute else "") if part)
-        toughness = numbers.get("toughness", 50)
-        state = "dead" if condition["dead"] else rocket_house.fatigue_state(condition["fatigue"], toughness)
+    lines.append(("Bleeding", bleed or "none"))
+    if condition["dead"]:
+        state = "dead"
+    elif mode == rocket_house.WOUNDS_ONLY:
+        state = "unconscious" if condition["unconscious"] else "fighting"
+    else:
+        state = rocket_house.fatigue_state(condition["fatigue"], toughness)
         if state == "fighting" and condition["unconscious"]:
             state = "unconscious"
-        return {"lines": [("Fatigue", f"{condition['fatigue']} of {rocket_house.fatigue_points(toughness)}"),
-                          ("Wounds", ", ".join(condition["wounds"]) or "none"),
-                          ("Bleeding", bleed or "none")],
-                "state": state, "penalty": f"{penalty}% to every action" if penalty else ""}
-    return {"lines": [], "state": "fighting", "penalty": ""}
+    return {"lines": lines, "state": state, "penalty": f"{penalty}% to every action" if penalty else ""}
 
 
 @dataclass(frozen=True)
@@ -92,7 +119,8 @@ class Blow:
     """One attack or combat round resolved: what each side is left with and how it came about.
 
     ``conditions`` maps a side (``"first"``, ``"second"``) to its new condition, for the sides
-    it changed; ``spent`` the resource points each side used (Edge, the Strength Effect pool).
+    it changed; ``spent`` the points each side used of each resource (``"first.edge"``,
+    ``"second.strength_effect"``…).
     """
 
     summary: str
@@ -155,7 +183,7 @@ def success_check_attack(*, bonus: int, tn: int, weapon_dice: int, modifier: int
     if not check.success:
         if damage_dice:
             raise RulesError("The attack missed: there is no damage to roll.")
-        return Blow(f"misses (margin {check.details['margin']})", breakdown, dice, {}, {"first": spent},
+        return Blow(f"misses (margin {check.details['margin']})", breakdown, dice, {}, {"first.edge": spent},
                     check.probability)
     extra = success_check.attack_extra_dice(check.details["margin_of_success"], 1 if edge_damage else 0)
     damage = success_check.roll_damage(weapon_dice, modifier, pt, dr, extra, rng=rng,
@@ -169,14 +197,31 @@ def success_check_attack(*, bonus: int, tn: int, weapon_dice: int, modifier: int
                                                 else "the armour stops it")
                + (" and the target is down" if total >= health > target["damage"] else ""))
     return Blow(summary, breakdown, dice + damage.details["rolls"],
-                {"second": {**target, "damage": total}} if taken else {}, {"first": spent}, check.probability)
+                {"second": {**target, "damage": total}} if taken else {}, {"first.edge": spent}, check.probability)
 
 
 # --- Rocket House: one opposed combat round, Fatigue and wounds -------------------------------------
-def _hurt(condition: dict, damage: int, toughness: int, less_lethal: bool, roller) -> tuple[dict, Breakdown, str]:
-    hurt = rocket_house.take_damage(damage, condition["fatigue"], toughness, less_lethal=less_lethal)
+def _hurt(condition: dict, damage: int, toughness: int, less_lethal: bool, roller, mode: int
+          ) -> tuple[dict, Breakdown, str]:
+    """Land one hit (003, "Damage"; "Optional Combat Approaches" by ``mode``)."""
+    if mode == rocket_house.FATIGUE_ONLY:  # no wounds, no Toughness check; 0 is out cold, −Toughness dead
+        left = condition["fatigue"] - damage
+        state = rocket_house.fatigue_state(left, toughness)
+        condition = {**condition, "fatigue": left, "unconscious": state != "fighting", "dead": state == "dead"}
+        said = f"{damage} Fatigue" + {"fighting": "", "unconscious": ": out cold, bleeding 1 a minute",
+                                      "dead": ": dead"}[state]
+        return condition, (("Fatigue left", left), ("state", state)), said
+    if mode == rocket_house.WOUNDS_ONLY:  # the net Effect's band is the wound; Fatigue is not counted
+        wound = rocket_house.wounds_only_wound(damage)
+        if less_lethal and wound is not None and wound.fatal:
+            wound = rocket_house.WOUNDS_BY_NAME["extreme"]
+        hurt = rocket_house.Hurt(damage, wound, condition["fatigue"], None if wound is None or wound.fatal else
+                                 rocket_house.toughness_check_target(toughness, wound),
+                                 "dead" if wound is not None and wound.fatal else "fighting")
+    else:
+        hurt = rocket_house.take_damage(damage, condition["fatigue"], toughness, less_lethal=less_lethal)
     condition = {**condition, "fatigue": hurt.fatigue}
-    lines: Breakdown = (("Fatigue left", hurt.fatigue),)
+    lines: Breakdown = (("Fatigue left", hurt.fatigue),) if mode != rocket_house.WOUNDS_ONLY else ()
     said = f"{damage} damage"
     if hurt.wound is not None:
         condition["wounds"] = [*condition["wounds"], hurt.wound.name]
@@ -211,6 +256,7 @@ def _strikes(fighter: rocket_house.Fighter, round_: rocket_house.CombatRound, si
 def rocket_house_round(*, first: rocket_house.Fighter, second: rocket_house.Fighter, first_condition: Mapping,
                        second_condition: Mapping, first_numbers: Mapping, second_numbers: Mapping,
                        first_strength: int = 0, second_strength: int = 0, less_lethal: bool = False,
+                       first_toughness: int = 0, second_toughness: int = 0, damage_mode: int = 0,
                        effect_tie: int = 0, rng: random.Random | None = None,
                        dice: Sequence[int] | None = None, names: tuple[str, str] = ("the first", "the second")) -> Blow:
     """One combat round between two fighters (003, "Combat"); ``names`` name them in the summary.
@@ -218,12 +264,19 @@ def rocket_house_round(*, first: rocket_house.Fighter, second: rocket_house.Figh
     Dice order: the first's d100, the second's d100, then a Toughness check (d100) for each side
     the round wounds, the first's before the second's. ``*_strength`` are points of the Strength
     Effect pool added to that side's damage after armour, spent only when that side hits.
+    ``damage_mode`` is the campaign's ruling ("Optional Combat Approaches"); under "Wounds
+    Only", ``*_toughness`` are points of that side's Toughness armour, taken off the damage it
+    takes and spent only when it takes some.
     """
+    damage_mode = require_int(damage_mode, "The damage mode", minimum=0, maximum=2)
     first_condition = condition_of("rocket_house", first_condition, first_numbers)
     second_condition = condition_of("rocket_house", second_condition, second_numbers)
     for label, condition in (("The first", first_condition), ("The second", second_condition)):
-        if condition["dead"] or condition["unconscious"] or condition["fatigue"] <= 0:
+        if condition["dead"] or condition["unconscious"] or (
+                damage_mode != rocket_house.WOUNDS_ONLY and condition["fatigue"] <= 0):
             raise RulesError(f"{label} fighter is out of the fight.")
+    if (first_toughness or second_toughness) and damage_mode != rocket_house.WOUNDS_ONLY:
+        raise RulesError("Toughness is armour only under the Wounds Only rule.")
     roller = table_dice(_faces(dice, "Dice"), rng)
     round_ = rocket_house.resolve_combat(first, second, roller.randint(1, rocket_house.D100),
                                          roller.randint(1, rocket_house.D100), effect_tie=effect_tie)
@@ -236,13 +289,18 @@ def rocket_house_round(*, first: rocket_house.Fighter, second: rocket_house.Figh
         if strength and _strikes(fighter, round_, number):
             other = "second" if side == "first" else "first"
             damage[other] += strength
-            spent[side] = strength
+            spent[f"{side}.strength_effect"] = strength
             breakdown += ((f"{side}'s Strength Effect", strength),)
-    for side, condition, numbers in (("first", first_condition, first_numbers),
-                                     ("second", second_condition, second_numbers)):
+    for side, condition, numbers, armour in (("first", first_condition, first_numbers, first_toughness),
+                                             ("second", second_condition, second_numbers, second_toughness)):
+        armour = min(require_int(armour, "Toughness armour", minimum=0, maximum=20), damage[side])
+        if armour:
+            damage[side] -= armour
+            spent[f"{side}.toughness_armour"] = armour
+            breakdown += ((f"{side}'s Toughness armour", -armour),)
         if damage[side]:
             conditions[side], lines, text = _hurt(condition, damage[side], numbers.get("toughness", 50),
-                                                  less_lethal, roller)
+                                                  less_lethal, roller, damage_mode)
             breakdown += tuple((f"{side}: {label}", value) for label, value in lines)
             said.append(f"{names[0] if side == 'first' else names[1]} takes {text}")
     roller.check_all_used()

@@ -52,6 +52,8 @@ AUTOMATIC_FAILURE = 100
 STEP = 10
 TRAIT_MAX = 200
 STALEMATE, TIEBREAK_DIE, ROLL_AGAIN = 0, 1, 2
+#: "Optional Combat Approaches": how damage lands (a campaign's ruling).
+WOUNDS_AND_FATIGUE, WOUNDS_ONLY, FATIGUE_ONLY = 0, 1, 2
 
 #: "Difficulty Modifiers", as steps of 10 %.
 DIFFICULTY: dict[int, str] = {-3: "hardest", -2: "harder", -1: "hard", 0: "normal", 1: "easy", 2: "easier",
@@ -591,6 +593,9 @@ RULE_SET = RuleSet(
               help="0: stalemate; 1: a tie-break die, odd for the acting side; 2: both roll again."),
         Param("effect_tie", "Equal Effect in a contest", 0, 1, default=0, choices=(0, 1),
               help="0: stalemate; 1: the higher roll wins with a net Effect of 0."),
+        Param("damage_mode", "How damage lands", 0, 2, default=WOUNDS_AND_FATIGUE,
+              choices=(WOUNDS_AND_FATIGUE, WOUNDS_ONLY, FATIGUE_ONLY),
+              help="0: wounds and Fatigue; 1: wounds only (deadlier, faster); 2: Fatigue only (slower, less deadly)."),
     ),
     summary="d100 at or under the Trait; the tens digit of a success is its Effect.",
     odds_function=_odds,

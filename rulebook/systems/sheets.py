@@ -202,6 +202,13 @@ STRENGTH_EFFECT = PoolRule(
     maximum="strength", start=0, uses=("melee damage",), refills=(NEW_FIGHT,), derive=rocket_house.bonus_levels,
 )
 
+TOUGHNESS_ARMOUR = PoolRule(
+    key="toughness_armour", label="Toughness armour",
+    help="Under the Wounds Only rule: one point of armour per level of Toughness above Average, for the "
+         "whole fight, taken off a hit you take. Every new fight fills it again.",
+    maximum="toughness", start=0, uses=("armour",), refills=(NEW_FIGHT,), derive=rocket_house.bonus_levels,
+)
+
 SPECS: dict[str, SheetSpec] = {
     "zerospace": SheetSpec(
         system="zerospace", line_params=("av",), difficulty="dv",
@@ -231,7 +238,7 @@ SPECS: dict[str, SheetSpec] = {
         numbers=(Param("toughness", "Toughness", 0, rocket_house.TRAIT_MAX, default=50),
                  Param("strength", "Strength", 0, rocket_house.TRAIT_MAX, default=50),
                  Param("armour", "Armour", 0, 20, default=0)),
-        pools=(STRENGTH_EFFECT,),
+        pools=(STRENGTH_EFFECT, TOUGHNESS_ARMOUR),
         line_help="Trait, in percent (50 average, 90 outstanding).",
     ),
     "core_rules": SheetSpec(
