@@ -84,6 +84,12 @@ def system_fight_list(*, campaign_id: int):
     return SystemFight.objects.filter(campaign_id=campaign_id).order_by("-created_at", "-id")
 
 
+def blow_view(blow: dict) -> dict:
+    """What the page and the API show of a blow of another rule set (not what it kept for its undo)."""
+    return {**{key: blow.get(key) for key in ("n", "attacker", "target", "summary", "breakdown", "dice",
+                                               "probability", "undone")}, "by": blow.get("struck_by") or ""}
+
+
 def system_fight_view(*, fight) -> dict:
     """What a fight of another rule set shows: the order with each fighter's standing (their
     condition as the rulebook reads it), the record by round or turn, and the blows, newest first.
@@ -129,7 +135,6 @@ def system_fight_view(*, fight) -> dict:
                   "standing": standing(n)} for n in turn_order.order]
         head = {"round": turn_order.round if turn_order.position >= 0 else 0, "acting": turn_order.acting,
                 "unit": "Round"}
-    blows = [{key: blow[key] for key in ("n", "attacker", "target", "summary", "breakdown", "dice", "probability",
-                                         "by", "undone")} for blow in reversed(fight.blows)]
+    blows = [blow_view(blow) for blow in reversed(fight.blows)]
     return {**head, "order": order, "ended": fight.ended, "blows": blows,
             "rounds": [{"round": number, "turns": turns} for number, turns in sorted(record.items(), reverse=True)]}

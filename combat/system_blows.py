@@ -32,6 +32,7 @@ from rulebook.systems.sheets import SPEND, spec_for
 
 from .events import SystemFightChanged
 from .models import SystemFight
+from .selectors import blow_view
 from .system_fights import own_fighters
 
 #: What each system's blow takes, besides who strikes whom; every value a whole number unless said.
@@ -252,7 +253,7 @@ def system_fight_blow(*, fight: SystemFight, by, is_gm: bool, attacker: object, 
                 if (blow["attacker"], blow["target"]) != (attacker, target):
                     raise CampaignConflict("That idempotency key was already used for another blow; send a new key "
                                            "for a new request.", field="idempotency_key")
-                return blow, False
+                return blow_view(blow), False
     if fight.system not in INPUTS:
         raise CampaignConflict(_no_blows(fight), field="fight")
     if fight.ended:
@@ -292,7 +293,7 @@ def system_fight_blow(*, fight: SystemFight, by, is_gm: bool, attacker: object, 
             "breakdown": [[str(label), _plain(value)] for label, value in result.breakdown],
             "dice": [dict(d) for d in result.dice], "probability": f"{float(result.probability) * 100:.1f} %",
             "key": idempotency_key or None, "before": before, "after": after, "entries": entries,
-            "by": getattr(by, "username", ""), "undone": False}
+            "struck_by": getattr(by, "username", ""), "undone": False}
     fight.blows = [*fight.blows, blow]
     fight.save(update_fields=["blows", "npcs"])
     changes.audit("fight.blow", f"{fight.name}: {attacker} against {target}: {result.summary}",
@@ -300,7 +301,7 @@ def system_fight_blow(*, fight: SystemFight, by, is_gm: bool, attacker: object, 
     changes.publish(SystemFightChanged(fight=fight.pk),
                     *([SystemSheetChanged(sheets=landed + [e["sheet"] for e in entries])]
                       if landed or entries else []))
-    return blow, True
+    return blow_view(blow), True
 
 
 def _plain(value: object) -> object:
@@ -366,6 +367,8 @@ def system_fight_undo(*, fight: SystemFight, by, is_gm: bool) -> dict:
     blow = next((b for b in reversed(fight.blows) if not b["undone"]), None)
     if blow is None:
         raise CampaignConflict("No blow to undo.")
+    if "before" not in blow:
+        raise CampaignConflict("This blow came with an imported campaign: it is a record, and cannot be undone.")
     sheets = {int(key.split(":")[1]): value for key, value in blow["before"].items() if key.startswith("sheet:")}
 
     def refuse(names):
@@ -399,4 +402,5 @@ def system_fight_undo(*, fight: SystemFight, by, is_gm: bool) -> dict:
                   data={"fight": fight.pk, "blow": blow["n"]})
     touched = sorted(set(sheets) | set(refunded))
     changes.publish(SystemFightChanged(fight=fight.pk), *([SystemSheetChanged(sheets=touched)] if touched else []))
-    return {**blow, "undone": True}
+    return blow_view({**blow, "undone": True})
+

@@ -24,6 +24,8 @@ Deliberately left out:
 - Log entries of the import itself (action ``campaign.import``): a server's note that it
   received a copy, not part of the campaign; the next server writes its own.
 - Users: only their usernames travel; passwords and tokens stay on their server.
+- What a blow of another rule set's fight kept for its undo (the conditions before and after,
+  the ledger lines it wrote): a blow in a copy is a record, not something to undo.
 """
 
 from __future__ import annotations
@@ -36,10 +38,11 @@ from django.db import models
 
 from campaign.models import Campaign, Event, Job, LogEntry, Membership
 from characters.items import ITEM_KINDS
-from characters.models import Character
-from combat.models import Combatant, CombatEvent, Encounter, NpcSetup
+from characters.models import Character, PoolEntry, SystemSheet
+from combat.models import Combatant, CombatEvent, Encounter, NpcSetup, SystemFight
 from downtime.models import (
     DowntimeClaim,
+    SheetClaim,
     Therapy,
     TransitionBatch,
     TransitionRecord,
@@ -48,7 +51,7 @@ from downtime.models import (
 from economy.models import Adventure, BadNewsToken, Complication, KarmaEntry, MacGuffin
 from rolls.models import Roll
 
-from .references import Drop, Each, Fields, Keys, Ref
+from .references import Drop, Each, Fields, Keys, Ref, Values
 
 FORMAT = "zenergate-campaign"
 VERSION = 1
@@ -108,6 +111,7 @@ LOG_DATA = Fields({
     "adventure": Ref("adventure"), "macguffin": Ref("macguffin"), "complication": Ref("complication"),
     "entry": Ref("entry"), "encounter": Ref("encounter"), "event": Ref("event"), "therapy": Ref("therapy"),
     "job": Ref("downtime"), "batch": Ref("transition"), "treatment": Ref("treatment"),
+    "sheet": Ref("sheet"), "fight": Ref("system_fight"),
     "id": Drop(), "history_id": Drop(),
 })
 #: A ledger entry's data: who an assist helped, which disadvantage a rank came off (a line of
@@ -137,7 +141,7 @@ EVENT_DATA = {
 #: number, ``LINE``), an NPC's by its index in the stat block, or any weapon by name.
 REQUEST_WEAPON = ("request", "weapon")
 _THERAPY_USED = Fields({"therapy": Ref("therapy")})
-DOWNTIME_PARAMS = Fields({"characters": Each(Ref("character")),
+DOWNTIME_PARAMS = Fields({"characters": Each(Ref("character")), "sheets": Each(Ref("sheet")),
                           "plans": Keys("character", Fields({"treatments": Each(_THERAPY_USED)}))})
 CLAIM_REPORT = Fields({"character": Ref("character"), "treatments": Each(_THERAPY_USED)})
 TRANSITION_RESPONSE = Fields({"id": Ref("transition"), "characters": Each(Fields({
@@ -191,6 +195,16 @@ TRANSITION = Table(TransitionBatch, key="transition", users=("by",), blobs={"res
                    implied=("campaign",))
 TRANSITION_RECORD = Table(TransitionRecord, refs={"character": "character", "delay_entry": "entry"},
                           blobs={"outcome": Fields({"character": Ref("character")})}, implied=("batch",))
+#: The other rule sets: sheets with their resources' ledger and history, fights, what downtimes did.
+SYSTEM_SHEET = Table(SystemSheet, key="sheet", users=("owner",), implied=("campaign",))
+POOL_ENTRY = Table(PoolEntry, users=("by",), implied=("sheet", "campaign"))
+SYSTEM_SHEET_HISTORY = Table(SystemSheet.history.model, users=("owner", "history_user"), without=("id",),
+                             implied=("campaign",))
+BLOWS = Each(Fields({"before": Drop(), "after": Drop(), "entries": Drop()}))
+SYSTEM_FIGHT = Table(SystemFight, key="system_fight", blobs={"fighters": Values("sheet"), "blows": BLOWS},
+                     implied=("campaign",))
+SHEET_CLAIM = Table(SheetClaim, refs={"sheet": "sheet"}, blobs={"report": Fields({"sheet": Ref("sheet")})},
+                    implied=("job",))
 HISTORY = Table(LogEntry, users=("actor", "audience_user"), blobs={"data": LOG_DATA}, implied=("campaign",))
 #: The roll feed, oldest first (the copy's ids keep that order); its JSON columns (a check's
 #: inputs, the dice, the breakdown) name no rows.
@@ -213,7 +227,8 @@ def imported_author(name: str) -> str:
 EXPORTED: dict[str, Table] = {table.model._meta.label: table for table in (
     CAMPAIGN, MEMBER, CHARACTER, *LINES.values(), SHEET_HISTORY, *LINE_HISTORY.values(), ADVENTURE, TOKEN,
     MACGUFFIN, LEDGER, COMPLICATION, ENCOUNTER, FIGHTER, COMBAT_LOG, NPC_SETUP, THERAPY, DOWNTIME, CLAIM, TREATMENT,
-    TRANSITION, TRANSITION_RECORD, HISTORY, ROLL)}
+    TRANSITION, TRANSITION_RECORD, HISTORY, ROLL, SYSTEM_SHEET, POOL_ENTRY, SYSTEM_SHEET_HISTORY, SYSTEM_FIGHT,
+    SHEET_CLAIM)}
 #: The tables of the campaign's apps the document leaves out, and why.
 NOT_EXPORTED: dict[str, str] = {
     Event._meta.label: "the live stream is runtime state: pages on the new server listen from its own last id",
@@ -222,15 +237,10 @@ NOT_EXPORTED: dict[str, str] = {
     "campaign.Invitation": "links into this server's copy: the import invites the document's members afresh",
     "campaign.GameSession": "game nights and their recaps are this table's memory; the log lines they drew on travel",
     "campaign.SessionNote": "members' notes on game nights, kept with the nights",
-    "characters.SystemSheet": "the other rule sets' sheets are not in the document yet: a copy starts without them",
-    "characters.PoolEntry": "the ledger of those sheets' resources, which stay behind with them",
-    "characters.HistoricalSystemSheet": "those sheets' history, which stays behind with them",
-    "combat.SystemFight": "fights of the other rule sets, which play those sheets",
-    "downtime.SheetClaim": "what a downtime did to those sheets, which stay behind with them",
 }
 
 #: The top level of a document, in the order the export writes it.
-TOP_LEVEL = ("format", "version", "exported_at", "campaign", "members", "characters", "adventures", "pools",
-             "ledger", "complications", "encounters", "npc_setups",
+TOP_LEVEL = ("format", "version", "exported_at", "campaign", "members", "characters", "sheets", "adventures",
+             "pools", "ledger", "complications", "encounters", "npc_setups", "system_fights",
              "therapies", "downtimes", "treatments", "transitions",
              "history", "rolls")

@@ -14,10 +14,11 @@ from django.core.exceptions import ValidationError
 from django.db import models
 
 from campaign.models import Campaign, Job, LogEntry, Membership
-from characters.models import Character
-from combat.models import Combatant, CombatEvent, Encounter, NpcSetup
+from characters.models import Character, PoolEntry, SystemSheet
+from combat.models import Combatant, CombatEvent, Encounter, NpcSetup, SystemFight
 from downtime.models import (
     DowntimeClaim,
+    SheetClaim,
     Therapy,
     TransitionBatch,
     TransitionRecord,
@@ -104,16 +105,19 @@ class Importer:
             check_rule_set(self.campaign, "campaign", self.problems)
         self.read_members(_list(d.get("members"), "members", self.problems))
         self.read_characters(_list(d.get("characters"), "characters", self.problems))
+        self.read_sheets(_list(d.get("sheets"), "sheets", self.problems))
         self.read_adventures(_list(d.get("adventures"), "adventures", self.problems))
         self.read_rows(d, "pools", doc.MACGUFFIN)
         self.read_ledger(_list(d.get("ledger"), "ledger", self.problems))
         self.read_rows(d, "complications", doc.COMPLICATION)
         self.read_encounters(_list(d.get("encounters"), "encounters", self.problems))
         self.read_rows(d, "npc_setups", doc.NPC_SETUP)
+        self.read_rows(d, "system_fights", doc.SYSTEM_FIGHT)
         self.read_rows(d, "therapies", doc.THERAPY)
-        self.read_parents(d, "downtimes", doc.DOWNTIME, "claims", doc.CLAIM, status_check=True)
+        self.read_parents(d, "downtimes", doc.DOWNTIME, {"claims": doc.CLAIM, "sheet_claims": doc.SHEET_CLAIM},
+                          status_check=True)
         self.read_rows(d, "treatments", doc.TREATMENT)
-        self.read_parents(d, "transitions", doc.TRANSITION, "records", doc.TRANSITION_RECORD)
+        self.read_parents(d, "transitions", doc.TRANSITION, {"records": doc.TRANSITION_RECORD})
         self.read_rows(d, "history", doc.HISTORY, allocate_ids=False)
         self.read_rows(d, "rolls", doc.ROLL)
         for model, rows in self.rows.items():
@@ -243,22 +247,44 @@ class Importer:
     def campaign_pk(self) -> int:
         return self.campaign.pk if self.campaign is not None else None
 
-    def read_parents(self, d: dict, name: str, table: doc.Table, child_name: str, child: doc.Table,
+    def read_parents(self, d: dict, name: str, table: doc.Table, children: dict[str, doc.Table],
                      status_check: bool = False) -> None:
-        """Rows with their own list of rows inside (downtimes and their claims, transitions and records)."""
+        """Rows with lists of rows inside (downtimes and their claims, transitions and records)."""
         rows = _list(d.get(name), name, self.problems)
         ids = allocate(table.model, len(rows))
         self.keys(rows, name, table.key, ids)
         for i, (value, pk) in enumerate(zip(rows, ids, strict=True)):
             path = f"{name}[{i}]"
-            parent = self.row(value, path, table, pk=pk, extra=(child_name,), campaign_id=self.campaign_pk,
+            parent = self.row(value, path, table, pk=pk, extra=tuple(children), campaign_id=self.campaign_pk,
                               **({"kind": Job.Kind.DOWNTIME} if status_check else {}))
             if parent is None:
                 continue
             if status_check and parent.status not in (Job.Status.DONE, Job.Status.FAILED):
                 self.problems.add(f"{path}.status", "Only finished downtimes (done or failed) can be imported.")
-            for j, item in enumerate(_list(value.get(child_name), f"{path}.{child_name}", self.problems)):
-                self.row(item, f"{path}.{child_name}[{j}]", child, **{child.implied[0] + "_id": pk})
+            for child_name, child in children.items():
+                for j, item in enumerate(_list(value.get(child_name), f"{path}.{child_name}", self.problems)):
+                    self.row(item, f"{path}.{child_name}[{j}]", child, **{child.implied[0] + "_id": pk})
+
+    def read_sheets(self, rows: list) -> None:
+        """The other rule sets' sheets, each with its resources' ledger and its history. A sheet
+        whose player has no account here is the importer's, as a character is."""
+        ids = allocate(SystemSheet, len(rows))
+        self.keys(rows, "sheets", "sheet", ids)
+        for i, (value, pk) in enumerate(zip(rows, ids, strict=True)):
+            path = f"sheets[{i}]"
+            sheet = self.row(value, path, doc.SYSTEM_SHEET, pk=pk, extra=("entries", "history"),
+                             campaign_id=self.campaign_pk)
+            if sheet is None:
+                continue
+            if sheet.owner_id is None:
+                sheet.owner = self.user
+            for j, item in enumerate(_list(value.get("entries"), f"{path}.entries", self.problems)):
+                self.row(item, f"{path}.entries[{j}]", doc.POOL_ENTRY, sheet_id=pk, campaign_id=self.campaign_pk)
+            for j, record in enumerate(_list(value.get("history"), f"{path}.history", self.problems)):
+                past = self.row(record, f"{path}.history[{j}]", doc.SYSTEM_SHEET_HISTORY, id=pk,
+                                campaign_id=self.campaign_pk)
+                if past is not None and past.owner_id is None:
+                    past.owner_id = sheet.owner_id
 
     # --- Members and characters -------------------------------------------------------------
     def read_members(self, rows: list) -> None:
@@ -472,7 +498,8 @@ class Importer:
         Membership.objects.bulk_create(self.memberships)
         insert(Character, list(self.characters.values()))
         for model in (*[t.model for t in doc.LINES.values()], doc.SHEET_HISTORY.model,
-                      *[t.model for t in doc.LINE_HISTORY.values()], Adventure, BadNewsToken, MacGuffin, KarmaEntry,
-                      Complication, Encounter, Combatant, CombatEvent, NpcSetup, Therapy, Job, DowntimeClaim, Treatment,
-                      TransitionBatch, TransitionRecord, LogEntry, Roll):
+                      *[t.model for t in doc.LINE_HISTORY.values()], SystemSheet, PoolEntry,
+                      doc.SYSTEM_SHEET_HISTORY.model, Adventure, BadNewsToken, MacGuffin, KarmaEntry, Complication,
+                      Encounter, Combatant, CombatEvent, NpcSetup, SystemFight, Therapy, Job, DowntimeClaim,
+                      SheetClaim, Treatment, TransitionBatch, TransitionRecord, LogEntry, Roll):
             insert(model, [instance for instance, _ in self.rows.get(model, [])])

@@ -2,7 +2,7 @@
 
 Some JSON columns hold ids (a combat event's before/after, a job's plans, a log entry's data).
 A spec describes where: ``Ref("character")`` is a value naming a character, ``Each`` applies a
-spec to every item of a list, ``Keys`` says an object's keys name rows, ``Fields`` applies specs
+spec to every item of a list, ``Keys`` says an object's keys name rows, ``Values`` that its values do, ``Fields`` applies specs
 to some fields of an object and leaves the others as they are, ``Drop`` removes a field. The same
 spec turns ids into document keys on export and keys back into ids on import.
 """
@@ -27,6 +27,13 @@ class Each:
 class Keys:
     kind: str
     values: object = None
+
+
+@dataclass(frozen=True)
+class Values:
+    """An object whose keys are names and whose values name rows (or are null)."""
+
+    kind: str
 
 
 @dataclass(frozen=True)
@@ -57,6 +64,9 @@ def translate(value, spec, resolve: Resolve, path: str, complain: Complain = Non
         return [translate(item, spec.item, resolve, f"{path}[{i}]", complain) for i, item in enumerate(value)]
     if not isinstance(value, dict):
         return _wrong(value, "an object", path, complain)
+    if isinstance(spec, Values):
+        return {key: None if item is None else resolve(spec.kind, item, f"{path}.{key}")
+                for key, item in value.items()}
     if isinstance(spec, Keys):
         out = {}
         for key, item in value.items():

@@ -13,10 +13,11 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from campaign.models import Campaign, Job, LogEntry
-from characters.models import Character
-from combat.models import Combatant, CombatEvent, Encounter, NpcSetup
+from characters.models import Character, PoolEntry, SystemSheet
+from combat.models import Combatant, CombatEvent, Encounter, NpcSetup, SystemFight
 from downtime.models import (
     DowntimeClaim,
+    SheetClaim,
     Therapy,
     TransitionBatch,
     TransitionRecord,
@@ -101,6 +102,12 @@ class Exporter:
         self.history = list(LogEntry.objects.filter(campaign=c).exclude(action=doc.IMPORT_ACTION).order_by("id"))
         self.rolls = list(Roll.objects.filter(campaign=c).order_by("id"))
         self.members = list(c.memberships.select_related("user").order_by("role", "user__username"))
+        self.sheets = list(SystemSheet.objects.filter(campaign=c).order_by("id"))
+        self.pool_entries = _by(PoolEntry.objects.filter(sheet__campaign=c).order_by("id"), "sheet_id")
+        self.sheets_history = _by(doc.SYSTEM_SHEET_HISTORY.model.objects.filter(campaign=c)
+                                  .order_by("history_date", "history_id"), "id")
+        self.system_fights = list(SystemFight.objects.filter(campaign=c).order_by("id"))
+        self.sheet_claims = _by(SheetClaim.objects.filter(job__campaign=c).order_by("id"), "job_id")
 
         for kind, rows in (("character", self.characters), ("adventure", self.adventures),
                            ("macguffin", self.macguffins), ("entry", self.ledger),
@@ -108,7 +115,8 @@ class Exporter:
                            ("combatant", [f for e in self.encounters for f in self.combatants[e.pk]]),
                            ("event", [v for e in self.encounters for v in self.combat_log[e.pk]]),
                            ("therapy", self.therapies), ("downtime", self.downtimes),
-                           ("treatment", self.treatments), ("transition", self.transitions)):
+                           ("treatment", self.treatments), ("transition", self.transitions),
+                           ("sheet", self.sheets), ("system_fight", self.system_fights)):
             self.keys[kind] = {row.pk: f"{kind}-{number}" for number, row in enumerate(rows, 1)}
         for character in self.characters:
             for kind in doc.LINES:
@@ -124,6 +132,9 @@ class Exporter:
                   (doc.THERAPY, self.therapies), (doc.DOWNTIME, self.downtimes), (doc.TREATMENT, self.treatments),
                   (doc.TRANSITION, self.transitions), (doc.HISTORY, self.history), (doc.ROLL, self.rolls),
                   (doc.SHEET_HISTORY, [r for rows in self.sheet_history.values() for r in rows]),
+                  (doc.SYSTEM_SHEET, self.sheets),
+                  (doc.POOL_ENTRY, [e for rows in self.pool_entries.values() for e in rows]),
+                  (doc.SYSTEM_SHEET_HISTORY, [r for rows in self.sheets_history.values() for r in rows]),
                   (doc.COMBAT_LOG, [v for rows in self.combat_log.values() for v in rows])]
         tables += [(doc.LINE_HISTORY[kind], [r for rows in by_character.values() for r in rows])
                    for kind, by_character in self.line_history.items()]
@@ -169,6 +180,10 @@ class Exporter:
             "campaign": self.row(self.campaign, doc.CAMPAIGN),
             "members": [self.row(m, doc.MEMBER) for m in self.members],
             "characters": [self.character(c) for c in self.characters],
+            "sheets": [{**self.row(sheet, doc.SYSTEM_SHEET),
+                        "entries": [self.row(e, doc.POOL_ENTRY) for e in self.pool_entries[sheet.pk]],
+                        "history": [self.row(r, doc.SYSTEM_SHEET_HISTORY) for r in self.sheets_history[sheet.pk]]}
+                       for sheet in self.sheets],
             "adventures": [{**self.row(a, doc.ADVENTURE),
                             "tokens": [self.row(t, doc.TOKEN) for t in self.tokens[a.pk]]} for a in self.adventures],
             "pools": [self.row(m, doc.MACGUFFIN) for m in self.macguffins],
@@ -176,9 +191,12 @@ class Exporter:
             "complications": [self.row(c, doc.COMPLICATION) for c in self.complications],
             "encounters": [self.encounter(e) for e in self.encounters],
             "npc_setups": [self.row(s, doc.NPC_SETUP) for s in self.npc_setups],
+            "system_fights": [self.row(f, doc.SYSTEM_FIGHT) for f in self.system_fights],
             "therapies": [self.row(t, doc.THERAPY) for t in self.therapies],
             "downtimes": [{**self.row(j, doc.DOWNTIME),
-                           "claims": [self.row(c, doc.CLAIM) for c in self.claims[j.pk]]} for j in self.downtimes],
+                           "claims": [self.row(c, doc.CLAIM) for c in self.claims[j.pk]],
+                           "sheet_claims": [self.row(c, doc.SHEET_CLAIM) for c in self.sheet_claims[j.pk]]}
+                          for j in self.downtimes],
             "treatments": [self.row(t, doc.TREATMENT) for t in self.treatments],
             "transitions": [{**self.row(t, doc.TRANSITION),
                              "records": [self.row(r, doc.TRANSITION_RECORD) for r in self.records[t.pk]]}

@@ -94,6 +94,38 @@ def _play_downtime(campaign, gm, mara, tomas):
                                 idempotency_key="jump", rng=random.Random(7))
 
 
+def _play_other_rule_sets(campaign, gm, users):
+    """A Rocket House evening: a sheet with its ledger and history, a fight with a blow (one undone),
+    a rest in the downtime job; then back to Zener Gate, the sheets kept."""
+    from campaign import services
+    from characters import system_sheets
+    from combat import system_blows, system_fights
+    from downtime import services as downtime
+
+    alice = users["alice"]
+    campaign = services.campaign_update(campaign=campaign, by=gm, rule_set="rocket_house")
+    gareth = system_sheets.system_sheet_create(campaign=campaign, owner=alice, by=alice, name="Sir Gareth",
+                                               lines=[{"name": "Fighting", "inputs": {"trait": 93}}],
+                                               numbers={"toughness": 60, "strength": 70, "armour": 4})
+    system_sheets.system_sheet_update(sheet=gareth, by=alice, numbers={"toughness": 62})
+    fight = system_fights.system_fight_start(campaign=campaign, by=gm, name="The field", fighters=[
+        {"sheet": gareth.pk, "total": 9}, {"name": "Puce Knight", "total": 4, "numbers": {"toughness": 76, "armour": 4}}])
+    system_fights.system_fight_act(fight=fight, by=gm, is_gm=True, action="next")
+    for dice in ([44, 65], [82, 44, 47]):
+        system_blows.system_fight_blow(fight=fight, by=alice, is_gm=False, attacker="Sir Gareth",
+                                       target="Puce Knight", inputs={"line": "Fighting", "second_skill": 72,
+                                                                     "first_weapon": 4, "first_strength": 1,
+                                                                     "dice": dice})
+    system_blows.system_fight_undo(fight=fight, by=gm, is_gm=True)
+    system_blows.system_fight_blow(fight=fight, by=gm, is_gm=True, attacker="Puce Knight", target="Sir Gareth",
+                                   inputs={"first_skill": 72, "second_skill": 93, "first_weapon": 3,
+                                           "dice": [61, 21, 15]})
+    job, _ = downtime.downtime_start(campaign=campaign, by=gm, request={
+        "hours": 2, "rest": "comfortable", "idempotency_key": "rest-after-the-joust"})
+    downtime.downtime_run(job_id=job.pk)
+    services.campaign_update(campaign=campaign, by=gm, rule_set="zener")
+
+
 def _play_sheets(campaign, gm, users):
     """A draft whose lines were added, changed and removed, and GM notes written then reverted."""
     from characters import items, lifecycle, services
@@ -170,6 +202,7 @@ def rich(personas):
     _play_sheets(campaign, gm, users)
     _play_economy(campaign, gm, mara, tomas)
     _play_combat(campaign, gm)
+    _play_other_rule_sets(campaign, gm, users)
     _play_downtime(campaign, gm, mara, tomas)
     _play_rolls(campaign, gm, users)
     campaign.refresh_from_db()

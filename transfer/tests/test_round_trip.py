@@ -230,7 +230,7 @@ def test_the_copy_plays_on_undo_revert_and_delays_included(rich, personas):
     delay.refresh_from_db()
     assert not hasattr(delay, "consumed_by") or delay.consumed_by is None
     # The downtime can be undone on the copy: the clock goes back.
-    job = Job.objects.get(campaign=copy)
+    job = Job.objects.get(campaign=copy, idempotency_key="week")
     assert Treatment.objects.filter(campaign=copy, job=job).exists()
     hours = copy.game_hours
     downtime.downtime_undo(job=job, by=gm)
@@ -242,6 +242,33 @@ def test_the_copy_plays_on_undo_revert_and_delays_included(rich, personas):
     lifecycle.character_revert(character=draft, by=gm, at=latin.history_date)
     assert set(draft.languages.values_list("name", flat=True)) == {"Latin"}
     assert Language.objects.get(name="Latin", character=draft).pk == latin.id
+
+
+def test_the_other_rule_sets_travel_and_their_blows_are_records(rich, personas):
+    """A Rocket House sheet, its ledger and history, a fight's blows and a rest come with the copy;
+    a blow in the copy is a record (no undo), a rest in it can still be undone."""
+    from campaign.errors import CampaignConflict
+    from characters.models import PoolEntry, SystemSheet
+    from combat import system_blows
+    from combat.models import SystemFight
+
+    gm = personas["gm"]
+    copy = services.import_campaign(services.export_campaign(rich), gm)
+    original = SystemSheet.objects.get(campaign=rich)
+    sheet = SystemSheet.objects.get(campaign=copy)
+    assert (sheet.name, sheet.owner, sheet.numbers, sheet.pools, sheet.condition) == (
+        original.name, gm, original.numbers, original.pools, original.condition)
+    assert sheet.condition["wounds"] == ["basic"]
+    assert list(PoolEntry.objects.filter(sheet=sheet).order_by("pk").values_list("action", "amount")) == list(
+        PoolEntry.objects.filter(sheet=original).order_by("pk").values_list("action", "amount"))
+    assert sheet.history.count() == original.history.count()
+    fight = SystemFight.objects.get(campaign=copy)
+    assert fight.fighters == {"Sir Gareth": sheet.pk, "Puce Knight": None}
+    assert [(b["undone"], b["struck_by"]) for b in fight.blows] == [(False, "alice"), (True, "alice"), (False, "gm")]
+    with pytest.raises(CampaignConflict, match="imported campaign"):
+        system_blows.system_fight_undo(fight=fight, by=gm, is_gm=True)
+    rest = Job.objects.get(campaign=copy, idempotency_key="rest-after-the-joust")
+    assert rest.sheet_claims.get().sheet == sheet and rest.params["sheets"] == [sheet.pk]
 
 
 def test_an_attack_request_waiting_in_the_copy_names_the_copys_weapon(rich, personas):
