@@ -117,16 +117,17 @@ class SystemFightOut(serializers.Serializer):
     ended = serializers.BooleanField()
 
 
-def fight_out(fight) -> dict:
+def fight_out(fight, is_gm: bool) -> dict:
     return SystemFightOut({"id": fight.pk, "campaign": fight.campaign_id, "name": fight.name, "system": fight.system,
-                           **selectors.system_fight_view(fight=fight)}).data
+                           **selectors.system_fight_view(fight=fight, is_gm=is_gm)}).data
 
 
 class SystemFightListApi(APIView):
     @extend_schema(responses=SystemFightOut(many=True))
     def get(self, request, campaign_id: int):
         access = access_campaign(user=request.user, campaign_id=campaign_id)
-        return Response([fight_out(fight) for fight in selectors.system_fight_list(campaign_id=access.campaign.pk)])
+        return Response([fight_out(fight, access.is_gm)
+                         for fight in selectors.system_fight_list(campaign_id=access.campaign.pk)])
 
     @extend_schema(request=SystemFightIn, responses={201: SystemFightOut})
     def post(self, request, campaign_id: int):
@@ -134,14 +135,14 @@ class SystemFightListApi(APIView):
         data = SystemFightIn(data=request.data)
         data.is_valid(raise_exception=True)
         fight = system_fights.system_fight_start(campaign=access.campaign, by=request.user, **data.validated_data)
-        return Response(fight_out(fight), status=status.HTTP_201_CREATED)
+        return Response(fight_out(fight, access.is_gm), status=status.HTTP_201_CREATED)
 
 
 class SystemFightDetailApi(APIView):
     @extend_schema(responses=SystemFightOut)
     def get(self, request, fight_id: int):
-        fight, _ = access_system_fight(user=request.user, fight_id=fight_id)
-        return Response(fight_out(fight))
+        fight, access = access_system_fight(user=request.user, fight_id=fight_id)
+        return Response(fight_out(fight, access.is_gm))
 
 
 class SystemFightActionApi(APIView):
@@ -151,7 +152,7 @@ class SystemFightActionApi(APIView):
         data = FightActionIn(data=request.data)
         data.is_valid(raise_exception=True)
         fight = system_fights.system_fight_act(fight=fight, by=request.user, is_gm=access.is_gm, **data.validated_data)
-        return Response(fight_out(fight))
+        return Response(fight_out(fight, access.is_gm))
 
 
 class SystemFightBlowApi(APIView):

@@ -84,16 +84,28 @@ def system_fight_list(*, campaign_id: int):
     return SystemFight.objects.filter(campaign_id=campaign_id).order_by("-created_at", "-id")
 
 
-def blow_view(blow: dict) -> dict:
-    """What the page and the API show of a blow of another rule set (not what it kept for its undo)."""
-    return {**{key: blow.get(key) for key in ("n", "attacker", "target", "summary", "breakdown", "dice",
-                                               "probability", "undone")}, "by": blow.get("struck_by") or ""}
+def blow_view(blow: dict, fight=None, *, is_gm: bool = True) -> dict:
+    """What the page and the API show of a blow of another rule set (not what it kept for its
+    undo). Players get no terms of a blow an NPC took part in: they hold the NPC's numbers."""
+    view = {**{key: blow.get(key) for key in ("n", "attacker", "target", "summary", "breakdown", "dice",
+                                              "probability", "undone")}, "by": blow.get("struck_by") or ""}
+    if not is_gm and fight is not None and any(not fight.fighters.get(name) for name in (view["attacker"],
+                                                                                          view["target"])):
+        view["breakdown"] = []
+    return view
 
 
-def system_fight_view(*, fight) -> dict:
+#: What players see of an NPC's condition: its state and the wounds anyone could see, no numbers.
+NPC_LINES_SEEN = ("Wounds",)
+
+
+def system_fight_view(*, fight, is_gm: bool = True) -> dict:
     """What a fight of another rule set shows: the order with each fighter's standing (their
     condition as the rulebook reads it), the record by round or turn, and the blows, newest first.
-    One query for the sheets however many fight."""
+
+    Players see no NPC's numbers (its Fatigue, Endurance or damage against its Health, the terms
+    of a blow it took part in), as in a Zener Gate encounter; the GM sees everything. One query
+    for the sheets however many fight."""
     from characters.models import SystemSheet
     from rulebook.systems import exchanges
     from rulebook.systems.core_turns import DeclarationTurns
@@ -114,6 +126,10 @@ def system_fight_view(*, fight) -> dict:
         else:
             npc = fight.npcs.get(name, {})
             numbers, condition = {**defaults, **npc.get("numbers", {})}, npc.get("condition")
+            if not is_gm:
+                shown = exchanges.standing(fight.system, condition, numbers, damage_mode=mode)
+                return {"lines": [line for line in shown["lines"] if line[0] in NPC_LINES_SEEN],
+                        "state": shown["state"], "penalty": ""}
         return exchanges.standing(fight.system, condition, numbers, damage_mode=mode)
 
     if fight.system == "core_rules":
@@ -135,6 +151,6 @@ def system_fight_view(*, fight) -> dict:
                   "standing": standing(n)} for n in turn_order.order]
         head = {"round": turn_order.round if turn_order.position >= 0 else 0, "acting": turn_order.acting,
                 "unit": "Round"}
-    blows = [blow_view(blow) for blow in reversed(fight.blows)]
+    blows = [blow_view(blow, fight, is_gm=is_gm) for blow in reversed(fight.blows)]
     return {**head, "order": order, "ended": fight.ended, "blows": blows,
             "rounds": [{"round": number, "turns": turns} for number, turns in sorted(record.items(), reverse=True)]}

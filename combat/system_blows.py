@@ -253,7 +253,7 @@ def system_fight_blow(*, fight: SystemFight, by, is_gm: bool, attacker: object, 
                 if (blow["attacker"], blow["target"]) != (attacker, target):
                     raise CampaignConflict("That idempotency key was already used for another blow; send a new key "
                                            "for a new request.", field="idempotency_key")
-                return blow_view(blow), False
+                return blow_view(blow, fight, is_gm=is_gm), False
     if fight.system not in INPUTS:
         raise CampaignConflict(_no_blows(fight), field="fight")
     if fight.ended:
@@ -301,7 +301,7 @@ def system_fight_blow(*, fight: SystemFight, by, is_gm: bool, attacker: object, 
     changes.publish(SystemFightChanged(fight=fight.pk),
                     *([SystemSheetChanged(sheets=landed + [e["sheet"] for e in entries])]
                       if landed or entries else []))
-    return blow_view(blow), True
+    return blow_view(blow, fight, is_gm=is_gm), True
 
 
 def _plain(value: object) -> object:

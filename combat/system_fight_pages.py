@@ -190,7 +190,7 @@ def _blow_form(fight, view, access, mine, post=None) -> dict | None:
 
 
 def _fight_page(request, fight, access, *, error: str = "", status: int = 200, post=None, odds=None):
-    view = selectors.system_fight_view(fight=fight)
+    view = selectors.system_fight_view(fight=fight, is_gm=access.is_gm)
     mine = set() if access.is_gm else system_fights.own_fighters(fight, request.user)
     if odds is not None:
         odds = {**odds, "percent": f"{float(odds['hit']) * 100:.1f} %",

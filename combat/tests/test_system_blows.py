@@ -67,13 +67,15 @@ def _joust(api_as, camelot):
     return gm, fight
 
 
-def test_gareth_hits_the_puce_knight(api_as, camelot):
+def test_gareth_hits_the_puce_knight(api_as, personas, camelot):
     """003, "Combat": 82 (Effect 8) against 44 (Effect 4); great sword +4, heavy armour 4: 4 damage, a
     basic wound; Toughness 76 gives 15 Fatigue, 11 left; the check at 66 is rolled 47: still fighting."""
     gm, fight = _joust(api_as, camelot)
     assert _fighter(fight, "Sir Gareth")["standing"]["lines"][0] == ["Fatigue", "12 of 12"]
-    blow = _blow(api_as("player"), fight["id"], "Sir Gareth", "Puce Knight", line="Fighting", second_skill=72,
-                 first_weapon=4, second_weapon=3, dice=[82, 44, 47])
+    struck = _blow(api_as("player"), fight["id"], "Sir Gareth", "Puce Knight", line="Fighting", second_skill=72,
+                   first_weapon=4, second_weapon=3, dice=[82, 44, 47])
+    assert struck["breakdown"] == []  # the terms hold the NPC's numbers: the GM's to read
+    blow = gm.get(f"/api/v1/system-fights/{fight['id']}/").json()["blows"][0]
     terms = dict((label, value) for label, value in blow["breakdown"])
     assert terms["first Effect"] == 8 and terms["second Effect"] == 4
     assert terms["net Effect + weapon"] == 8 and terms["armour"] == -4 and terms["damage"] == 4
@@ -86,6 +88,16 @@ def test_gareth_hits_the_puce_knight(api_as, camelot):
     assert _lines(knight) == {"Fatigue": "11 of 15", "Wounds": "basic", "Bleeding": "none"}
     assert knight["standing"]["state"] == "fighting" and knight["standing"]["penalty"] == "-10% to every action"
     assert _lines(_fighter(body, "Sir Gareth"))["Fatigue"] == "12 of 12"
+    for persona in ("player", "other_player", "viewer"):  # an NPC's numbers are the GM's
+        seen = api_as(persona).get(f"/api/v1/system-fights/{fight['id']}/").json()
+        assert _fighter(seen, "Puce Knight")["standing"] == {"lines": [["Wounds", "basic"]], "state": "fighting",
+                                                             "penalty": ""}
+        assert seen["blows"][0]["breakdown"] == [] and seen["blows"][0]["summary"] == blow["summary"]
+        assert _lines(_fighter(seen, "Sir Gareth"))["Fatigue"] == "12 of 12"
+    page = Client()
+    page.force_login(personas["player"])
+    html = page.get(f"/system-fights/{fight['id']}/").content.decode()
+    assert "of 15" not in html and "Toughness check (Toughness" not in html
 
 
 def test_gareths_strength_makes_it_a_serious_wound_and_undo_takes_it_back(api_as, camelot):
@@ -272,7 +284,7 @@ def test_edge_on_an_attack_and_the_edge_burn(api_as, street):
     assert runner.pools["edge"] == 3
     blow = _blow(player, fight["id"], "Runner", "Guard", line="Pistols", tn=15, weapon_dice=2, modifier=4,
                  edge_damage=1, check_dice=[6, 7], damage_dice=[1, 1, 6])
-    terms = dict((label, value) for label, value in blow["breakdown"])
+    terms = dict(gm.get(f"/api/v1/system-fights/{fight['id']}/").json()["blows"][0]["breakdown"])
     assert terms["extra d6"] == 1 and terms["damage"] == 12
     assert "the target is down" in blow["summary"]
     runner.refresh_from_db()

@@ -48,7 +48,8 @@ def test_a_held_turn_from_the_players_phone(personas, page_for, live_server):
 
 def test_a_rocket_house_round_lands_on_the_players_phone(personas, page_for, live_server):
     """003, "Combat": Gareth (93 %, great sword +4) against the Puce Knight (72 %), 82 against 44:
-    the knight takes 4 and keeps fighting; then the knight's blow lands on Gareth's open page."""
+    the knight takes 4 and keeps fighting (the player sees his wound, the GM his Fatigue too); then
+    the knight's blow lands on Gareth's open page."""
     campaign = campaign_services.campaign_update(campaign=personas["campaign"], by=personas["gm"],
                                                  rule_set="rocket_house")
     gareth = system_sheets.system_sheet_create(campaign=campaign, owner=personas["player"], by=personas["player"],
@@ -71,7 +72,9 @@ def test_a_rocket_house_round_lands_on_the_players_phone(personas, page_for, liv
     expect(gm.locator(".odds-line")).to_contain_text("60.9 % chance Puce Knight takes damage")
     gm.get_by_role("button", name="Fight the round").click()
     knight = player.locator(".fight-order li", has_text="Puce Knight")
-    expect(knight).to_contain_text("Fatigue 11 of 15", timeout=5000)  # on the player's page, no reload
+    expect(knight).to_contain_text("Wounds basic", timeout=5000)  # on the player's page, no reload
+    expect(knight).not_to_contain_text("of 15")  # an NPC's Fatigue is the GM's
+    expect(gm.locator(".fight-order li", has_text="Puce Knight")).to_contain_text("Fatigue 11 of 15")
     expect(player.get_by_role("log", name="Blows, newest first")).to_contain_text("a basic wound")
 
     gm.get_by_label("First fighter").select_option("Puce Knight")
