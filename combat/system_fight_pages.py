@@ -134,8 +134,8 @@ BLOW_FIELDS = {
                      ("second_stance", "Second's stance", "stance", ""),
                      ("first_strength", "First spends Strength Effect", "n", "added on a melee hit"),
                      ("second_strength", "Second spends Strength Effect", "n", "added on a melee hit"),
-                     ("first_toughness", "First spends Toughness armour", "n", "Wounds Only rule"),
-                     ("second_toughness", "Second spends Toughness armour", "n", "Wounds Only rule"),
+                     ("first_toughness", "First spends Toughness armour", "n", "taken off a hit"),
+                     ("second_toughness", "Second spends Toughness armour", "n", "taken off a hit"),
                      ("less_lethal", "Less-lethal weapons", "flag", "no kill, no bleeding"),
                      ("dice", "Dice rolled", "faces", "the first's d100, the second's, then Toughness checks")),
 }
@@ -177,7 +177,10 @@ def _blow_form(fight, view, access, mine, post=None) -> dict | None:
         return None
     post = post or {}
     fields = []
+    wounds_only = system_blows.fight_rulings(fight).get("damage_mode", 0) == rocket_house.WOUNDS_ONLY
     for key, label, kind, help_text in BLOW_FIELDS[fight.system]:
+        if key.endswith("_toughness") and not wounds_only:
+            continue  # Toughness is armour only under the Wounds Only rule
         value = (post.get(key) or "").strip() if post else ""
         fields.append({"key": key, "label": label, "help": help_text, "faces": kind == "faces",
                        "flag": kind == "flag", "choices": rocket_house.STANCES if kind == "stance" else None,

@@ -437,3 +437,25 @@ def test_the_fight_page_reads_in_constant_queries(personas, camelot, django_asse
     with CaptureQueriesContext(connection) as many:
         gm.get(f"/system-fights/{large.pk}/")
     assert len(many) == len(few)
+
+
+def test_wounds_only_with_toughness_armour(api_as, personas, camelot):
+    """003, "Wounds Only": the campaign's ruling; the knight (a sheet here, Toughness 76: two levels
+    above Average) takes 4 off Gareth's hit less his 2 Toughness armour: 2, a basic wound."""
+    campaign, gareth = camelot
+    campaign = campaign_services.campaign_update(campaign=campaign, by=personas["gm"], rulings={"damage_mode": 1})
+    knight = system_sheets.system_sheet_create(campaign=campaign, owner=personas["other_player"],
+                                               by=personas["other_player"], name="Puce Knight",
+                                               numbers={"toughness": 76, "armour": 4})
+    gm = api_as("gm")
+    fight = _start(gm, campaign, [{"sheet": gareth.pk, "total": 9}, {"sheet": knight.pk, "total": 4}])
+    blow = _blow(gm, fight["id"], "Sir Gareth", "Puce Knight", first_skill=93, second_skill=72, first_weapon=4,
+                 second_toughness=2, dice=[82, 44, 47])
+    assert "2 damage, a basic wound" in blow["summary"]
+    knight.refresh_from_db()
+    assert knight.pools["toughness_armour"] == 0 and knight.condition["fatigue"] == 15  # Fatigue is not counted
+    body = gm.get(f"/api/v1/system-fights/{fight['id']}/").json()
+    assert _lines(_fighter(body, "Puce Knight")) == {"Wounds": "basic", "Bleeding": "none"}
+    html = Client()
+    html.force_login(personas["gm"])
+    assert "Second spends Toughness armour" in html.get(f"/system-fights/{fight['id']}/").content.decode()
