@@ -18,7 +18,7 @@ from campaign.errors import CampaignConflict, CampaignError
 from rulebook import RulesError
 from rulebook.systems import get_system, success_check
 from rulebook.systems.base import ParamError
-from rulebook.systems.exchanges import condition_of, standing
+from rulebook.systems.exchanges import condition_of, rally, standing
 from rulebook.systems.sheets import ACTIONS, AWARD, BURN, NEW_FIGHT, SESSION, SPEND, spec_for
 from zenergate_site import limits
 
@@ -153,6 +153,8 @@ def pool_act(*, sheet: SystemSheet, by, is_gm: bool, pool: object, action: objec
         after = _edge_burn(sheet, rule, current)
     else:
         after = _rules(spec.refill, rule.key, action, current, sheet.numbers)
+    if rule.key == "plot_points" and use == "rally":  # half the lost Endurance back, at once
+        sheet.condition = rally(sheet.condition, {p.name: sheet.numbers.get(p.name, p.default) for p in spec.numbers})
     sheet.pools = {**sheet.pools, rule.key: after}
     sheet._change_reason = f"by {by}: {rule.label} {ACTIONS[action].lower()}"
     sheet.save(update_fields=["pools", "numbers", "condition", "updated_at"])

@@ -37,7 +37,7 @@ from .system_fights import own_fighters
 
 #: What each system's blow takes, besides who strikes whom; every value a whole number unless said.
 INPUTS = {
-    "zerospace": ("av", "dv", "bonus_dice", "defense_dice", "dice"),
+    "zerospace": ("av", "dv", "bonus_dice", "defense_dice", "plot_point", "dice"),
     "success_check": ("bonus", "tn", "advantage", "edge_advantage", "edge_damage", "drop", "weapon_dice",
                       "modifier", "pt", "dr", "check_dice", "damage_dice"),
     "rocket_house": ("first_skill", "second_skill", "first_weapon", "second_weapon", "first_armour",
@@ -49,6 +49,7 @@ LINE_INPUT = {"zerospace": ("av", None), "success_check": ("bonus", None),
               "rocket_house": ("first_skill", "second_skill")}
 #: A resource a blow spends: (the input, the pool, what the point buys, the side that pays).
 SPENDS = {
+    "zerospace": (("plot_point", "plot_points", "bonus die", "first"),),
     "success_check": (("edge_advantage", "edge", "advantage", "first"),
                       ("edge_damage", "edge", "+1d6 damage", "first")),
     "rocket_house": (("first_strength", "strength_effect", "melee damage", "first"),
@@ -127,6 +128,7 @@ def _resolve(system: str, inputs: dict, attacker: Side, target: Side, rulings: d
     if system == "zerospace":
         return _rules(exchanges.zerospace_attack, av=inputs["av"], dv=inputs["dv"],
                       bonus_dice=inputs.get("bonus_dice", 0), defense_dice=inputs.get("defense_dice", 0),
+                      plot_point=inputs.get("plot_point", 0),
                       attacker=attacker.condition, target=target.condition, attacker_numbers=attacker.numbers,
                       target_numbers=target.numbers, rng=rng, dice=inputs.get("dice"),
                       **{k: v for k, v in rulings.items() if k in ("margin_of_success", "bonus_dice_mode")})
@@ -206,8 +208,10 @@ def _odds(system: str, inputs: dict, attacker: Side, target: Side, rulings: dict
         raise CampaignError(f"The odds need {', '.join(need)}.", field=f"inputs.{need[0]}")
     try:
         if system == "zerospace":
-            odds = zerospace.opposed_odds(inputs["av"], inputs["dv"], inputs.get("bonus_dice", 0),
-                                          inputs.get("defense_dice", 0))
+            bonus = inputs.get("bonus_dice", 0) + (1 if inputs.get("plot_point") else 0) + exchanges.tired_dice(
+                attacker.condition, attacker.numbers)
+            odds = zerospace.opposed_odds(inputs["av"], inputs["dv"], bonus, inputs.get("defense_dice", 0),
+                                          bonus_dice_mode=rulings.get("bonus_dice_mode", zerospace.ADD_DICE))
             return {"hit": odds.probability, "says": "chance to hit"}
         if system == "success_check":
             odds = success_check.check_odds(inputs["bonus"], inputs["tn"], inputs.get("advantage", 0),
@@ -317,8 +321,8 @@ def _check_pools(system: str, inputs: dict, first: Side, second: Side) -> list[t
     asked = []
     for key, pool, use, side_key in SPENDS.get(system, ()):
         points = inputs.get(key, 0)
-        if system == "success_check":
-            points = 1 if points else 0  # a point of Edge, or none
+        if system in ("success_check", "zerospace"):
+            points = 1 if points else 0  # a point of Edge or a plot point, or none
         if not points:
             continue
         side = first if side_key == "first" else second

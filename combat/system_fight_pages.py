@@ -113,6 +113,7 @@ BLOW_FIELDS = {
     "zerospace": (("av", "Attack value (AV)", "n", ""), ("dv", "Defence value (DV)", "n", ""),
                   ("bonus_dice", "Bonus dice (− for penalty dice)", "n", ""),
                   ("defense_dice", "Defender's bonus dice", "n", ""),
+                  ("plot_point", "Spend a plot point for a bonus die", "flag", ""),
                   ("dice", "Dice rolled", "faces", "the attacker's d6s, then the defender's")),
     "success_check": (("bonus", "Skill bonus", "n", ""), ("tn", "Target number", "n", "20 is moderate"),
                       ("advantage", "Advantage (− for Disadvantage)", "n", ""),

@@ -459,3 +459,39 @@ def test_wounds_only_with_toughness_armour(api_as, personas, camelot):
     html = Client()
     html.force_login(personas["gm"])
     assert "Second spends Toughness armour" in html.get(f"/system-fights/{fight['id']}/").content.decode()
+
+
+def test_a_plot_point_buys_a_bonus_die_and_a_rally(api_as, personas):
+    """001, "Plot Points": a point buys a bonus die on the roll (spent through the ledger) or a rally,
+    half the lost Endurance back."""
+    campaign = _campaign(personas, "zerospace")
+    soraya = system_sheets.system_sheet_create(campaign=campaign, owner=personas["player"], by=personas["player"],
+                                               name="Soraya", numbers={"brawn": 5})
+    gm, player = api_as("gm"), api_as("player")
+    fight = _start(gm, campaign, [{"sheet": soraya.pk, "total": 9}, {"name": "Lackey", "total": 5}])
+    preview = player.post(f"/api/v1/system-fights/{fight['id']}/blows/preview/", {
+        "attacker": "Soraya", "target": "Lackey", "inputs": {"av": 3, "dv": 3, "plot_point": 1}}, format="json")
+    from fractions import Fraction
+
+    from rulebook.systems import zerospace
+    assert Fraction(preview.json()["hit"]) == zerospace.opposed_odds(3, 3, 1).probability
+    blow = _blow(player, fight["id"], "Soraya", "Lackey", av=3, dv=3, plot_point=1, dice=[1, 6, 6, 1, 1])
+    assert blow["summary"].startswith("hits")
+    soraya.refresh_from_db()
+    assert soraya.pools["plot_points"] == 0
+    assert PoolEntry.objects.get(sheet=soraya, action="spend").use == "bonus die"
+    broke = _blow(player, fight["id"], "Soraya", "Lackey", status=409, av=3, dv=3, plot_point=1)
+    assert "0 Plot points left" in str(broke)
+    # Three lackey hits later, a rally brings back half the lost Endurance.
+    for _ in range(3):
+        _blow(gm, fight["id"], "Lackey", "Soraya", av=9, dv=0, dice=[6, 6, 1, 1])
+    soraya.refresh_from_db()
+    assert soraya.condition == {"endurance": 2}
+    award = gm.post(f"/api/v1/system-sheets/{soraya.pk}/pools/", {"pool": "plot_points", "action": "award"},
+                    format="json")
+    assert award.status_code == 201
+    rally = player.post(f"/api/v1/system-sheets/{soraya.pk}/pools/", {"pool": "plot_points", "action": "spend",
+                                                                      "use": "rally"}, format="json")
+    assert rally.status_code == 201, rally.json()
+    soraya.refresh_from_db()
+    assert soraya.condition == {"endurance": 3}  # 3 lost, 1 back (rounded down)

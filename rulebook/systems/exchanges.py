@@ -141,28 +141,36 @@ def _faces(value: object, label: str) -> tuple[int, ...] | None:
 
 
 # --- ZeroSpace: 2d6 + AV against 2d6 + DV, a hit costs Endurance -----------------------------------
+def tired_dice(condition: Mapping | None, numbers: Mapping[str, int]) -> int:
+    """ZeroSpace: −1 (a penalty die) once more than half the Endurance is lost, else 0."""
+    condition = condition_of("zerospace", condition, numbers)
+    base = zerospace.base_endurance(numbers.get("brawn", 0), numbers.get("presence", 0))
+    return zerospace.endurance_penalty_dice(base, min(condition["endurance"], base)) if base else 0
+
+
 def zerospace_attack(*, av: int, dv: int, bonus_dice: int = 0, defense_dice: int = 0, attacker: Mapping,
-                     target: Mapping, attacker_numbers: Mapping, target_numbers: Mapping,
+                     target: Mapping, attacker_numbers: Mapping, target_numbers: Mapping, plot_point: int = 0,
                      margin_of_success: int = 0, bonus_dice_mode: int = zerospace.ADD_DICE,
                      rng: random.Random | None = None, dice: Sequence[int] | None = None) -> Blow:
     """An attack: the attacker's dice (with a penalty die when more than half their Endurance is
-    gone), then the defender's; a hit costs the target 1 Endurance, plus margin ÷ 3 under the
-    margin-of-success rule. Dice order as ``zerospace.roll_check``."""
-    attacker = condition_of("zerospace", attacker, attacker_numbers)
+    gone, a bonus die for a plot point spent), then the defender's; a hit costs the target 1
+    Endurance, plus margin ÷ 3 under the margin-of-success rule. Dice order as
+    ``zerospace.roll_check``."""
     target = condition_of("zerospace", target, target_numbers)
-    base = zerospace.base_endurance(attacker_numbers.get("brawn", 0), attacker_numbers.get("presence", 0))
-    tired = zerospace.endurance_penalty_dice(base, min(attacker["endurance"], base)) if base else 0
-    roll = zerospace.roll_opposed(av, dv, require_int(bonus_dice, "Bonus dice", minimum=-5, maximum=5) + tired,
-                                  defense_dice, bonus_dice_mode=bonus_dice_mode,
+    tired = tired_dice(attacker, attacker_numbers)
+    point = 1 if require_int(plot_point, "Plot point", minimum=0, maximum=1) else 0
+    bonus = require_int(bonus_dice, "Bonus dice", minimum=-5, maximum=5) + tired + point
+    roll = zerospace.roll_opposed(av, dv, bonus, defense_dice, bonus_dice_mode=bonus_dice_mode,
                                   margin_of_success=margin_of_success, rng=rng, dice=_faces(dice, "Dice"))
     lost = roll.details["endurance_damage"]
     breakdown = roll.breakdown + ((("attacker's penalty die (Endurance below half)", tired),) if tired else ())
+    breakdown += (("a plot point's bonus die", 1),) if point else ()
     left = zerospace.lose_endurance(target["endurance"], lost)
     breakdown += (("Endurance lost", lost), ("target's Endurance", left))
     summary = (f"hits for {lost} Endurance ({left} left{', defeated' if left == 0 else ''})" if roll.success
                else f"misses (margin {roll.details['margin']})")
     return Blow(summary, breakdown, roll.details["rolls"], {"second": {**target, "endurance": left}} if lost else {},
-                {}, roll.probability)
+                {"first.plot_points": point}, roll.probability)
 
 
 # --- Success Check: 2d10 + skill against the TN, then damage through PT/DR ---------------------------
@@ -328,6 +336,13 @@ class Recovery:
     lines: tuple[str, ...]
 
 
+def rally(condition: Mapping | None, numbers: Mapping[str, int]) -> dict:
+    """ZeroSpace's rally, a plot point spent: half the Endurance lost comes back, rounded down."""
+    condition = condition_of("zerospace", condition, numbers)
+    base = zerospace.base_endurance(numbers.get("brawn", 0), numbers.get("presence", 0))
+    return {**condition, "endurance": zerospace.rest_endurance(base, min(condition["endurance"], base))}
+
+
 def recover(system: str, condition: Mapping | None, pools: Mapping[str, int], numbers: Mapping[str, int],
             hours: int) -> Recovery:
     """Rest ``hours`` between sessions (the bleeding stopped, as first aid between fights does).
@@ -378,5 +393,6 @@ def recover(system: str, condition: Mapping | None, pools: Mapping[str, int], nu
     return Recovery(condition, pools, tuple(lines))
 
 
-__all__ = ["BLOW_SYSTEMS", "Blow", "Recovery", "condition_of", "fresh_condition", "recover", "rocket_house_round",
+__all__ = ["BLOW_SYSTEMS", "Blow", "Recovery", "condition_of", "fresh_condition", "rally", "recover",
+           "rocket_house_round",
            "standing", "success_check_attack", "zerospace_attack"]
