@@ -142,12 +142,7 @@ def _resolve(system: str, inputs: dict, attacker: Side, target: Side, rulings: d
                       target_numbers=target.numbers, rng=rng, check_dice=inputs.get("check_dice"),
                       damage_dice=inputs.get("damage_dice"))
     try:
-        first = rocket_house.Fighter(inputs["first_skill"] + _penalty(attacker), inputs.get("first_weapon", 0),
-                                     inputs.get("first_armour", attacker.numbers["armour"]),
-                                     inputs.get("first_stance", "normal"))
-        second = rocket_house.Fighter(inputs["second_skill"] + _penalty(target), inputs.get("second_weapon", 0),
-                                      inputs.get("second_armour", target.numbers["armour"]),
-                                      inputs.get("second_stance", "normal"))
+        first, second = _rocket_fighters(inputs, attacker, target)
     except RulesError as exc:
         raise CampaignError(str(exc), field="inputs") from None
     return _rules(exchanges.rocket_house_round, first=first, second=second, first_condition=attacker.condition,
@@ -157,6 +152,15 @@ def _resolve(system: str, inputs: dict, attacker: Side, target: Side, rulings: d
                   damage_mode=rulings.get("damage_mode", 0),
                   less_lethal=bool(inputs.get("less_lethal", 0)), effect_tie=rulings.get("effect_tie", 0), rng=rng,
                   dice=inputs.get("dice"), names=(attacker.name, target.name))
+
+
+def _rocket_fighters(inputs: dict, attacker: Side, target: Side) -> tuple[rocket_house.Fighter, rocket_house.Fighter]:
+    """Both sides of a Rocket House round: the combat Trait less the worst wound's penalty, the
+    weapon, the armour (the sheet's unless typed) and the stance."""
+    return tuple(rocket_house.Fighter(inputs[f"{side}_skill"] + _penalty(who), inputs.get(f"{side}_weapon", 0),
+                                      inputs.get(f"{side}_armour", who.numbers["armour"]),
+                                      inputs.get(f"{side}_stance", "normal"))
+                 for side, who in (("first", attacker), ("second", target)))
 
 
 def _penalty(side: Side) -> int:
@@ -218,12 +222,7 @@ def _odds(system: str, inputs: dict, attacker: Side, target: Side, rulings: dict
                                             inputs.get("edge_advantage", 0),
                                             advantage_drop=rulings.get("advantage_drop", 0))
             return {"hit": odds.probability, "says": "chance to hit"}
-        first = rocket_house.Fighter(inputs["first_skill"] + _penalty(attacker), inputs.get("first_weapon", 0),
-                                     inputs.get("first_armour", attacker.numbers["armour"]),
-                                     inputs.get("first_stance", "normal"))
-        second = rocket_house.Fighter(inputs["second_skill"] + _penalty(target), inputs.get("second_weapon", 0),
-                                      inputs.get("second_armour", target.numbers["armour"]),
-                                      inputs.get("second_stance", "normal"))
+        first, second = _rocket_fighters(inputs, attacker, target)
         odds = rocket_house.combat_odds(first, second, effect_tie=rulings.get("effect_tie", 0))
     except (RulesError, ParamError) as exc:
         raise CampaignError(str(exc), field="inputs") from None
