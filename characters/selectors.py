@@ -80,7 +80,7 @@ def system_sheet_view(*, sheet: SystemSheet, rulings: dict | None = None) -> dic
     sheet's numbers with their labels, and each resource with its maximum (odds come from the
     rulebook's cached tables, so a long sheet costs no queries)."""
     from rulebook.systems.exchanges import standing
-    from rulebook.systems.sheets import fatigue_points, load_threshold_kg, spec_for
+    from rulebook.systems.sheets import burden, fatigue_points, load_threshold_kg, spec_for
 
     spec = spec_for(sheet.system)
     rule_set = spec.rule_set
@@ -95,7 +95,11 @@ def system_sheet_view(*, sheet: SystemSheet, rulings: dict | None = None) -> dic
     numbers = [{"name": p.name, "label": p.label, "value": sheet.numbers.get(p.name, p.default)} for p in spec.numbers]
     derived = []
     if sheet.system == "core_rules":
-        derived.append(("Load threshold", f"{load_threshold_kg(sheet.numbers.get('build', 1))} kg"))
+        build = sheet.numbers.get("build", 5)
+        status, most = burden(build, sheet.numbers.get("carried", 0))
+        derived.append(("Load threshold", f"{load_threshold_kg(build)} kg"))
+        derived.append(("Burden", f"{status} (overloaded beyond {most} kg)" if most else
+                        f"{'clothing only' if status != 'overloaded' else status} (Build {build} carries nothing more)"))
     if sheet.system == "rocket_house":
         derived.append(("Fatigue points", fatigue_points(sheet.numbers.get("toughness", 0))))
     pools = [{"key": pool.key, "label": pool.label, "help": pool.help, "current": sheet.pools.get(pool.key, 0),

@@ -247,7 +247,8 @@ SPECS: dict[str, SheetSpec] = {
         numbers=(Param("build", "Build", core_rules.SCORE_MIN, core_rules.SCORE_MAX, default=5),
                  Param("som", "State of Mind", core_rules.SCORE_MIN, core_rules.SCORE_MAX, default=5),
                  Param("empathy", "Empathy", core_rules.SCORE_MIN, core_rules.SCORE_MAX, default=5),
-                 Param("perception", "Perception", core_rules.SCORE_MIN, core_rules.SCORE_MAX, default=5)),
+                 Param("perception", "Perception", core_rules.SCORE_MIN, core_rules.SCORE_MAX, default=5),
+                 Param("carried", "Carried (kg)", 0, 1000, default=0)),
         pools=(),
         line_help="KS (key stat), US (the stat that helps) and ES (the skill, which picks the die).",
     ),
@@ -268,9 +269,33 @@ def load_threshold_kg(build: int) -> int:
     return 3 * core_rules.RULE_SET.param_named("ks").coerce(build)  # Build is a score like KS: 1–10
 
 
+#: Core Rules V.4: the burden statuses, each up to one more Load Threshold of weight.
+BURDENS = ("light", "medium", "heavy")
+
+
+def burden_levels(build: int) -> int:
+    """How many burden statuses a Build allows (V.4; its table is not in the text, so a reading:
+    Build 1 none, Build 6 all three, one more for every two points of Build in between)."""
+    return min(len(BURDENS), core_rules.RULE_SET.param_named("ks").coerce(build) // 2)
+
+
+def burden(build: int, carried_kg: int) -> tuple[str, int]:
+    """Core Rules V.4: the burden status of ``carried_kg`` and the most the Build allows before
+    "overloaded" (light up to the Load Threshold, medium up to twice it, heavy three times).
+
+    Build 6 carries up to 54 kg; Build 1 nothing but clothing.
+    """
+    threshold = load_threshold_kg(build)
+    most = threshold * burden_levels(build)
+    if carried_kg > most:
+        return "overloaded", most
+    return BURDENS[max(0, -(-carried_kg // threshold) - 1)], most
+
+
 def fatigue_points(toughness: int) -> int:
     """Rocket House: Fatigue points, Toughness / 5."""
     return rocket_house.fatigue_points(toughness)
 
 
-__all__ = ["ACTIONS", "SPECS", "PoolRule", "SheetSpec", "fatigue_points", "load_threshold_kg", "spec_for"]
+__all__ = ["ACTIONS", "BURDENS", "SPECS", "PoolRule", "SheetSpec", "burden", "burden_levels", "fatigue_points",
+           "load_threshold_kg", "spec_for"]

@@ -102,3 +102,14 @@ def test_plot_points_start_each_session_at_one_and_have_no_cap():
 def test_zener_gate_has_its_own_sheet():
     with pytest.raises(ParamError, match="no sheet of this kind"):
         spec_for("zener")
+
+
+def test_burden_by_build():
+    """004, V.4: Build 6 has a Load Threshold of 18 kg and may be light, medium or heavy burdened, so
+    up to 54 kg; heavier is overloaded. Build 1 carries nothing but clothing."""
+    from rulebook.systems.sheets import burden
+
+    assert burden(6, 18) == ("light", 54) and burden(6, 19) == ("medium", 54) and burden(6, 36) == ("medium", 54)
+    assert burden(6, 54) == ("heavy", 54) and burden(6, 55) == ("overloaded", 54)
+    assert burden(1, 0) == ("light", 0) and burden(1, 1) == ("overloaded", 0)
+    assert burden(3, 10) == ("overloaded", 9)  # one status (light) for Build 2–3
