@@ -76,6 +76,7 @@ class FighterOut(serializers.Serializer):
     gives_up_next = serializers.BooleanField(help_text="Forced an action: the next regular turn is given up.")
     sits_out = serializers.BooleanField(help_text="Core Rules: sits this turn out (unaware, or a failed reaction).")
     standing = StandingOut(help_text="The fighter's condition: Endurance, damage, Fatigue and wounds.")
+    reaction = serializers.CharField(help_text="Core Rules: SOM and the reaction check's chance (an NPC's for the GM).")
 
 
 class BlowOut(serializers.Serializer):

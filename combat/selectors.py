@@ -137,9 +137,16 @@ def system_fight_view(*, fight, is_gm: bool = True) -> dict:
         record: dict[int, list[str]] = {}
         for turn, name, what in turns.record:
             record.setdefault(turn, []).append(f"{name} {what}")
+        def reaction(name: str) -> str:
+            """SOM and the reaction check's chance (V.5: a d10 at or under SOM); an NPC's for the GM."""
+            if not is_gm and not fight.fighters.get(name):
+                return ""
+            som = turns.scores[name][0]
+            return f"SOM {som}: a reaction check succeeds {som * 10} % of the time"
+
         order = [{"name": n, "sheet": fight.fighters.get(n), "acting": n == turns.declaring, "held": False,
-                  "gives_up_next": False, "sits_out": n in turns.sitting_out, "standing": standing(n)}
-                 for n in turns.order]
+                  "gives_up_next": False, "sits_out": n in turns.sitting_out, "standing": standing(n),
+                  "reaction": reaction(n)} for n in turns.order]
         head = {"round": turns.turn, "acting": turns.declaring, "unit": "Turn"}
     else:
         turn_order = TurnOrder.from_state(fight.state)
@@ -148,7 +155,7 @@ def system_fight_view(*, fight, is_gm: bool = True) -> dict:
             record.setdefault(turn.round, []).append(str(turn))
         order = [{"name": n, "sheet": fight.fighters.get(n), "acting": n == turn_order.acting,
                   "held": n in turn_order.held, "gives_up_next": n in turn_order.sacrificed, "sits_out": False,
-                  "standing": standing(n)} for n in turn_order.order]
+                  "standing": standing(n), "reaction": ""} for n in turn_order.order]
         head = {"round": turn_order.round if turn_order.position >= 0 else 0, "acting": turn_order.acting,
                 "unit": "Round"}
     blows = [blow_view(blow, fight, is_gm=is_gm) for blow in reversed(fight.blows)]
