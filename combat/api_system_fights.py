@@ -45,8 +45,10 @@ class FightActionIn(StrictInput):
                       help_text="A newcomer's place: after this fighter (first when left out).")
     sheet = WholeNumberField(required=False, min_value=1, max_value=2**63 - 1,
                              help_text="A newcomer with a sheet of the campaign.")
-    dice = FacesField(required=False, help_text="A reaction check's d10, typed at the table.")
+    dice = FacesField(required=False, help_text="A reaction check's d10 or first aid's d100, typed at the table.")
     scores = CoreScoresIn(required=False, help_text="A Core Rules newcomer's scores (a sheet's own when left out).")
+    skill = WholeNumberField(required=False, min_value=0, max_value=200,
+                             help_text="Rocket House first aid: the helper's First Aid, in percent.")
 
 
 class BlowIn(StrictInput):

@@ -220,12 +220,13 @@ def system_fight_act(request, fight_id: int):
     fight, access = access_system_fight(user=request.user, fight_id=fight_id, act=True)
     post = request.POST
     dice = _number(post.get("dice", ""))
+    skill = _number(post.get("skill", "")) if post.get("action") == "first_aid" else None
     scores = {key: _number(post.get(key, "")) for key in system_fights.CORE_SCORES if post.get(key)}
     try:
         system_fights.system_fight_act(fight=fight, by=request.user, is_gm=access.is_gm,
                                        action=post.get("action", ""), name=post.get("name") or None,
                                        after=post.get("after") or None, dice=None if dice is None else [dice],
-                                       scores=scores or None)
+                                       scores=scores or None, skill=skill)
     except DomainError as exc:
         fight.refresh_from_db()
         return _fight_page(request, fight, access, error=str(exc), status=exc.status_code)

@@ -26,7 +26,7 @@ from campaign.errors import CampaignConflict, CampaignError
 from characters.events import SystemSheetChanged
 from characters.models import Character, PoolEntry, SystemSheet
 from rulebook import RulesError
-from rulebook.systems import core_rules, get_system
+from rulebook.systems import core_rules, exchanges, get_system
 from rulebook.systems.base import ParamError
 from rulebook.systems.core_turns import DeclarationTurns
 from rulebook.systems.sheets import NEW_FIGHT, spec_for
@@ -45,6 +45,7 @@ ACTIONS = {
     "take_held": "Take the held turn",
     "force": "Force a defensive action",
     "reaction": "Reaction check",
+    "first_aid": "First aid",
     "insert": "Join the fight",
     "remove": "Leave the fight",
     "end": "End the fight",
@@ -53,11 +54,11 @@ ACTIONS = {
 SYSTEM_ACTIONS = {
     "zerospace": ("next", "hold", "take_held", "force", "insert", "remove", "end"),
     "success_check": ("next", "insert", "remove", "end"),
-    "rocket_house": ("next", "insert", "remove", "end"),
+    "rocket_house": ("next", "first_aid", "insert", "remove", "end"),
     "core_rules": ("next", "reaction", "insert", "remove", "end"),
 }
 #: What a player may do with their own character.
-PLAYER_ACTIONS = ("hold", "take_held", "force", "reaction")
+PLAYER_ACTIONS = ("hold", "take_held", "force", "reaction", "first_aid")
 #: What a Core Rules fighter brings besides a name: the scores the declaration order reads.
 CORE_SCORES = ("som", "empathy", "perception")
 MAX_FIGHTERS = 40
@@ -196,7 +197,7 @@ def _new_fight_pools(fight: SystemFight, sheets: list[SystemSheet], by) -> list[
 @transaction.atomic
 def system_fight_act(*, fight: SystemFight, by, is_gm: bool, action: object, name: object = None,
                      after: object = None, sheet: object = None, dice: object = None, scores: object = None,
-                     rng: random.Random | None = None) -> SystemFight:
+                     skill: object = None, rng: random.Random | None = None) -> SystemFight:
     """Move the fight on: the next turn, a hold, a held turn taken, a forced action, a reaction
     check (``dice``: the d10 typed at the table), a newcomer (Core Rules: with ``scores``)…"""
     changes = change_set(campaign=fight.campaign_id, by=by)
@@ -210,11 +211,14 @@ def system_fight_act(*, fight: SystemFight, by, is_gm: bool, action: object, nam
         if action not in PLAYER_ACTIONS or name not in own_fighters(fight, by):
             raise PermissionDenied("Players hold, take a held turn, force an action or roll a reaction check for "
                                    "their own character; the GM runs the rest.")
-    if dice and action != "reaction":
-        raise CampaignError("Only a reaction check takes a typed die.", field="dice")
+    if dice and action not in ("reaction", "first_aid"):
+        raise CampaignError("Only a reaction check or first aid takes a typed die.", field="dice")
+    if skill is not None and action != "first_aid":
+        raise CampaignError("Only first aid takes a skill.", field="skill")
     if scores and action != "insert":
         raise CampaignError("Only a newcomer brings scores.", field="scores")
-    if action in ("hold", "take_held", "force", "reaction", "remove") and (not isinstance(name, str) or not name):
+    if action in ("hold", "take_held", "force", "reaction", "first_aid", "remove") and (
+            not isinstance(name, str) or not name):
         raise CampaignError("Say who.", field="name")
     core = fight.system == "core_rules"
     order = DeclarationTurns.from_state(fight.state) if core else TurnOrder.from_state(fight.state)
@@ -223,7 +227,12 @@ def system_fight_act(*, fight: SystemFight, by, is_gm: bool, action: object, nam
             if core:
                 summary = f"turn {order.turn}: {order.next_declaration()} declares"
             else:
+                started, round_before = order.position >= 0, order.round
                 summary = f"round {order.round if order.position >= 0 else 1}: {order.next_turn()} acts"
+                if fight.system == "rocket_house" and started and order.round > round_before:
+                    summary += _bleed_all(fight, changes)
+        elif action == "first_aid":
+            summary = _first_aid(fight, changes, name, skill, dice, rng)
         elif action == "end":
             fight.ended = True
             summary = "the fight ends"
@@ -258,6 +267,69 @@ def system_fight_act(*, fight: SystemFight, by, is_gm: bool, action: object, nam
     changes.audit("fight.act", f"{fight.name}: {summary}", data={"fight": fight.pk, "action": action})
     changes.publish(SystemFightChanged(fight=fight.pk))
     return fight
+
+
+def _sides_of(fight: SystemFight, changes, names) -> list[tuple[str, SystemSheet | None, dict, dict]]:
+    """(name, its sheet locked or None, its numbers, its condition) for fighters of the fight."""
+    defaults = {p.name: p.default for p in spec_for(fight.system).numbers}
+    ids = [fight.fighters[n] for n in names if fight.fighters.get(n)]
+    sheets = {s.pk: s for s in changes.lock(SystemSheet.objects.filter(pk__in=ids))} if ids else {}
+    sides = []
+    for name in names:
+        sheet = sheets.get(fight.fighters.get(name))
+        if sheet is not None:
+            sides.append((name, sheet, {**defaults, **sheet.numbers}, sheet.condition))
+        else:
+            npc = fight.npcs.get(name, {})
+            sides.append((name, None, {**defaults, **npc.get("numbers", {})}, npc.get("condition")))
+    return sides
+
+
+def _land(fight: SystemFight, changes, name: str, sheet: SystemSheet | None, condition: dict, why: str) -> None:
+    if sheet is not None:
+        changes.watch(sheet, ("condition",))
+        sheet.condition = condition
+        sheet._change_reason = why
+        sheet.save(update_fields=["condition", "updated_at"])
+        changes.publish(SystemSheetChanged(sheets=[sheet.pk]))
+    else:
+        fight.npcs = {**fight.npcs, name: {**fight.npcs.get(name, {}), "condition": condition}}
+
+
+def _bleed_all(fight: SystemFight, changes) -> str:
+    """Rocket House: a round has passed; every wound nobody has seen to bleeds (003, "Wounds")."""
+    mode = _damage_mode(fight)
+    said = []
+    for name, sheet, numbers, condition in _sides_of(fight, changes, list(fight.fighters)):
+        bled, what = exchanges.bleed(condition, numbers, seconds=exchanges.ROUND_SECONDS, damage_mode=mode)
+        if bled != exchanges.condition_of("rocket_house", condition, numbers):
+            _land(fight, changes, name, sheet, bled, f"{fight.name}: bleeding")
+        if what:
+            said.append(f"{name} {what}")
+    return "; " + "; ".join(said) if said else ""
+
+
+def _first_aid(fight: SystemFight, changes, name: str, skill: object, dice: object, rng) -> str:
+    if name not in fight.fighters:
+        raise CampaignError(f"{name} is not in this fight.", field="name")
+    if isinstance(skill, bool) or not isinstance(skill, int):
+        raise CampaignError("Give the helper's First Aid, in percent.", field="skill")
+    ((_, sheet, numbers, condition),) = _sides_of(fight, changes, [name])
+    try:
+        seen, roll = exchanges.first_aid(condition, numbers, skill=skill, damage_mode=_damage_mode(fight), rng=rng,
+                                         dice=_faces(dice))
+    except (RulesError, ParamError) as exc:
+        raise CampaignError(str(exc), field="dice") from None
+    if roll.success:
+        _land(fight, changes, name, sheet, seen, f"{fight.name}: first aid")
+    target = dict(roll.breakdown).get("target", skill)
+    return (f"first aid for {name}: {roll.total} against {target}, "
+            + ("the bleeding stops" if roll.success else "the bleeding goes on"))
+
+
+def _damage_mode(fight: SystemFight) -> int:
+    campaign = fight.campaign
+    return (campaign.rulings or {}).get("damage_mode", 0) if campaign.rule_set == fight.system else 0
 
 
 def _numbers_of(fight: SystemFight, name: str) -> dict:

@@ -495,3 +495,33 @@ def test_a_plot_point_buys_a_bonus_die_and_a_rally(api_as, personas):
     assert rally.status_code == 201, rally.json()
     soraya.refresh_from_db()
     assert soraya.condition == {"endurance": 3}  # 3 lost, 1 back (rounded down)
+
+
+def test_wounds_bleed_each_round_until_first_aid(api_as, personas, camelot):
+    """003, "Wounds": an extreme wound bleeds a Fatigue every turn (a round of about 3 seconds);
+    "First Aid": a roll less the worst wound's penalty stops it. The knight's Fatigue falls as the GM
+    moves the fight on, until first aid."""
+    gm, fight = _joust(api_as, camelot)
+    url = f"/api/v1/system-fights/{fight['id']}/actions/"
+    _blow(gm, fight["id"], "Sir Gareth", "Puce Knight", first_skill=93, second_skill=72, first_weapon=4,
+          second_weapon=3, first_stance="offensive", second_stance="offensive", dice=[82, 44, 30, 20])
+    for _ in range(2):  # round 1: Gareth, then the knight
+        gm.post(url, {"action": "next"}, format="json")
+    body = gm.post(url, {"action": "next"}, format="json").json()  # round 2 begins: the knight bleeds
+    assert _lines(_fighter(body, "Puce Knight"))["Fatigue"] == "6 of 15"
+    refused = api_as("player").post(url, {"action": "first_aid", "name": "Puce Knight", "skill": 70},
+                                    format="json")
+    assert refused.status_code == 403
+    failed = gm.post(url, {"action": "first_aid", "name": "Puce Knight", "skill": 70, "dice": [55]},
+                     format="json").json()  # 70 − 30 = 40: 55 fails
+    assert _lines(_fighter(failed, "Puce Knight"))["Bleeding"] == "1 a turn"
+    seen = gm.post(url, {"action": "first_aid", "name": "Puce Knight", "skill": 70, "dice": [35]},
+                   format="json").json()
+    assert _lines(_fighter(seen, "Puce Knight"))["Bleeding"] == "stopped by first aid"
+    for _ in range(4):
+        body = gm.post(url, {"action": "next"}, format="json").json()
+    assert _lines(_fighter(body, "Puce Knight"))["Fatigue"] == "6 of 15"
+    from campaign.models import LogEntry
+    assert LogEntry.objects.filter(summary__contains="Puce Knight bleeds 1 Fatigue").count() == 1
+    assert LogEntry.objects.filter(summary__contains="first aid for Puce Knight: 35 against 40, the bleeding "
+                                                     "stops").exists()

@@ -45,7 +45,8 @@ def test_rocket_house_fatigue_and_wounds_heal(personas, api_as):
     job = _downtime(api_as, campaign, 3, "nap")  # 3 h asleep: 6 Fatigue; he wakes up
     services.downtime_run(job_id=job)
     sheet.refresh_from_db()
-    assert sheet.condition == {"fatigue": 8, "wounds": ["serious", "basic"], "unconscious": False, "dead": False}
+    assert sheet.condition == {"fatigue": 8, "wounds": ["serious", "basic"], "unconscious": False, "dead": False,
+                               "bandaged": True}  # seen to between fights: no more bleeding
     job = _downtime(api_as, campaign, 24 * 7, "a-week")
     services.downtime_run(job_id=job)
     sheet.refresh_from_db()

@@ -30,7 +30,7 @@ from rulebook import RulesError
 from rulebook._numbers import require_int
 
 from . import rocket_house, success_check, zerospace
-from .base import Breakdown, dice_record, table_dice
+from .base import Breakdown, SystemRoll, dice_record, table_dice
 
 #: The systems whose fights have blows (Core Rules ch. V gives turns and reactions, no damage).
 BLOW_SYSTEMS = ("zerospace", "success_check", "rocket_house")
@@ -102,6 +102,8 @@ def _rocket_house_standing(condition: dict, numbers: Mapping[str, int], mode: in
         per_turn, per_minute = rocket_house.bleeding(wounds)
         bleed = ", ".join(part for part in (f"{per_turn} a turn" if per_turn else "",
                                             f"{per_minute} a minute" if per_minute else "") if part)
+    if bleed and condition.get("bandaged"):
+        bleed = "stopped by first aid"
     lines.append(("Bleeding", bleed or "none"))
     if condition["dead"]:
         state = "dead"
@@ -233,6 +235,7 @@ def _hurt(condition: dict, damage: int, toughness: int, less_lethal: bool, rolle
     said = f"{damage} damage"
     if hurt.wound is not None:
         condition["wounds"] = [*condition["wounds"], hurt.wound.name]
+        condition.pop("bandaged", None)  # a new wound bleeds until it is seen to
         lines += (("wound", hurt.wound.name),)
         said += f", {'an' if hurt.wound.name[0] in 'aeiou' else 'a'} {hurt.wound.name} wound"
     if hurt.state == "dead":
@@ -318,6 +321,72 @@ def rocket_house_round(*, first: rocket_house.Fighter, second: rocket_house.Figh
     return Blow(summary, breakdown, dice_record(roller), conditions, spent, odds.second_hurt)
 
 
+# --- Rocket House: bleeding and first aid ------------------------------------------------------------
+#: A combat round (a "turn" of bleeding) lasts about three seconds (003, "Combat").
+ROUND_SECONDS = 3
+#: "Wounds Only": seconds of bleeding until out cold and until dead, by the worst such wound.
+WOUNDS_ONLY_CLOCK = {"serious": (600, 900), "extreme": (60, 300)}
+
+
+def bleed(condition: Mapping | None, numbers: Mapping[str, int], *, seconds: int = ROUND_SECONDS,
+          damage_mode: int = 0) -> tuple[dict, str]:
+    """Let ``seconds`` of a fight pass for a Rocket House fighter whose bleeding nobody stopped.
+
+    Wounds and Fatigue: every wound's bleeding adds up, per turn (a round) and per minute
+    (003, "Wounds"); 0 Fatigue is out cold and −Toughness dead. Fatigue Only: one who is down
+    bleeds a Fatigue a minute. Wounds Only: the worst bleeding wound knocks out and kills on its
+    clock. Returns the condition and what happened ("" for nothing).
+    """
+    condition = condition_of("rocket_house", condition, numbers)
+    if condition["dead"] or condition.get("bandaged"):
+        return condition, ""
+    toughness = numbers.get("toughness", 50)
+    wounds = [rocket_house.WOUNDS_BY_NAME[name] for name in condition["wounds"]]
+    before = condition.get("bled_seconds", 0)
+    after = before + require_int(seconds, "Seconds", minimum=0)
+    if damage_mode == rocket_house.WOUNDS_ONLY:
+        worst = max((w for w in wounds if w.name in WOUNDS_ONLY_CLOCK), key=lambda w: w.damage, default=None)
+        if worst is None:
+            return condition, ""
+        out_at, dead_at = WOUNDS_ONLY_CLOCK[worst.name]
+        condition = {**condition, "bled_seconds": after}
+        if after >= dead_at:
+            return {**condition, "dead": True}, "bleeds to death"
+        if after >= out_at and not condition["unconscious"]:
+            return {**condition, "unconscious": True}, "passes out from the bleeding"
+        return condition, ""
+    if damage_mode == rocket_house.FATIGUE_ONLY:
+        per_turn, per_minute = (0, 1) if condition["fatigue"] <= 0 else (0, 0)
+    else:
+        per_turn, per_minute = rocket_house.bleeding(wounds)
+    if not per_turn and not per_minute:
+        return condition, ""
+    loss = per_turn * (seconds // ROUND_SECONDS) + per_minute * (after // 60 - before // 60)
+    condition = {**condition, "bled_seconds": after}
+    if not loss:
+        return condition, ""
+    left = condition["fatigue"] - loss
+    state = rocket_house.fatigue_state(left, toughness)
+    condition = {**condition, "fatigue": left, "unconscious": condition["unconscious"] or state != "fighting",
+                 "dead": state == "dead"}
+    said = f"bleeds {loss} Fatigue" + {"fighting": "", "unconscious": " and passes out", "dead": " to death"}[state]
+    return condition, said
+
+
+def first_aid(condition: Mapping | None, numbers: Mapping[str, int], *, skill: int, damage_mode: int = 0,
+              rng: random.Random | None = None, dice: Sequence[int] | None = None) -> tuple[dict, SystemRoll]:
+    """Stop a fighter's bleeding: a d100 at or under the helper's First Aid, less the worst wound's
+    penalty (003, "First Aid and Healing"; none under Fatigue Only)."""
+    condition = condition_of("rocket_house", condition, numbers)
+    wounds = [rocket_house.WOUNDS_BY_NAME[name] for name in condition["wounds"]]
+    penalty = 0 if damage_mode == rocket_house.FATIGUE_ONLY else rocket_house.wound_penalty(wounds)
+    roll = rocket_house.roll_check(require_int(skill, "First Aid", minimum=0, maximum=rocket_house.TRAIT_MAX),
+                                   modifier=penalty, rng=rng, dice=_faces(dice, "Dice"))
+    if roll.success:
+        condition = {**condition, "bandaged": True}
+    return condition, roll
+
+
 # --- Between sessions --------------------------------------------------------------------------------
 #: Of each day of downtime, the hours slept (the rest is restful activity): a ruling, docs/rules.md.
 SLEEP_HOURS_A_DAY = 8
@@ -390,9 +459,15 @@ def recover(system: str, condition: Mapping | None, pools: Mapping[str, int], nu
             lines.append(f"wounds {', '.join(condition['wounds'])} → {', '.join(healed) or 'none'}")
         condition = {**condition, "fatigue": fatigue, "wounds": healed,
                      "unconscious": condition["unconscious"] and fatigue <= 0}
+        condition.pop("bled_seconds", None)
+        if healed:
+            condition["bandaged"] = True  # seen to between fights: the wounds bleed no more
+        else:
+            condition.pop("bandaged", None)
     return Recovery(condition, pools, tuple(lines))
 
 
-__all__ = ["BLOW_SYSTEMS", "Blow", "Recovery", "condition_of", "fresh_condition", "rally", "recover",
+__all__ = ["BLOW_SYSTEMS", "Blow", "Recovery", "bleed", "condition_of", "first_aid", "fresh_condition", "rally",
+           "recover",
            "rocket_house_round",
            "standing", "success_check_attack", "zerospace_attack"]

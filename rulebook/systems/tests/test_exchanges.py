@@ -117,9 +117,41 @@ def test_a_zerospace_hit_and_the_tired_attacker():
 def test_rest():
     rested = exchanges.recover("rocket_house", {"fatigue": 2, "wounds": ["extreme"], "unconscious": True,
                                                 "dead": False}, {}, TOUGH, 24 * 14)
-    assert rested.condition == {"fatigue": 15, "wounds": ["basic"], "unconscious": False, "dead": False}
+    assert rested.condition == {"fatigue": 15, "wounds": ["basic"], "unconscious": False, "dead": False,
+                                "bandaged": True}
     edge = exchanges.recover("success_check", {}, {"edge": 0}, {"edge_max": 3}, 2)
     assert edge.pools == {"edge": 1} and edge.lines == ("Edge 0 → 1 of 3 (short rest)",)
     assert exchanges.recover("success_check", {}, {"edge": 0}, {"edge_max": 3}, 8).pools == {"edge": 3}
     assert exchanges.recover("zerospace", {"endurance": 0}, {}, {"brawn": 5}, 1).condition == {"endurance": 3}
     assert exchanges.recover("core_rules", {}, {}, {}, 100).lines == ()
+
+
+def test_bleeding_adds_up_and_first_aid_stops_it():
+    """003, "Wounds": two extreme and three serious wounds lose 2 Fatigue a turn and 3 more each
+    minute; a turn is about 3 seconds. "First Aid": a roll less the worst wound's penalty stops it."""
+    hurt = {"fatigue": 40, "wounds": ["extreme", "extreme", "serious", "serious", "serious"],
+            "unconscious": False, "dead": False}
+    numbers = {"toughness": 90}
+    after_round, said = exchanges.bleed(hurt, numbers)
+    assert after_round["fatigue"] == 38 and said == "bleeds 2 Fatigue"
+    condition = hurt
+    for _ in range(20):  # a minute of rounds: 20 × 2, and the minute's 3
+        condition, _ = exchanges.bleed(condition, numbers)
+    assert condition["fatigue"] == 40 - 40 - 3 and condition["unconscious"]
+    failed, roll = exchanges.first_aid(hurt, numbers, skill=60, dice=[45])  # 60 − 30 = 30: 45 fails
+    assert not roll.success and "bandaged" not in failed
+    seen, roll = exchanges.first_aid(hurt, numbers, skill=60, dice=[25])
+    assert roll.success and seen["bandaged"] and exchanges.bleed(seen, numbers)[1] == ""
+    assert ("Bleeding", "stopped by first aid") in exchanges.standing("rocket_house", seen, numbers)["lines"]
+
+
+def test_wounds_only_bleeding_runs_on_a_clock():
+    """003, "Wounds Only": an extreme wound knocks out in a minute and kills in five."""
+    condition = {"fatigue": 10, "wounds": ["extreme"], "unconscious": False, "dead": False}
+    for _ in range(19):
+        condition, said = exchanges.bleed(condition, TOUGH, damage_mode=WOUNDS_ONLY)
+    assert not condition["unconscious"]
+    condition, said = exchanges.bleed(condition, TOUGH, damage_mode=WOUNDS_ONLY)
+    assert condition["unconscious"] and said == "passes out from the bleeding"
+    condition, said = exchanges.bleed(condition, TOUGH, seconds=240, damage_mode=WOUNDS_ONLY)
+    assert condition["dead"] and said == "bleeds to death"
