@@ -55,10 +55,15 @@ class PoolOut(serializers.Serializer):
     refills = serializers.ListField(child=serializers.CharField())
 
 
-class SheetConditionOut(serializers.Serializer):
+class StandingOut(serializers.Serializer):
+    """A condition as the rulebook reads it: its lines, its state and the penalty it gives."""
+
     lines = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
     state = serializers.CharField(help_text="fighting, down, defeated, unconscious, dead…")
     penalty = serializers.CharField()
+
+
+class SheetConditionOut(StandingOut):
     raw = serializers.DictField(help_text="The stored condition (Endurance, damage, Fatigue, wounds).")
 
 

@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaign.permissions import access_campaign
+from characters.api_system_sheets import StandingOut
 from zenergate_site import limits
 from zenergate_site.api_fields import StrictInput, TextField, WholeNumberField
 
@@ -62,12 +63,6 @@ class BlowIn(StrictInput):
                   "second_stance, first_strength, second_strength, less_lethal, dice. Each system also takes "
                   "line (the attacker's sheet line) and, Rocket House, target_line.")
     idempotency_key = TextField(max_length=100, required=False)
-
-
-class StandingOut(serializers.Serializer):
-    lines = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
-    state = serializers.CharField()
-    penalty = serializers.CharField()
 
 
 class FighterOut(serializers.Serializer):
