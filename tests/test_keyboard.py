@@ -33,6 +33,9 @@ def test_a_player_rolls_a_skill_from_the_sheet_with_the_keyboard(personas, make_
     page.keyboard.press("Enter")  # opens the Roll form
     button = page.locator("#sec-skills .roll-body button[type=submit]").first
     expect(button).to_be_visible()
+    # htmx wires a swapped-in form up when it settles (20 ms later): a key pressed before that
+    # would send the form the plain way. A person is never that quick; the test waits for it.
+    page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping')")
     tab_to(page, "#sec-skills .roll-body button[type=submit]")
     page.keyboard.press("Enter")
     expect(page.locator("#sec-skills .roll-result").filter(has_text="against")).to_contain_text(
