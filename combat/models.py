@@ -184,5 +184,10 @@ class SystemFight(models.Model):
             condition=Q(system__in=["zerospace", "success_check", "rocket_house", "core_rules"]),
             name="system_fight_system")]
 
+    def rulings(self) -> dict:
+        """The campaign's readings of this fight's rule set (none once the campaign plays another)."""
+        campaign = self.campaign
+        return dict(campaign.rulings or {}) if campaign.rule_set == self.system else {}
+
     def __str__(self) -> str:
         return self.name

@@ -113,8 +113,7 @@ def system_fight_view(*, fight, is_gm: bool = True) -> dict:
     from rulebook.systems.zerospace_turns import TurnOrder
 
     defaults = {p.name: p.default for p in spec_for(fight.system).numbers}
-    campaign = fight.campaign
-    mode = (campaign.rulings or {}).get("damage_mode", 0) if campaign.rule_set == fight.system else 0
+    mode = fight.rulings().get("damage_mode", 0)
     ids = [pk for pk in fight.fighters.values() if pk]
     sheets = {s.pk: s for s in SystemSheet.objects.filter(pk__in=ids).only("pk", "numbers", "condition", "pools",
                                                                            "owner_id")}

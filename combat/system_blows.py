@@ -33,7 +33,7 @@ from rulebook.systems.sheets import SPEND, spec_for
 from .events import SystemFightChanged
 from .models import SystemFight
 from .selectors import blow_view
-from .system_fights import own_fighters
+from .system_fights import Side, own_fighters
 
 #: What each system's blow takes, besides who strikes whom; every value a whole number unless said.
 INPUTS = {
@@ -58,27 +58,6 @@ SPENDS = {
                      ("second_toughness", "toughness_armour", "armour", "second")),
 }
 MAX_BLOWS = 500
-
-
-class Side:
-    """One side of a blow: a sheet of the campaign or an NPC of the fight."""
-
-    def __init__(self, fight: SystemFight, name: str, sheet: SystemSheet | None) -> None:
-        self.name, self.sheet = name, sheet
-        if sheet is not None:
-            self.numbers = {**{p.name: p.default for p in spec_for(fight.system).numbers}, **sheet.numbers}
-            self.condition = exchanges.condition_of(fight.system, sheet.condition, self.numbers)
-        else:
-            npc = fight.npcs.get(name, {})
-            self.numbers = {**{p.name: p.default for p in spec_for(fight.system).numbers}, **npc.get("numbers", {})}
-            self.condition = exchanges.condition_of(fight.system, npc.get("condition"), self.numbers)
-
-    def line(self, name: object, field: str) -> int:
-        lines = self.sheet.lines if self.sheet is not None else []
-        for line in lines:
-            if line["name"] == name:
-                return next(iter(line["inputs"].values()))
-        raise CampaignError(f"{self.name} has no line {name!r} on their sheet.", field=field)
 
 
 def _rules(call, **kwargs):
@@ -169,33 +148,22 @@ def _penalty(side: Side) -> int:
     return rocket_house.wound_penalty(wounds)
 
 
-def _sides(fight: SystemFight, attacker: object, target: object, changes) -> tuple[Side, Side]:
-    for value, field in ((attacker, "attacker"), (target, "target")):
-        if not isinstance(value, str) or value not in fight.fighters:
-            raise CampaignError(f"Name a fighter of this fight as the {field}.", field=field)
+def _sides(fight: SystemFight, attacker: object, target: object, changes=None) -> tuple[Side, Side]:
     if attacker == target:
         raise CampaignError("A fighter does not strike themself.", field="target")
-    ids = [pk for pk in (fight.fighters[attacker], fight.fighters[target]) if pk]
-    sheets = {s.pk: s for s in changes.lock(SystemSheet.objects.filter(pk__in=ids))}
-    return (Side(fight, attacker, sheets.get(fight.fighters[attacker])),
-            Side(fight, target, sheets.get(fight.fighters[target])))
+    first, second = Side.of(fight, [attacker, target], changes, fields=("attacker", "target"))
+    return first, second
 
 
 def blow_preview(*, fight: SystemFight, attacker: object, target: object, inputs: object) -> dict:
     """The blow's exact odds before the roll, with what each input comes to (no dice, no write)."""
-    sides = []
-    for value, field in ((attacker, "attacker"), (target, "target")):
-        if not isinstance(value, str) or value not in fight.fighters:
-            raise CampaignError(f"Name a fighter of this fight as the {field}.", field=field)
-        pk = fight.fighters[value]
-        sides.append(Side(fight, value, SystemSheet.objects.filter(pk=pk).first() if pk else None))
+    sides = _sides(fight, attacker, target)
     if fight.system not in INPUTS:
         raise CampaignConflict(_no_blows(fight), field="fight")
     cleaned = _clean_inputs(fight.system, inputs, *sides)
     cleaned = {k: v for k, v in cleaned.items() if not (k.endswith("dice") and k not in
                                                           ("bonus_dice", "defense_dice", "weapon_dice"))}
-    rulings = fight_rulings(fight)
-    odds = _odds(fight.system, cleaned, *sides, rulings)
+    odds = _odds(fight.system, cleaned, *sides, fight.rulings())
     return {"attacker": attacker, "target": target, **odds}
 
 
@@ -230,12 +198,6 @@ def _odds(system: str, inputs: dict, attacker: Side, target: Side, rulings: dict
             "hurt_back": odds.first_hurt}
 
 
-def fight_rulings(fight: SystemFight) -> dict:
-    """The campaign's readings of the fight's rule set (none once the campaign plays another)."""
-    campaign = fight.campaign
-    return dict(campaign.rulings or {}) if campaign.rule_set == fight.system else {}
-
-
 def _no_blows(fight: SystemFight) -> str:
     return (f"{get_system(fight.system).name} gives no damage: the tracker runs its turns and reaction checks."
             if fight.system == "core_rules" else "This fight takes no blows.")
@@ -267,10 +229,10 @@ def system_fight_blow(*, fight: SystemFight, by, is_gm: bool, attacker: object, 
         raise PermissionDenied("A player strikes with their own character; the GM runs the rest.")
     first, second = _sides(fight, attacker, target, changes)
     if exchanges.standing(fight.system, first.condition, first.numbers,
-                          damage_mode=fight_rulings(fight).get("damage_mode", 0))["state"] != "fighting":
+                          damage_mode=fight.rulings().get("damage_mode", 0))["state"] != "fighting":
         raise CampaignConflict(f"{first.name} is out of the fight.", field="attacker")
     inputs = _clean_inputs(fight.system, inputs, first, second)
-    rulings = fight_rulings(fight)
+    rulings = fight.rulings()
     spent_pools = _check_pools(fight.system, inputs, first, second)
     result = _resolve(fight.system, inputs, first, second, rulings, rng)
     before, after, landed = {}, {}, []

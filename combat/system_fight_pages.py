@@ -178,7 +178,7 @@ def _blow_form(fight, view, access, mine, post=None) -> dict | None:
         return None
     post = post or {}
     fields = []
-    wounds_only = system_blows.fight_rulings(fight).get("damage_mode", 0) == rocket_house.WOUNDS_ONLY
+    wounds_only = fight.rulings().get("damage_mode", 0) == rocket_house.WOUNDS_ONLY
     for key, label, kind, help_text in BLOW_FIELDS[fight.system]:
         if key.endswith("_toughness") and not wounds_only:
             continue  # Toughness is armour only under the Wounds Only rule

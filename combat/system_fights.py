@@ -249,7 +249,8 @@ def system_fight_act(*, fight: SystemFight, by, is_gm: bool, action: object, nam
             if pk is None:
                 fight.npcs = {**fight.npcs, newcomer: {"numbers": numbers, "condition": {}}}
         elif action == "reaction":
-            som = _numbers_of(fight, name).get("som", 5)
+            (side,) = Side.of(fight, [name])
+            som = side.numbers["som"]
             roll = order.reaction(name, som, rng, _faces(dice))
             summary = (f"{name}'s reaction check: {roll.total} against SOM {som}, "
                        + ("acts normally" if roll.success else "loses the turn"))
@@ -269,20 +270,40 @@ def system_fight_act(*, fight: SystemFight, by, is_gm: bool, action: object, nam
     return fight
 
 
-def _sides_of(fight: SystemFight, changes, names) -> list[tuple[str, SystemSheet | None, dict, dict]]:
-    """(name, its sheet locked or None, its numbers, its condition) for fighters of the fight."""
-    defaults = {p.name: p.default for p in spec_for(fight.system).numbers}
-    ids = [fight.fighters[n] for n in names if fight.fighters.get(n)]
-    sheets = {s.pk: s for s in changes.lock(SystemSheet.objects.filter(pk__in=ids))} if ids else {}
-    sides = []
-    for name in names:
-        sheet = sheets.get(fight.fighters.get(name))
+class Side:
+    """A fighter as the rules see it: a sheet of the campaign or an NPC of the fight, with its
+    numbers (the defaults for those not given) and its condition."""
+
+    def __init__(self, fight: SystemFight, name: str, sheet: SystemSheet | None) -> None:
+        self.name, self.sheet = name, sheet
+        defaults = {p.name: p.default for p in spec_for(fight.system).numbers}
         if sheet is not None:
-            sides.append((name, sheet, {**defaults, **sheet.numbers}, sheet.condition))
+            self.numbers, condition = {**defaults, **sheet.numbers}, sheet.condition
         else:
             npc = fight.npcs.get(name, {})
-            sides.append((name, None, {**defaults, **npc.get("numbers", {})}, npc.get("condition")))
-    return sides
+            self.numbers, condition = {**defaults, **npc.get("numbers", {})}, npc.get("condition")
+        self.condition = exchanges.condition_of(fight.system, condition, self.numbers)
+
+    def line(self, name: object, field: str) -> int:
+        """The value of a line of the sheet, by its name (an NPC has none)."""
+        for line in self.sheet.lines if self.sheet is not None else []:
+            if line["name"] == name:
+                return next(iter(line["inputs"].values()))
+        raise CampaignError(f"{self.name} has no line {name!r} on their sheet.", field=field)
+
+    @classmethod
+    def of(cls, fight: SystemFight, names, changes=None, fields: tuple[str, ...] = ()) -> list[Side]:
+        """The fighters ``names`` of the fight (each checked), their sheets locked in ``changes``
+        when given. ``fields`` names the input each name came from, for the error."""
+        for index, name in enumerate(names):
+            if not isinstance(name, str) or name not in fight.fighters:
+                field = fields[index] if index < len(fields) else "name"
+                raise CampaignError(f"{name} is not in this fight." if isinstance(name, str) else
+                                    f"Name a fighter of this fight as the {field}.", field=field)
+        ids = [fight.fighters[n] for n in names if fight.fighters.get(n)]
+        rows = SystemSheet.objects.filter(pk__in=ids)
+        sheets = {s.pk: s for s in (changes.lock(rows) if changes is not None else rows)} if ids else {}
+        return [cls(fight, name, sheets.get(fight.fighters.get(name))) for name in names]
 
 
 def _land(fight: SystemFight, changes, name: str, sheet: SystemSheet | None, condition: dict, why: str) -> None:
@@ -298,47 +319,32 @@ def _land(fight: SystemFight, changes, name: str, sheet: SystemSheet | None, con
 
 def _bleed_all(fight: SystemFight, changes) -> str:
     """Rocket House: a round has passed; every wound nobody has seen to bleeds (003, "Wounds")."""
-    mode = _damage_mode(fight)
+    mode = fight.rulings().get("damage_mode", 0)
     said = []
-    for name, sheet, numbers, condition in _sides_of(fight, changes, list(fight.fighters)):
-        bled, what = exchanges.bleed(condition, numbers, seconds=exchanges.ROUND_SECONDS, damage_mode=mode)
-        if bled != exchanges.condition_of("rocket_house", condition, numbers):
-            _land(fight, changes, name, sheet, bled, f"{fight.name}: bleeding")
+    for side in Side.of(fight, list(fight.fighters), changes):
+        bled, what = exchanges.bleed(side.condition, side.numbers, seconds=exchanges.ROUND_SECONDS, damage_mode=mode)
+        if bled != side.condition:
+            _land(fight, changes, side.name, side.sheet, bled, f"{fight.name}: bleeding")
         if what:
-            said.append(f"{name} {what}")
+            said.append(f"{side.name} {what}")
     return "; " + "; ".join(said) if said else ""
 
 
 def _first_aid(fight: SystemFight, changes, name: str, skill: object, dice: object, rng) -> str:
-    if name not in fight.fighters:
-        raise CampaignError(f"{name} is not in this fight.", field="name")
+    (side,) = Side.of(fight, [name], changes)
     if isinstance(skill, bool) or not isinstance(skill, int):
         raise CampaignError("Give the helper's First Aid, in percent.", field="skill")
-    ((_, sheet, numbers, condition),) = _sides_of(fight, changes, [name])
     try:
-        seen, roll = exchanges.first_aid(condition, numbers, skill=skill, damage_mode=_damage_mode(fight), rng=rng,
+        seen, roll = exchanges.first_aid(side.condition, side.numbers, skill=skill,
+                                         damage_mode=fight.rulings().get("damage_mode", 0), rng=rng,
                                          dice=_faces(dice))
     except (RulesError, ParamError) as exc:
         raise CampaignError(str(exc), field="dice") from None
     if roll.success:
-        _land(fight, changes, name, sheet, seen, f"{fight.name}: first aid")
+        _land(fight, changes, name, side.sheet, seen, f"{fight.name}: first aid")
     target = dict(roll.breakdown).get("target", skill)
     return (f"first aid for {name}: {roll.total} against {target}, "
             + ("the bleeding stops" if roll.success else "the bleeding goes on"))
-
-
-def _damage_mode(fight: SystemFight) -> int:
-    campaign = fight.campaign
-    return (campaign.rulings or {}).get("damage_mode", 0) if campaign.rule_set == fight.system else 0
-
-
-def _numbers_of(fight: SystemFight, name: str) -> dict:
-    """A fighter's sheet numbers: from the sheet, or the NPC's kept on the fight."""
-    pk = fight.fighters.get(name)
-    if pk:
-        found = SystemSheet.objects.filter(pk=pk).values_list("numbers", flat=True).first()
-        return found or {}
-    return fight.npcs.get(name, {}).get("numbers", {})
 
 
 def _scores(scores: object, numbers: dict) -> tuple[int, int, int]:
