@@ -252,7 +252,7 @@ def system_fight_act(*, fight: SystemFight, by, is_gm: bool, action: object, nam
             (side,) = Side.of(fight, [name])
             som = side.numbers["som"]
             roll = order.reaction(name, som, rng, _faces(dice))
-            summary = (f"{name}'s reaction check: {roll.total} against SOM {som}, "
+            summary = (f"{name}'s reaction check: {roll.total}, "  # not the SOM: an NPC's is the GM's
                        + ("acts normally" if roll.success else "loses the turn"))
         else:
             getattr(order, action)(name)

@@ -40,6 +40,10 @@ def _blow(client, fight, attacker, target, status=201, **inputs):
     return response.json()
 
 
+def campaign_of(fight) -> int:
+    return fight["campaign"]
+
+
 def _fighter(body, name):
     return next(f for f in body["order"] if f["name"] == name)
 
@@ -98,6 +102,8 @@ def test_gareth_hits_the_puce_knight(api_as, personas, camelot):
     page.force_login(personas["player"])
     html = page.get(f"/system-fights/{fight['id']}/").content.decode()
     assert "of 15" not in html and "Toughness check (Toughness" not in html
+    log = str(api_as("player").get(f"/api/v1/campaigns/{campaign_of(fight)}/log/").json())
+    assert "Puce Knight takes 4 damage" in log and "of 15" not in log and "Fatigue left" not in log
 
 
 def test_gareths_strength_makes_it_a_serious_wound_and_undo_takes_it_back(api_as, camelot):
@@ -369,7 +375,15 @@ def test_the_ambush_declarations_and_a_reaction_check(api_as, personas):
     assert gm.post(url, {"action": "next"}, format="json").json()["acting"] == "Guard B"  # the picker lost the turn
     calm = gm.post(url, {"action": "reaction", "name": "Calm", "dice": [10]}, format="json").json()
     assert not _fighter(calm, "Calm")["sits_out"]
-    assert "reaction check 10 against SOM 10: acts normally" in str(calm["rounds"])
+    assert "Calm reaction check 10: acts normally" in str(calm["rounds"])
+    # An NPC's scores are the GM's: not in the fight, the log or the stream a player reads.
+    seen = player.get(f"/api/v1/system-fights/{fight['id']}/").json()
+    assert _fighter(seen, "Calm")["reaction"] == "" and "SOM 10" not in str(seen)
+    assert _fighter(seen, "Picker")["reaction"] == "SOM 4: a reaction check succeeds 40 % of the time"
+    log = player.get(f"/api/v1/campaigns/{campaign.pk}/log/").json()
+    assert "Calm's reaction check: 10, acts normally" in str(log) and "SOM" not in str(log)
+    stream = player.get(f"/api/v1/campaigns/{campaign.pk}/events/").json()
+    assert all(set(e["data"]) <= {"fight", "sheets"} for e in stream["events"] if e["kind"].startswith("system"))
     assert player.post(url, {"action": "reaction", "name": "Calm"}, format="json").status_code == 403
     joined = gm.post(url, {"action": "insert", "name": "Late", "scores": {"som": 5, "empathy": 1,
                                                                          "perception": 1}}, format="json").json()

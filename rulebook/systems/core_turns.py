@@ -79,7 +79,8 @@ class DeclarationTurns:
         """A reaction check (V.5): 1d10 against SOM; a failure loses the rest of this turn."""
         self._known(name)
         roll = core_rules.reaction_check(som, rng, dice)
-        self.record.append((self.turn, name, f"reaction check {roll.total} against SOM {som}: "
+        # The record says the die and the outcome, not the SOM: an NPC's scores are the GM's.
+        self.record.append((self.turn, name, f"reaction check {roll.total}: "
                                              + ("acts normally" if roll.success else "loses the turn")))
         if not roll.success:
             self.sitting_out.add(name)
