@@ -101,6 +101,23 @@ def system_sheet_update(*, sheet: SystemSheet, by, name: object = None, lines: o
     return sheet
 
 
+def move_pool(sheet: SystemSheet, *, pool: str, to: int, action: str, use: str = "", by=None,
+              key: str | None = None, save: bool = True) -> PoolEntry | None:
+    """Set one resource of a (locked) sheet to ``to`` and write the move to its ledger, as a blow,
+    a new fight, a downtime or an undo moves it (a player's own tap is ``pool_act``). Nothing
+    moves, and None is returned, when the pool is there already. ``save=False`` leaves saving
+    the sheet to a caller that changes more of it."""
+    current = int(sheet.pools.get(pool, 0))
+    if to == current:
+        return None
+    sheet.pools = {**sheet.pools, pool: to}
+    if save:
+        sheet.save(update_fields=["pools", "updated_at"])
+    return PoolEntry.objects.create(sheet=sheet, campaign_id=sheet.campaign_id, pool=pool, action=action, use=use,
+                                    amount=to - current, balance_after=to, idempotency_key=key,
+                                    by=by if getattr(by, "pk", None) else None)
+
+
 def _edge_burn(sheet: SystemSheet, rule, current: int) -> int:
     """Success Check's Edge Burn: a character about to die burns a point of Edge and a point of
     the maximum for good (002, "Edge Burn"). Only a character the fights have put down may."""

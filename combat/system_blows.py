@@ -24,11 +24,12 @@ from django.db import transaction
 from campaign.changes import Recorded, change_set, undo
 from campaign.errors import CampaignConflict, CampaignError
 from characters.events import SystemSheetChanged
-from characters.models import PoolEntry, SystemSheet
+from characters.models import SystemSheet
+from characters.system_sheets import move_pool
 from rulebook import RulesError
 from rulebook.systems import exchanges, get_system, rocket_house
 from rulebook.systems.base import ParamError
-from rulebook.systems.sheets import SPEND, spec_for
+from rulebook.systems.sheets import SPEND, UNDO, spec_for
 
 from .events import SystemFightChanged
 from .models import SystemFight
@@ -312,12 +313,8 @@ def _spend(fight, result: exchanges.Blow, asked, first: Side, second: Side, by) 
         if not points:
             continue
         used[key] -= points
-        current = int(side.sheet.pools.get(pool, 0))
-        side.sheet.pools = {**side.sheet.pools, pool: current - points}
-        side.sheet.save(update_fields=["pools", "updated_at"])
-        entry = PoolEntry.objects.create(sheet=side.sheet, campaign_id=fight.campaign_id, pool=pool, action=SPEND,
-                                         use=use, amount=-points, balance_after=current - points,
-                                         by=by if getattr(by, "pk", None) else None)
+        entry = move_pool(side.sheet, pool=pool, to=int(side.sheet.pools.get(pool, 0)) - points, action=SPEND,
+                          use=use, by=by)
         entries.append({"sheet": side.sheet.pk, "pool": pool, "points": points, "entry": entry.pk})
     return entries
 
@@ -353,12 +350,8 @@ def system_fight_undo(*, fight: SystemFight, by, is_gm: bool) -> dict:
         if not sheet:
             continue
         sheet = sheet[0]
-        current = int(sheet.pools.get(spent["pool"], 0))
-        sheet.pools = {**sheet.pools, spent["pool"]: current + spent["points"]}
-        sheet.save(update_fields=["pools", "updated_at"])
-        PoolEntry.objects.create(sheet=sheet, campaign_id=fight.campaign_id, pool=spent["pool"], action="undo",
-                                 use="", amount=spent["points"], balance_after=current + spent["points"],
-                                 by=by if getattr(by, "pk", None) else None)
+        move_pool(sheet, pool=spent["pool"], to=int(sheet.pools.get(spent["pool"], 0)) + spent["points"],
+                  action=UNDO, by=by)
         refunded.append(sheet.pk)
     fight.npcs = npcs
     fight.blows = [{**b, "undone": True} if b["n"] == blow["n"] else b for b in fight.blows]

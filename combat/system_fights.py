@@ -24,7 +24,8 @@ from django.db import transaction
 from campaign.changes import change_set
 from campaign.errors import CampaignConflict, CampaignError
 from characters.events import SystemSheetChanged
-from characters.models import Character, PoolEntry, SystemSheet
+from characters.models import Character, SystemSheet
+from characters.system_sheets import move_pool
 from rulebook import RulesError
 from rulebook.systems import core_rules, exchanges, get_system
 from rulebook.systems.base import ParamError
@@ -182,15 +183,9 @@ def _new_fight_pools(fight: SystemFight, sheets: list[SystemSheet], by) -> list[
         for sheet in sheets:
             current = int(sheet.pools.get(pool.key, 0))
             full = spec.refill(pool.key, NEW_FIGHT, current, sheet.numbers)
-            if full == current:
-                continue
-            sheet.pools = {**sheet.pools, pool.key: full}
             sheet._change_reason = f"{fight.name} begins"
-            sheet.save(update_fields=["pools", "updated_at"])
-            PoolEntry.objects.create(sheet=sheet, campaign_id=fight.campaign_id, pool=pool.key, action=NEW_FIGHT,
-                                     amount=full - current, balance_after=full,
-                                     by=by if getattr(by, "pk", None) else None)
-            refilled.append(sheet.pk)
+            if move_pool(sheet, pool=pool.key, to=full, action=NEW_FIGHT, by=by):
+                refilled.append(sheet.pk)
     return refilled
 
 

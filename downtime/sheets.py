@@ -16,14 +16,12 @@ from campaign.changes import Recorded, change_set, undo
 from campaign.errors import CampaignConflict
 from campaign.models import Campaign, Job
 from characters.events import SystemSheetChanged
-from characters.models import PoolEntry, SystemSheet
-from rulebook.systems.exchanges import recover
-from rulebook.systems.sheets import LONG_REST, SHORT_REST, spec_for
+from characters.models import SystemSheet
+from characters.system_sheets import move_pool
+from rulebook.systems.exchanges import LONG_REST_HOURS, recover
+from rulebook.systems.sheets import LONG_REST, SHORT_REST, UNDO, spec_for
 
 from .models import SheetClaim
-
-#: What a downtime's undo writes to the ledger when it takes points back.
-UNDO = "undo"
 
 
 def sheets_in_play(campaign: Campaign) -> list[int]:
@@ -54,25 +52,20 @@ def rest_sheets(job: Job, ids: list[int]) -> int:
         write = change_set(campaign=job.campaign_id)
         sheets = write.lock(SystemSheet.objects.filter(pk__in=ids))
         done = set(SheetClaim.objects.filter(job=job, sheet_id__in=ids).values_list("sheet_id", flat=True))
-        claims, entries = [], []
+        claims = []
         for sheet in (s for s in sheets if s.pk not in done):
             rested = recover(sheet.system, sheet.condition, sheet.pools, _numbers(sheet), hours)
             before = {"condition": sheet.condition, "pools": sheet.pools}
             for key, after in rested.pools.items():
-                current = int(sheet.pools.get(key, 0))
-                if after != current:
-                    entries.append(PoolEntry(sheet=sheet, campaign_id=job.campaign_id, pool=key,
-                                             action=LONG_REST if hours >= 8 else SHORT_REST, amount=after - current,
-                                             balance_after=after, idempotency_key=f"downtime:{job.pk}:{key}",
-                                             by_id=job.created_by_id))
-            sheet.condition, sheet.pools = rested.condition, rested.pools
+                move_pool(sheet, pool=key, to=after, action=LONG_REST if hours >= LONG_REST_HOURS else SHORT_REST,
+                          by=job.created_by, key=f"downtime:{job.pk}:{key}", save=False)
+            sheet.condition = rested.condition
             sheet._change_reason = f"downtime of {hours} h"
             sheet.save(update_fields=["condition", "pools", "updated_at"])
             claims.append(SheetClaim(job=job, sheet=sheet, before=before,
                                      after={"condition": sheet.condition, "pools": sheet.pools},
                                      report={"sheet": sheet.pk, "name": sheet.name, "lines": list(rested.lines)}))
         SheetClaim.objects.bulk_create(claims)
-        PoolEntry.objects.bulk_create(entries)
         if claims:
             write.publish(SystemSheetChanged(sheets=[claim.sheet_id for claim in claims]))
     return len(claims)
@@ -91,23 +84,15 @@ def restore_sheets(job: Job) -> list[int]:
                    {"condition": claim.after["condition"]}) for claim in claims], refuse=refuse,
          name=lambda sheet: sheet.name)
     sheets = {s.pk: s for s in changes.lock(SystemSheet.objects.filter(pk__in=[c.sheet_id for c in claims]))}
-    entries = []
     for claim in claims:
         sheet = sheets.get(claim.sheet_id)
         if sheet is None:
             continue
-        pools = dict(sheet.pools)
         for key, before in claim.before["pools"].items():
             given = int(claim.after["pools"].get(key, before)) - int(before)
-            if given:
-                pools[key] = max(0, int(pools.get(key, 0)) - given)
-                entries.append(PoolEntry(sheet=sheet, campaign_id=job.campaign_id, pool=key, action=UNDO,
-                                         amount=pools[key] - int(sheet.pools.get(key, 0)), balance_after=pools[key],
-                                         idempotency_key=f"downtime-undo:{job.pk}:{key}"))
-        if pools != sheet.pools:
-            sheet.pools = pools
-            sheet.save(update_fields=["pools", "updated_at"])
-    PoolEntry.objects.bulk_create(entries)
+            if given:  # points since spent are not taken twice: never below zero
+                move_pool(sheet, pool=key, to=max(0, int(sheet.pools.get(key, 0)) - given), action=UNDO,
+                          key=f"downtime-undo:{job.pk}:{key}")
     touched = [claim.sheet_id for claim in claims]
     if touched:
         changes.publish(SystemSheetChanged(sheets=touched))

@@ -32,6 +32,8 @@ NAME_LENGTH = 60
 
 SPEND, SHORT_REST, LONG_REST, SESSION, AWARD, NEW_FIGHT, BURN = (
     "spend", "short_rest", "long_rest", "session", "award", "new_fight", "burn")
+#: What the ledger writes when an undo gives points back or takes them back (no one asks for it).
+UNDO = "undo"
 ACTIONS = {
     SPEND: "Spend one",
     SHORT_REST: "Short rest",
