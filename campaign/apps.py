@@ -6,6 +6,8 @@ class CampaignConfig(AppConfig):
     verbose_name = "Campaigns"
 
     def ready(self):
+        from . import data_keys  # noqa: F401  (registers the data keys of this app's rows)
+
         from . import changes
 
         changes.connect_guard()

@@ -9,13 +9,18 @@ transaction, then declares and changes rows, says what it did and whom to tell::
         character = changes.lock(Character.objects.filter(pk=character.pk))[0]
         ...                                              # apply the change
         changes.audit("karma.reroll", f"{character.name}: -1 Karma (reroll)", data={...})
-        changes.publish(WoundsChanged(characters=[character.pk]))
+        changes.publish(RollMade(roll=roll.pk))       # only where page logic needs the kind
 
 A change set belongs to the transaction (or savepoint) it was opened in: a service called by
 another joins the caller's change set, and the change set ends with its block. Its audit lines
-and typed events are written at once, in the write's transaction (so a rollback takes them
-back); the move of the campaign's page-cache version is registered for the moment the whole
-transaction commits. Writers therefore cannot forget a step, and a model of a campaign saved
+are written at once and its typed events as the write ends, in the write's transaction (so a
+rollback takes them back); the move of the campaign's page-cache version is registered for the moment the whole
+transaction commits.
+
+What the write changed on screens is derived, not listed: every row it saves or deletes (and
+every row it ``watch``es or names with ``changed``) is mapped to its data keys
+(campaign.keys), and just before the write commits the change set publishes them as one
+``KeysChanged`` event per audience. Open pages refresh exactly the parts that show those keys. Writers therefore cannot forget a step, and a model of a campaign saved
 with no change set open is refused (``connect_guard``), in tests and in production.
 
 Locks wait at most ``DB_LOCK_TIMEOUT_MS`` (settings, set on every database connection); a lock
@@ -30,13 +35,14 @@ from dataclasses import dataclass
 from functools import partial
 
 from django.db import connection, transaction
-from django.db.models.signals import pre_delete, pre_save
+from django.db.models.signals import post_delete, post_save, pre_delete, pre_save
 from django.utils import timezone
 
+from . import keys as data_keys
 from . import pagecache
-from .audience import EVERYONE, Seen
+from .audience import EVERYONE, Audience, Seen
 from .errors import CampaignConflict
-from .events import LiveEvent
+from .events import KeysChanged, LiveEvent
 from .models import Campaign, Event, LogEntry, OneTimePassword, PageVersion
 from .wakeup import CHANNEL as STREAM_CHANNEL
 
@@ -64,6 +70,11 @@ class ChangeSet:
         self.stream_locked: set[int] = set()
         self.before: dict[tuple[str, int], dict] = {}
         self.watched: dict[tuple[str, int], tuple[object, tuple[str, ...]]] = {}
+        # The data keys this write changed, each with who may learn of it, and its typed events,
+        # until they are written just before it commits (``flush``).
+        self.dirty: dict[str, set[Seen]] = {}
+        self.events: list[LiveEvent] = []
+        self.deleted = False
 
     def is_open(self) -> bool:
         """Open while the block it was opened in is (its savepoints are still the current ones)."""
@@ -95,6 +106,37 @@ class ChangeSet:
         if key not in self.before:
             self.before[key] = {name: getattr(obj, name) for name in names}
         self.watched[key] = (obj, names)
+        self.changed(obj)
+
+    def changed(self, *rows, fields=None) -> None:
+        """Name rows this write changes without saving them one by one (``update()``, ``bulk_create``);
+        ``fields``: the ones it changed, where it knows (None: any)."""
+        for row in rows:
+            for key, seen in data_keys.of(row, self.campaign_id, fields):
+                self.dirty.setdefault(key, set()).add(seen)
+
+    def _keys_events(self) -> list[KeysChanged]:
+        by_audience: dict[Seen, list[str]] = {}
+        for key, seens in self.dirty.items():
+            # The widest audience wins: a key everyone sees changed is everyone's news.
+            audiences = [EVERYONE] if any(s.audience == Audience.EVERYONE for s in seens) else sorted(
+                seens, key=lambda s: (s.audience, s.user_id or 0))
+            for seen in audiences:
+                by_audience.setdefault(seen, []).append(key)
+        return [KeysChanged(keys=sorted(found), seen=seen) for seen, found in by_audience.items()]
+
+    def flush(self) -> None:
+        """Write what this write tells the stream, in one statement, just before it commits: the
+        keys it changed (one event per audience), then the typed events it published."""
+        if self.campaign_id is None or self.deleted or not (self.dirty or self.events):
+            return
+        events = [*self._keys_events(), *self.events]
+        self.dirty, self.events = {}, []
+        if self.campaign_id not in self.stream_locked:
+            _lock_stream(self.campaign_id)
+            self.stream_locked.add(self.campaign_id)
+        Event.objects.bulk_create(Event(campaign_id=self.campaign_id, kind=event.kind, data=event.data(),
+                                        **event.seen.columns()) for event in events)
 
     def record(self) -> dict:
         """Before and after of every watched row: ``{"Label:pk": {"before": {...}, "after": {...}}}``."""
@@ -105,21 +147,18 @@ class ChangeSet:
     # --- Telling ------------------------------------------------------------------------------------
     def audit(self, action: str, summary: str, *, data: dict | None = None, seen: Seen = EVERYONE) -> LogEntry:
         """Write the audit line of this write: who did what, and why, and who may read it."""
-        return LogEntry.objects.create(campaign_id=self._campaign(), actor=self.by, action=action[:64],
-                                       summary=summary[:300], data=data or {}, **seen.columns())
+        entry = LogEntry.objects.create(campaign_id=self._campaign(), actor=self.by, action=action[:64],
+                                        summary=summary[:300], data=data or {}, **seen.columns())
+        self.changed(entry)
+        return entry
 
     def publish(self, *events: LiveEvent) -> None:
-        """Append typed events to the live stream; readers see them once the write commits."""
-        campaign_id = self._campaign()
-        if not events:
-            return
+        """Append typed events to the live stream (written as the write ends; readers see them
+        once it commits)."""
+        self._campaign()
         if any(not isinstance(event, LiveEvent) for event in events):
             raise TypeError("publish LiveEvent subclasses")
-        if campaign_id not in self.stream_locked:
-            _lock_stream(campaign_id)
-            self.stream_locked.add(campaign_id)
-        Event.objects.bulk_create(Event(campaign_id=campaign_id, kind=event.kind, data=event.data(),
-                                        **event.seen.columns()) for event in events)
+        self.events.extend(events)
 
 
 def _lock_stream(campaign_id: int) -> None:
@@ -213,12 +252,22 @@ def undo(recorded: list[Recorded], *, refuse: Callable[[list[str]], Exception],
     if changed:
         raise refuse(changed)
     stamp = timezone.now()
+    changes = current()
     for row, record in found:
         stamped = {"updated_at": stamp} if any(f.name == "updated_at" for f in row._meta.concrete_fields) else {}
         type(row).objects.filter(pk=row.pk).update(**record.before, **stamped)
         for field, value in record.before.items():
             setattr(row, field, value)
+        changes.changed(row)
     return [row for row, _ in found]
+
+
+def before_commit(connection_, sid: str | None) -> None:
+    """Every change set ending with this commit (``sid`` None) or savepoint publishes its keys."""
+    for _, func, *_ in list(connection_.run_on_commit):
+        changes = getattr(func, "change_set", None)
+        if changes is not None and (changes.dirty or changes.events) and (sid is None or sid in changes.savepoints):
+            changes.flush()
 
 
 def _committed(changes: ChangeSet) -> None:
@@ -234,12 +283,35 @@ def _guard(sender, instance, **kwargs) -> None:
                       "campaign.changes.change_set() in the service that writes it.")
 
 
-def connect_guard() -> None:
-    """Refuse writes to the campaign's models outside a change set (called from CampaignConfig.ready)."""
+def _changed(sender, instance, **kwargs) -> None:
+    if kwargs.get("raw"):
+        return
+    changes = current()
+    if changes is None:
+        return
+    if sender is Campaign and "origin" in kwargs and instance.pk == changes.campaign_id:
+        changes.deleted = True  # the campaign goes, and its stream with it: nobody is told
+    changes.changed(instance, fields=kwargs.get("update_fields"))
+
+
+def campaign_models() -> list[type]:
+    """The models whose rows belong to a campaign (and so to a change set)."""
     from django.apps import apps
 
-    for model in apps.get_models(include_auto_created=False):
-        if model._meta.app_label in CAMPAIGN_APPS and model not in OWN_MODELS:
-            uid = f"changes:{model._meta.label}"
-            pre_save.connect(_guard, sender=model, dispatch_uid=uid + ":save", weak=False)
-            pre_delete.connect(_guard, sender=model, dispatch_uid=uid + ":delete", weak=False)
+    return [model for model in apps.get_models(include_auto_created=False)
+            if model._meta.app_label in CAMPAIGN_APPS and model not in OWN_MODELS]
+
+
+def connect_guard() -> None:
+    """Refuse writes to the campaign's models outside a change set, and collect the data keys of
+    every row written inside one (called from CampaignConfig.ready)."""
+    from zenergate_site.db.base import BEFORE_COMMIT
+
+    if before_commit not in BEFORE_COMMIT:
+        BEFORE_COMMIT.append(before_commit)
+    for model in campaign_models():
+        uid = f"changes:{model._meta.label}"
+        pre_save.connect(_guard, sender=model, dispatch_uid=uid + ":save", weak=False)
+        pre_delete.connect(_guard, sender=model, dispatch_uid=uid + ":delete", weak=False)
+        post_save.connect(_changed, sender=model, dispatch_uid=uid + ":saved", weak=False)
+        post_delete.connect(_changed, sender=model, dispatch_uid=uid + ":deleted", weak=False)

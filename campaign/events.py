@@ -7,8 +7,9 @@ came after it, so a reconnect neither misses nor repeats an event.
 Every event kind is a class (Zulip's ``event_types``): its fields are declared, unknown ones
 are refused by the constructor, and it carries its audience. Events are published only by a
 change set (``campaign.changes``), which writes them when the write's transaction closes.
-Each app declares the kinds it publishes next to its services; a page's live part names the
-class it follows (``LiveEvent.trigger``), not a string.
+Each app declares the kinds it publishes next to its services. Page parts follow no kind: they
+name the data keys they show, and every write publishes the keys it changed (``KeysChanged``,
+campaign.keys); the typed kinds are for the roll feed, the logs and page logic ("your turn").
 """
 
 from __future__ import annotations
@@ -44,16 +45,17 @@ class LiveEvent:
         """What a client receives: every field but the audience."""
         return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "seen"}
 
-    @classmethod
-    def trigger(cls, **ids: int) -> str:
-        """The name ``static/js/live.js`` dispatches for this kind (and one id in its data)."""
-        name = f"zg:{cls.kind}"
-        for key, value in ids.items():
-            name += f":{key}={int(value)}"
-        return name
-
 
 # --- Kinds of the table itself --------------------------------------------------------------
+@dataclass(frozen=True, kw_only=True)
+class KeysChanged(LiveEvent):
+    """What a write changed, as data keys (campaign.keys): published by the change set itself,
+    once per audience, just before the write commits. Open pages refresh the parts showing them."""
+
+    kind: ClassVar[str] = "changed"
+    keys: list[str]
+
+
 @dataclass(frozen=True, kw_only=True)
 class CampaignChanged(LiveEvent):
     """The campaign's settings changed (its rule set among them): open rollers re-read their form."""
@@ -83,4 +85,8 @@ def events_after(*, campaign: Campaign, after: int, user, is_gm: bool, limit: in
 
 def last_event_id(*, campaign: Campaign) -> int:
     """Return the id a page opened now starts listening after."""
-    return Event.objects.filter(campaign=campaign).order_by("-id").values_list("id", flat=True).first() or 0
+    return last_event_id_of(campaign.pk)
+
+
+def last_event_id_of(campaign_id: int) -> int:
+    return Event.objects.filter(campaign_id=campaign_id).order_by("-id").values_list("id", flat=True).first() or 0

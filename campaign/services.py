@@ -342,11 +342,13 @@ def invitation_sign_up(*, token: str, username: str, password: str) -> Membershi
 def invitations_by_name(*, campaign: Campaign, by, invited: list[tuple[str, str]]) -> list[Invitation]:
     """Invite each (username, role) by name, in the caller's change set and audit line (an import
     says whom it invited in its own line)."""
-    change_set(campaign=campaign, by=by)
-    return Invitation.objects.bulk_create(
+    changes = change_set(campaign=campaign, by=by)
+    made = Invitation.objects.bulk_create(
         Invitation(campaign=campaign, role=role if role in Membership.Role.values else Membership.Role.PLAYER,
                    token=secrets.token_urlsafe(24), username=username, created_by=by)
         for username, role in invited)
+    changes.changed(*made)
+    return made
 
 
 # --- Archive, restore, delete ------------------------------------------------------------------
@@ -356,6 +358,7 @@ def campaign_archive(*, campaign: Campaign, by) -> Campaign:
     changes = change_set(campaign=campaign, by=by)
     changes.lock(Campaign.objects.filter(pk=campaign.pk))
     Campaign.objects.filter(pk=campaign.pk).update(archived_at=timezone.now())
+    changes.changed(campaign)
     changes.audit("campaign.archive", f"{by} archived the campaign")
     campaign.refresh_from_db()
     return campaign
@@ -366,6 +369,7 @@ def campaign_restore(*, campaign: Campaign, by) -> Campaign:
     """Bring an archived campaign back (GM): writable and listed again."""
     changes = change_set(campaign=campaign, by=by, archived_ok=True)
     Campaign.objects.filter(pk=campaign.pk).update(archived_at=None)
+    changes.changed(campaign)
     changes.audit("campaign.restore", f"{by} restored the campaign")
     campaign.refresh_from_db()
     return campaign

@@ -86,6 +86,7 @@ def next_session_set(*, campaign: Campaign, by, when) -> Campaign:
     if when is not None and when <= timezone.now():
         raise CampaignError("The next session is in the future.", field="next_session_at")
     Campaign.objects.filter(pk=campaign.pk).update(next_session_at=when)
+    changes.changed(campaign)
     changes.audit("session.next", f"{by} set the next session: {when:%a %d %b %Y, %H:%M}" if when
                   else f"{by} cleared the next session's date")
     changes.publish(CampaignChanged(fields=["next_session_at"]))

@@ -6,4 +6,6 @@ class CharactersConfig(AppConfig):
     verbose_name = "Characters"
 
     def ready(self):
+        from . import data_keys  # noqa: F401  (registers the data keys of this app's rows)
+
         from . import handback  # noqa: F401  (connects its receiver)

@@ -232,8 +232,9 @@ def lock_in_play(character_id: int) -> Character:
 def save_wounds(character: Character, state: HealingState) -> None:
     """Store a new healing state on a locked character row and save it."""
     columns = store(character, state)
-    change_set(campaign=character.campaign_id)  # joins the caller's: an UPDATE is a write too
+    changes = change_set(campaign=character.campaign_id)  # joins the caller's: an UPDATE is a write too
     Character.objects.filter(pk=character.pk).update(**{c: getattr(character, c) for c in columns})
+    changes.changed(character)
 
 
 # --- A knock-out that outlasts its fight ----------------------------------------------------
@@ -260,8 +261,9 @@ def out_cold_carry(character: Character, *, seconds: int, game_hours: int) -> No
         return
     character.wounds_detail = detail
     character.updated_at = timezone.now()
-    change_set(campaign=character.campaign_id)  # joins the caller's
+    changes = change_set(campaign=character.campaign_id)  # joins the caller's
     Character.objects.filter(pk=character.pk).update(wounds_detail=detail, updated_at=character.updated_at)
+    changes.changed(character)
 
 
 #: SQL types of the wound columns, for writing many rows in one statement.
@@ -288,11 +290,11 @@ def save_wounds_many(rows: dict[int, dict]) -> None:
         cursor.execute(
             f"UPDATE {table} AS c SET {assignments}, updated_at = now() "
             f"FROM jsonb_to_recordset(%s::jsonb) AS v(id bigint, {record}) WHERE c.id = v.id "
-            f"RETURNING c.campaign_id",
+            f"RETURNING c.campaign_id, c.id",
             [payload],
         )
-        for campaign_id in {row[0] for row in cursor.fetchall()}:
-            change_set(campaign=campaign_id)  # joins the caller's
+        for campaign_id, pk in cursor.fetchall():
+            change_set(campaign=campaign_id).changed(Character(pk=pk, campaign_id=campaign_id))  # joins the caller's
 
 
 def activity_cost(activity: str, minutes: int) -> int:

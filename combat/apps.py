@@ -6,6 +6,8 @@ class CombatConfig(AppConfig):
     verbose_name = "Combat"
 
     def ready(self):
+        from . import data_keys  # noqa: F401  (registers the data keys of this app's rows)
+
         from campaign.parts import register
 
         from .parts import TABLE, TABLE_ROLLS, TRACKER

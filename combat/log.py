@@ -54,14 +54,16 @@ class Changes:
     def save(self) -> None:
         """Store the encounter and every watched combatant that changed (characters' wounds are
         stored by the wounds service as they change)."""
-        change_set(campaign=self.encounter.campaign_id)  # joins the caller's: an UPDATE is a write too
+        changes = change_set(campaign=self.encounter.campaign_id)  # joins the caller's: an UPDATE is a write too
         encounter = _values(self.encounter, ENCOUNTER_FIELDS)
         if encounter != self.before["encounter"]:
             Encounter.objects.filter(pk=self.encounter.pk).update(**encounter)
+            changes.changed(self.encounter, fields=[k for k, v in encounter.items() if v != self.before["encounter"][k]])
         for combatant in self.combatants.values():
             values = _values(combatant, COMBATANT_FIELDS)
             if values != self.before["combatants"][str(combatant.pk)]:
                 Combatant.objects.filter(pk=combatant.pk).update(**values)
+                changes.changed(combatant)
 
 
 def record(*, changes: Changes, kind: str, by, summary: str, data: dict, gm_data: dict | None = None,

@@ -7,3 +7,6 @@ class DowntimeConfig(AppConfig):
     name = "downtime"
     label = "downtime"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        from . import data_keys  # noqa: F401  (registers the data keys of this app's rows)

@@ -203,6 +203,7 @@ def _run_batch(job: Job, ids: list[int], therapies: dict) -> int:
         Treatment.objects.bulk_create(treatments)
         progress = _progress(job)
         Job.objects.filter(pk=job.pk).update(progress=min(progress, job.total), heartbeat_at=now)
+        write.changed(job, *treatments)
         write.publish(JobProgressed(job=job.pk, status="running", done=min(progress, job.total), total=job.total))
         if todo:
             write.publish(WoundsChanged(characters=[c.pk for c in todo]))
@@ -220,6 +221,7 @@ def _rest_sheet_batch(job: Job, ids: list[int]) -> int:
         write = change_set(campaign=job.campaign_id)
         progress = min(_progress(job), job.total)
         Job.objects.filter(pk=job.pk).update(progress=progress, heartbeat_at=timezone.now())
+        write.changed(job)
         write.publish(JobProgressed(job=job.pk, status="running", done=progress, total=job.total))
     return rested
 
@@ -251,6 +253,7 @@ def downtime_run(*, job_id: int) -> Job:
         write = change_set(campaign=job.campaign_id)  # the dashboard shows the last downtime's status
         if Job.objects.filter(pk=job.pk, status=Job.Status.QUEUED).update(status=Job.Status.RUNNING,
                                                                           heartbeat_at=timezone.now()):
+            write.changed(job)
             write.publish(JobProgressed(job=job.pk, status=Job.Status.RUNNING, done=job.progress, total=job.total))
     therapies = {t.pk: t for t in Therapy.objects.filter(campaign_id=job.campaign_id)}
     ids, size = job.params["characters"], max(settings.DOWNTIME_BATCH, 1)
@@ -272,6 +275,7 @@ def downtime_run(*, job_id: int) -> Job:
             write = change_set(campaign=job.campaign_id)
             Job.objects.filter(pk=job.pk).update(status=Job.Status.FAILED, error=str(exc)[:2000],
                                                  finished_at=timezone.now())
+            write.changed(job)
             write.publish(JobProgressed(job=job.pk, status=Job.Status.FAILED))
         raise
     return _finish(job.pk)
@@ -336,7 +340,9 @@ def jobs_sweep() -> list[int]:
             # Moving the heartbeat first keeps two sweeps in a row from sending the job twice.
             Job.objects.filter(pk=job_id).update(heartbeat_at=now)
             # Open job pages fetch the job again and say it was sent to a worker again.
-            change_set(campaign=campaign_id).publish(JobProgressed(job=job_id, status=status))
+            write = change_set(campaign=campaign_id)
+            write.changed(Job(pk=job_id, campaign_id=campaign_id))
+            write.publish(JobProgressed(job=job_id, status=status))
         _send(job_id)
     return [job_id for job_id, _, _ in jobs]
 
@@ -382,6 +388,7 @@ def downtime_undo(*, job: Job, by) -> Job:
     claims = list(job.downtime_claims.all())
     characters = restore_wounds(claims, what="this downtime")
     sheets = sheet_rest.restore_sheets(job)
+    write.changed(*Treatment.objects.filter(job=job))
     Treatment.objects.filter(job=job).update(undone_at=timezone.now())
     campaign = Campaign.objects.select_for_update(no_key=True).get(pk=job.campaign_id)
     campaign.game_hours = max(campaign.game_hours - int(job.params["hours"]), 0)

@@ -66,6 +66,7 @@ def rest_sheets(job: Job, ids: list[int]) -> int:
                                      after={"condition": sheet.condition, "pools": sheet.pools},
                                      report={"sheet": sheet.pk, "name": sheet.name, "lines": list(rested.lines)}))
         SheetClaim.objects.bulk_create(claims)
+        write.changed(job)
         if claims:
             write.publish(SystemSheetChanged(sheets=[claim.sheet_id for claim in claims]))
     return len(claims)

@@ -201,6 +201,7 @@ def transition_make(*, campaign: Campaign, by, category: str, character_ids: lis
                 except RulesError as exc:
                     raise CampaignError(f"{character.name}: {exc}", field="dice") from None
                 Character.objects.filter(pk=character.pk).update(**after, updated_at=timezone.now())
+                write.changed(character)
                 TransitionRecord.objects.create(batch=batch, character=character, number=result["number"],
                                                 before=before, after=after, outcome=result)
                 results.append(result)
@@ -237,6 +238,7 @@ def transition_undo(*, batch: TransitionBatch, by) -> TransitionBatch:
     restore_wounds(records, what="this transition")
     # The records stay (what happened, for the log); the delays they consumed are free again.
     batch.records.update(delay_entry=None)
+    write.changed(*records)
     batch.undone_at = timezone.now()
     batch.save(update_fields=["undone_at"])
     write.audit("transition.undo", f"{by} undid a category {batch.category} Zener Transition", data={"batch": batch.pk})

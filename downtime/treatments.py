@@ -102,6 +102,7 @@ def treatment_give(*, character: Character, by, kind: str, therapy_id: int | Non
             detail = {**(character.wounds_detail or {}), "effects": [e.to_dict() for e in effects]}
             after = wound_columns(state, detail=detail)
             Character.objects.filter(pk=character.pk).update(**after, updated_at=timezone.now())
+            write.changed(character)
             treatment = Treatment.objects.create(campaign=campaign, character=character, kind=kind,
                                                  therapy_id=therapy_id if kind == Treatment.Kind.THERAPY else None,
                                                  idempotency_key=idempotency_key, before=before, after=after,

@@ -6,6 +6,8 @@ class EconomyConfig(AppConfig):
     verbose_name = "Economy"
 
     def ready(self):
+        from . import data_keys  # noqa: F401  (registers the data keys of this app's rows)
+
         from characters.signals import character_approved
 
         from .ledger import open_on_approval

@@ -10,6 +10,8 @@ class RollsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
+        from . import data_keys  # noqa: F401  (registers the data keys of this app's rows)
+
         from campaign.parts import register
 
         from .parts import ROLL_FEED

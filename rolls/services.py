@@ -127,12 +127,14 @@ def record_rolls_many(*, campaign_id: int, rolls: list[dict]) -> None:
     """
     if not rolls:
         return
-    Roll.objects.bulk_create(
+    made = Roll.objects.bulk_create(
         Roll(campaign_id=campaign_id, **gm_only_if(roll.get("private", False)).columns(),
              **{k: v for k, v in roll.items() if k not in ("private", "label")}, label=roll["label"][:120])
         for roll in rolls)
+    changes = change_set(campaign=campaign_id)
+    changes.changed(*made)
     # One event for the batch; GM-only if every roll in it is private.
-    change_set(campaign=campaign_id).publish(
+    changes.publish(
         RollMade(rolls=len(rolls), seen=gm_only_if(all(r.get("private") for r in rolls))))
 
 

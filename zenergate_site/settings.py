@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "combat",
     "rolls",
     "transfer",
+    "demo",
     "zenergate_site.apps.SiteConfig",  # its deploy checks
 ]
 
@@ -109,6 +110,9 @@ MAX_HEADER_BYTES = env.int("MAX_HEADER_BYTES", default=16384)
 # --- Data stores -------------------------------------------------------------------------
 # PostgreSQL only: row locks, constraints and advisory locks are used freely.
 DATABASES = {"default": env.db_url("DATABASE_URL", default="postgres:///zenergate")}
+# PostgreSQL with a hook before each commit, where a write's change set publishes the data keys
+# it changed (zenergate_site/db/base.py).
+DATABASES["default"]["ENGINE"] = "zenergate_site.db"
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True  # a reused connection is tested before a request uses it
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
