@@ -1,11 +1,13 @@
-"""Live parts: the fragments of a page that follow an event kind, rendered once per audience.
+"""Pushed parts: the page parts rendered once per audience and sent by the stream itself.
 
-A page part that every player sees alike (the roll feed, the pools' progress, the tracker's
-public view) does not need one render per browser. Each app registers such a part here with
-the event kind it follows and a function that renders it for an audience: the GM, or the
-players (everyone in the campaign who is not the GM; a part rendered for them shows only what
-every member may see). The stream (campaign/stream.py) sends a page the parts it shows, already
-rendered, right after the events that changed them, and the page swaps them in without asking.
+Every part of a page says which data keys it shows ({% live %}, campaign.keys); most are
+fetched again by the page when one of them changes. A part that every player sees alike (the
+roll feed, the pools' progress, the tracker's public view) does not need one fetch per browser.
+Each app registers such a part here with the keys it shows and a function that renders it for
+an audience: the GM, or the players (everyone in the campaign who is not the GM; a part rendered
+for them shows only what every member may see). When a write's keys (the ``changed`` events)
+meet a part's keys, the stream (campaign/stream.py) sends each page showing it the part already
+rendered, right after the write's events, and the page swaps it in without asking.
 
 What differs between two players stays out of these renders and small: a give form or an
 attack form sits in a *slot*, an element with an id and ``hx-preserve``. The audience render
@@ -29,8 +31,9 @@ from django.template.loader import render_to_string
 
 from zenergate_site import csrf
 
+from . import keys as data_keys
 from . import pagecache
-from .events import LiveEvent
+from .events import KeysChanged
 from .models import Campaign
 
 log = logging.getLogger(__name__)
@@ -43,30 +46,17 @@ MOST = 8
 
 @dataclass(frozen=True)
 class LivePart:
-    """A part of a page that follows ``follows`` (an event kind), for one object or the campaign.
+    """A part of a page rendered once per audience, for one object (``per_object``) or the campaign.
 
-    ``key``: the field of the event that names the object the part shows (``"encounter"``), or
-    None for a part of the whole campaign. ``render(campaign, key, gm)`` returns the part's HTML
-    for the GM (``gm=True``) or for the players, with no request.
+    ``shows(campaign_id, key)`` names the data keys it shows, from the ids alone (the stream asks
+    on its event loop, where no query may run). ``render(campaign, key, gm)`` returns the part's
+    HTML for the GM (``gm=True``) or for the players, with no request.
     """
 
     name: str
-    follows: type[LiveEvent]
+    shows: Callable[[int, int | None], list[str]]
     render: Callable[[Campaign, int | None, bool], str]
-    key: str | None = None
-
-    def trigger(self, key: int | None = None) -> str:
-        """The name static/js/live.js dispatches for the events this part follows."""
-        return self.follows.trigger(**{self.key: key}) if self.key is not None else self.follows.trigger()
-
-    def changed_by(self, kind: str, data: dict, key: int | None) -> bool:
-        """Whether an event (its kind and data) changes this part shown for ``key``."""
-        if kind != self.follows.kind:
-            return False
-        if self.key is None:
-            return True
-        value = data.get(self.key)
-        return key in value if isinstance(value, list) else value == key
+    per_object: bool = False
 
 
 PARTS: dict[str, LivePart] = {}
@@ -92,7 +82,7 @@ def wanted(raw: str) -> list[tuple[LivePart, int | None]]:
     for item in raw.split(",")[:MOST]:
         name, _, key = item.strip().partition(":")
         part = PARTS.get(name)
-        if part is None or (part.key is None) != (key == ""):
+        if part is None or part.per_object != (key != ""):
             continue
         if key:
             if not key.isdigit() or len(key) > 18:
@@ -103,10 +93,17 @@ def wanted(raw: str) -> list[tuple[LivePart, int | None]]:
     return list(dict.fromkeys(asked))
 
 
-def changed(asked: Iterable[tuple[LivePart, int | None]], rows) -> list[tuple[LivePart, int | None]]:
-    """The asked-for parts that these events (rows the viewer may see) change."""
-    rows = list(rows)
-    return [(part, key) for part, key in asked if any(part.changed_by(row.kind, row.data, key) for row in rows)]
+def changed_keys(rows) -> set[str]:
+    """The data keys these events (rows the viewer may see) say were changed."""
+    return {key for row in rows if row.kind == KeysChanged.kind for key in row.data.get("keys", [])}
+
+
+def changed(asked: Iterable[tuple[LivePart, int | None]], rows, campaign_id: int) -> list[tuple[LivePart, int | None]]:
+    """The asked-for parts whose keys these events (rows the viewer may see) changed."""
+    keys = changed_keys(rows)
+    if not keys:
+        return []
+    return [(part, key) for part, key in asked if data_keys.any_covered(part.shows(campaign_id, key), keys)]
 
 
 def render(part: LivePart, key: int | None, *, campaign_id: int, gm: bool, last_event: int) -> str:

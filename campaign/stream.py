@@ -101,7 +101,7 @@ def _parts_once(access, asked, rows, token: str) -> str:
     if not rows:
         return ""
     return "".join(_render_part(access.campaign.pk, part, key, access.is_gm, rows[-1].id)
-                   for part, key in parts.changed(asked, rows)).replace(csrf.PLACEHOLDER, token)
+                   for part, key in parts.changed(asked, rows, access.campaign.pk)).replace(csrf.PLACEHOLDER, token)
 
 
 def _read_all(campaign_id: int, after: int) -> list:
@@ -211,7 +211,7 @@ async def _events(access, user, after: int, asked=(), token: str = "") -> AsyncI
                 seen = [row for row in rows if can_see(row.seen, user=user, is_gm=access.is_gm)]
                 if seen:
                     yield _frames(seen)
-                    changed.update(dict.fromkeys(parts.changed(asked, seen)))
+                    changed.update(dict.fromkeys(parts.changed(asked, seen, campaign_id)))
                 if rows:
                     after = rows[-1].id  # past what this viewer may not see, too: it never will
                 if len(rows) < BATCH:

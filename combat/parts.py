@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import hashlib
 
+from campaign import keys
+from campaign.audience import Audience
 from campaign.models import Membership
 from campaign.parts import LivePart, render_shared
 from campaign.permissions import CampaignAccess
 from rolls import selectors as roll_selectors
-from rolls.events import RollMade
 
 from . import selectors
-from .events import CombatChanged
 from .forms import DyingForm
 from .models import Encounter
 from .permissions import EncounterAccess
@@ -41,6 +41,9 @@ def shared_context(access: EncounterAccess) -> dict:
                "state": state, "log": list(reversed(log)), "is_gm": access.is_gm, "turn_key": turn_key(state)}
     if access.is_gm:
         context["requests"] = selectors.requests_pending(encounter=access.encounter)
+    else:  # the players' attacks waiting for the GM, as far as every player may read them
+        context["waiting"] = [r for r in selectors.requests_pending(encounter=access.encounter)
+                              if r.audience == Audience.EVERYONE]
         context["dying_forms"] = [(c, DyingForm(initial={"combatant": c["id"]})) for c in state["combatants"]
                                   if c["dying"]]
     return context
@@ -55,7 +58,12 @@ def _tracker(campaign, key: int, gm: bool) -> str:
     return render_shared("combat/_live.html", shared_context(access))
 
 
-TRACKER = LivePart(name="encounter", follows=CombatChanged, key="encounter", render=_tracker)
+def _fight_shows(campaign_id: int, key: int) -> list[str]:
+    # The fight, and the characters in it: their wounds are on their sheets.
+    return [f"encounter:{key}", keys.campaign(campaign_id, "characters")]
+
+
+TRACKER = LivePart(name="encounter", shows=_fight_shows, render=_tracker, per_object=True)
 
 
 # --- The table display: what the players may see, whoever opens it --------------------------------
@@ -82,5 +90,6 @@ def _table_rolls(campaign, key: None, gm: bool) -> str:
     return render_shared("combat/_table_rolls.html", {"rolls": rolls, "campaign": campaign})
 
 
-TABLE = LivePart(name="table", follows=CombatChanged, key="encounter", render=_table)
-TABLE_ROLLS = LivePart(name="table-rolls", follows=RollMade, render=_table_rolls)
+TABLE = LivePart(name="table", shows=_fight_shows, render=_table, per_object=True)
+TABLE_ROLLS = LivePart(name="table-rolls", shows=lambda campaign_id, key: [keys.campaign(campaign_id, "rolls")],
+                       render=_table_rolls)

@@ -3,12 +3,12 @@ for the GM. The give forms are each viewer's own: the shared copy leaves their s
 
 from __future__ import annotations
 
+from campaign import keys
 from campaign.models import Membership
 from campaign.parts import LivePart, render_shared
 from campaign.permissions import CampaignAccess
 
 from . import services as economy
-from .events import PoolChanged
 
 
 def _pools(campaign, key: None, gm: bool) -> str:
@@ -17,4 +17,5 @@ def _pools(campaign, key: None, gm: bool) -> str:
                                                    "pools": economy.pools_with_givers(campaign)})
 
 
-POOLS = LivePart(name="pools", follows=PoolChanged, render=_pools)
+POOLS = LivePart(name="pools", render=_pools,
+                 shows=lambda campaign_id, key: [keys.campaign(campaign_id, "pools"), keys.campaign(campaign_id, "names")])

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from campaign import keys
 from campaign.parts import LivePart, render_shared
 
 from . import selectors
-from .events import RollMade
 
 
 def _feed(campaign, key: None, gm: bool) -> str:
@@ -13,4 +13,5 @@ def _feed(campaign, key: None, gm: bool) -> str:
     return render_shared("rolls/_feed_items.html", {"rolls": rolls, "campaign": campaign})
 
 
-ROLL_FEED = LivePart(name="roll-feed", follows=RollMade, render=_feed)
+ROLL_FEED = LivePart(name="roll-feed", shows=lambda campaign_id, key: [keys.campaign(campaign_id, "rolls")],
+                     render=_feed)

@@ -1,19 +1,22 @@
-// The campaign's live stream (DESIGN.md, "Live parts"). The server pushes each event as soon as
-// its write commits (server-sent events, campaign/stream.py); where streaming fails (a proxy
-// that buffers, no EventSource), the page polls for every event after the last id seen instead.
-// Either way each event is re-dispatched on <body> as "zg:<kind>", and once more for each id in
-// its data as "zg:<kind>:<key>=<id>" (named events rather than htmx's [filter] expressions:
-// those are compiled with eval, which the Content-Security-Policy forbids).
+// The campaign's live stream (DESIGN.md, "Live by construction"). The server pushes each event
+// as soon as its write commits (server-sent events, campaign/stream.py); where streaming fails (a
+// proxy that buffers, no EventSource), the page polls for every event after the last id seen
+// instead. Either way each event is re-dispatched on <body> as "zg:<kind>" (page logic such as
+// "your turn" listens there), and once more for each id in its data as "zg:<kind>:<key>=<id>".
 //
-// A live part of the page names the events it follows ({% live_on %} / {% live_part %}):
-//   data-live-on="zg:roll"                      any roll
-//   data-live-on="zg:wounds:characters=12"      {"characters": [12, 14]}
-// Parts the stream renders for the page's audience (data-live-part, campaign/parts.py) arrive
-// rendered right after their events and are swapped in without a request; the others, and all
-// of them while polling, are fetched again (htmx, on "zg-refresh"). A part is never fetched
-// twice at once, and an event that arrives while it is being fetched fetches it once more
-// afterwards: no refresh is dropped. A pushed copy that leaves a slot empty (a new form of this
-// viewer's own: a new pool, a new turn) is followed by a fetch of the viewer's own copy.
+// Every part of the page that shows campaign data names the data keys it shows
+// ({% live %}: data-live="name" data-live-keys="character:12 campaign:3/pools"), and every write
+// publishes the keys it changed (a "changed" event). A part whose keys changed is brought to
+// what a reload would show:
+//   - parts the stream renders once per audience (data-live-part, campaign/parts.py) arrive
+//     rendered right after their events and are swapped in without a request (while polling,
+//     they are fetched on their own, with htmx, on "zg-refresh");
+//   - every other part is fetched with its page (one request for all the parts that changed)
+//     and swapped in by its name, keeping what the user was typing in it and where the focus was.
+// A part is never fetched twice at once, and a change that arrives while it is being fetched
+// fetches it once more afterwards: no refresh is dropped. A pushed copy that leaves a slot empty
+// (a new form of this viewer's own: a new pool, a new turn) is followed by a fetch of the
+// viewer's own copy.
 //
 // A page that reconnects (sleep, network, a server restart) resumes from the last id: nothing is
 // missed or repeated.
@@ -105,6 +108,140 @@
     return asked;
   }
 
+  // --- Keys: which parts a change reaches --------------------------------------------------------
+  function covers(shown, changed) {
+    return shown === changed || changed.indexOf(shown + "/") === 0 || shown.indexOf(changed + "/") === 0;
+  }
+
+  function showsAny(el, keys) {
+    var shown = (el.getAttribute("data-live-keys") || "").split(/\s+/);
+    return shown.some(function (s) { return s && keys.some(function (k) { return covers(s, k); }); });
+  }
+
+  var stale = new Set();  // parts to fetch with the page
+  var fetching = false, again = false, failed = false, soon = null;
+
+  function changedKeys(keys) {
+    document.querySelectorAll("[data-live-keys]").forEach(function (el) {
+      if (!showsAny(el, keys)) return;
+      if (el.hasAttribute("data-live-part")) {
+        if (pushing) { el.zgWaiting = true; return; }  // its rendered copy follows
+        refresh(el);
+        return;
+      }
+      stale.add(el.getAttribute("data-live"));
+    });
+    if (stale.size) { clearTimeout(soon); soon = setTimeout(fetchStale, 25); }
+  }
+
+  // The values a user typed (or is typing) in a part, to put back into its fresh copy.
+  function typed(root) {
+    var kept = [];
+    root.querySelectorAll("input, select, textarea").forEach(function (field, index) {
+      if (!field.name || field.type === "hidden" || field.type === "submit") return;
+      var changed = field === document.activeElement;
+      if (field.type === "checkbox" || field.type === "radio") changed = changed || field.checked !== field.defaultChecked;
+      else if (field.tagName === "SELECT") changed = changed || [].some.call(field.options, function (o) { return o.selected !== o.defaultSelected; });
+      else changed = changed || field.value !== field.defaultValue;
+      if (!changed) return;
+      var form = field.form ? (field.form.getAttribute("action") || field.form.id || "") : "";
+      kept.push({form: form, name: field.name, value: field.value, checked: field.checked,
+                 radio: field.type === "radio", focused: field === document.activeElement, index: index});
+    });
+    return kept;
+  }
+
+  function putBack(root, kept) {
+    kept.forEach(function (k) {
+      var fields = [].filter.call(root.querySelectorAll("input, select, textarea"), function (f) {
+        var form = f.form ? (f.form.getAttribute("action") || f.form.id || "") : "";
+        return f.name === k.name && form === k.form && (!k.radio || f.value === k.value);
+      });
+      var field = fields[0];
+      if (!field) return;
+      if (field.type === "checkbox" || field.type === "radio") field.checked = k.checked;
+      else field.value = k.value;
+      if (k.focused) field.focus();
+    });
+  }
+
+  // Which breakdowns (<details>) the user opened or closed, by their summary's words.
+  function folds(root) {
+    var kept = {};
+    root.querySelectorAll("details").forEach(function (d) {
+      var summary = d.querySelector("summary");
+      if (summary) kept[summary.textContent.trim()] = d.open;
+    });
+    return kept;
+  }
+
+  function swapPart(el, fresh) {
+    var kept = typed(el), opened = folds(el);
+    [].slice.call(el.attributes).forEach(function (a) { if (!fresh.hasAttribute(a.name)) el.removeAttribute(a.name); });
+    [].slice.call(fresh.attributes).forEach(function (a) { el.setAttribute(a.name, a.value); });
+    htmx.swap(el, fresh.innerHTML, {swapStyle: "innerHTML"});
+    putBack(el, kept);
+    el.querySelectorAll("details").forEach(function (d) {
+      var summary = d.querySelector("summary");
+      var was = summary ? opened[summary.textContent.trim()] : undefined;
+      if (was !== undefined) d.open = was;
+    });
+  }
+
+  // The page itself went away (deleted, or this viewer's access changed): say so once and stop
+  // asking, rather than keep showing what is no longer there as if it were.
+  var isGone = false;
+  function gone() {
+    if (isGone) return;
+    isGone = true;
+    stale.clear();
+    var note = document.createElement("p");
+    note.className = "msg msg-error live-gone";
+    note.setAttribute("role", "alert");
+    note.textContent = "This page is no longer there: it was deleted, or your access to it changed. ";
+    var link = document.createElement("a");
+    link.href = location.href;
+    link.textContent = "Reload";
+    note.appendChild(link);
+    var main = document.getElementById("main") || document.body;
+    main.insertBefore(note, main.firstChild);
+  }
+
+  function fetchStale() {
+    if (isGone) return;
+    if (fetching) { again = true; return; }
+    if (!stale.size) return;
+    var names = Array.from(stale);
+    stale.clear();
+    fetching = true;
+    fetch(location.href, {credentials: "same-origin", headers: {"X-ZG-Live": names.join(" ")}})
+      .then(function (response) {
+        if (response.status === 403 || response.status === 404) { gone(); return null; }
+        if (!response.ok) throw new Error("status " + response.status);
+        return response.text();
+      })
+      .then(function (html) {
+        if (html === null) return;
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        if (doc.title) document.title = doc.title;
+        var done = [];
+        names.forEach(function (name) {
+          document.querySelectorAll('[data-live="' + CSS.escape(name) + '"]').forEach(function (el) {
+            // A part inside another part that is swapped too comes with it.
+            if (done.some(function (outer) { return outer.contains(el); })) return;
+            var fresh = doc.querySelector('[data-live="' + CSS.escape(name) + '"]');
+            if (fresh) swapPart(el, fresh); else el.remove();
+            done.push(el);
+          });
+        });
+      })
+      .catch(function () { names.forEach(function (n) { stale.add(n); }); again = failed = true; })
+      .then(function () {
+        fetching = false;
+        if (again) { setTimeout(fetchStale, failed ? 2000 : 0); again = failed = false; }
+      });
+  }
+
   function dispatch(event) {
     var name = "zg:" + event.kind;
     var data = event.data || {};
@@ -115,14 +252,7 @@
       });
     });
     names.forEach(function (n) { document.body.dispatchEvent(new CustomEvent(n, {detail: data})); });
-    document.querySelectorAll("[data-live-on]").forEach(function (el) {
-      if (names.indexOf(el.getAttribute("data-live-on")) < 0) return;
-      if (pushing && el.hasAttribute("data-live-part")) {
-        el.zgWaiting = true;  // its rendered copy follows (or, if the stream is cut first, a fetch)
-        return;
-      }
-      refresh(el);
-    });
+    if (event.kind === "changed" && data.keys) changedKeys(data.keys);
   }
 
   function receivePart(message) {
