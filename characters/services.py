@@ -137,6 +137,23 @@ def _locked(character: Character) -> Character:
     return Character.objects.select_for_update(no_key=True).select_related("campaign").get(pk=character.pk)
 
 
+def apply_generation(character: Character, data: Mapping) -> Character:
+    """Put new stats, trades, Karma swaps or INT dice on ``character`` in memory, with the sheet
+    values they make: what ``character_update`` stores, and what the builder shows before saving
+    (the same rules, so the preview and the saved sheet cannot disagree)."""
+    rolled = dict(character.rolled_stats)
+    if isinstance(data.get("stats"), Mapping):
+        rolled.update(data["stats"])
+    trades = dict(data.get("trades", character.stat_trades) or {})
+    swaps = list(data.get("karma_swaps", character.karma_swaps) or [])
+    character.rolled_stats, character.stat_trades, character.karma_swaps = rolled, trades, swaps
+    for code, value in rebuild_stats(character).items():
+        setattr(character, STAT_FIELDS[code], value)
+    if "int_dice" in data:
+        character.int_plus_d6, character.int_minus_d6 = _check_int_dice(data["int_dice"])
+    return character
+
+
 @transaction.atomic
 def character_update(*, character: Character, by, is_gm: bool, data: Mapping) -> Character:
     """Change a character's name, stats, trades, swaps, INT dice or GM notes.
@@ -161,25 +178,18 @@ def character_update(*, character: Character, by, is_gm: bool, data: Mapping) ->
         character.name = name[:limits.CHARACTER_NAME]
         changed.append("name")
     if generation_keys:
-        rolled = dict(character.rolled_stats)
         if "stats" in data:
             if not isinstance(data["stats"], Mapping):
                 raise CharacterError("Give stats as an object keyed STR … PERS.", field="stats")
-            changed_stats = {c for c, v in data["stats"].items() if rolled.get(c) != v}
+            changed_stats = {c for c, v in data["stats"].items() if character.rolled_stats.get(c) != v}
             overridden = _check_entered_stats(character.campaign, data["stats"], changed=changed_stats, is_gm=is_gm,
                                               override_reason=str(data.get("override_reason") or ""))
             if overridden:
                 change_set(campaign=character.campaign, by=by).audit("character.stats_override", f"{by} entered {', '.join(overridden)} for {character.name} outside "
                     f"{character.campaign.stat_dice}: {data.get('override_reason')}"[:300], data={"character": character.pk, "stats": overridden})
-            rolled.update(data["stats"])
-        trades = dict(data.get("trades", character.stat_trades) or {})
-        swaps = list(data.get("karma_swaps", character.karma_swaps) or [])
-        character.rolled_stats, character.stat_trades, character.karma_swaps = rolled, trades, swaps
-        for code, value in rebuild_stats(character).items():
-            setattr(character, STAT_FIELDS[code], value)
+        apply_generation(character, data)
         changed += [*STAT_FIELDS.values(), "rolled_stats", "stat_trades", "karma_swaps"]
         if "int_dice" in data:
-            character.int_plus_d6, character.int_minus_d6 = _check_int_dice(data["int_dice"])
             changed += ["int_plus_d6", "int_minus_d6"]
         _rules(sheet_rules.starting_karma, character, field="karma_swaps")
     if "gm_notes" in data:

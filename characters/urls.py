@@ -11,6 +11,7 @@ urlpatterns = [
     path("characters/<int:character_id>/", views.character_sheet, name="character-sheet"),
     path("characters/<int:character_id>/build/", views.character_build, name="character-build"),
     path("characters/<int:character_id>/stats/", views.stats_save, name="character-stats"),
+    path("characters/<int:character_id>/stats/preview/", views.stats_preview, name="character-stats-preview"),
     path("characters/<int:character_id>/roll/", views.stats_roll, name="character-roll"),
     path(line, views.line_add, name="character-line-add"),
     path(line + "<int:item_id>/", views.line_update, name="character-line-update"),

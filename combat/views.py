@@ -150,7 +150,6 @@ def encounter_act(request, encounter_id: int):
             if encounter.require_approval and not access.is_gm:
                 event = attacks.attack_request(encounter=encounter, by=by, request=attack, dice=dice,
                                                idempotency_key=form.cleaned_data["idempotency_key"] or None)
-                messages.success(request, "Your attack waits for the GM's approval.")
             else:
                 event = attacks.attack_make(encounter=encounter, by=by, request=attack, dice=dice, is_gm=access.is_gm,
                                             idempotency_key=form.cleaned_data["idempotency_key"] or None)

@@ -1,6 +1,7 @@
 """In Chromium: flows a player and a GM finish on their own (issue "every flow can be finished")."""
 
 import pytest
+from playwright.sync_api import expect
 
 from campaign.testing import arranged
 from characters.models import Character
@@ -16,15 +17,18 @@ def test_alice_sees_a_trade_change_the_odds_before_saving(personas, page_for, li
     page.goto(f"{live_server.url}/characters/{character.pk}/build/")
     row = page.locator("#sec-stats [data-stat-row]").filter(has=page.locator("#id_trade_STR"))
     dex_row = page.locator("#sec-stats [data-stat-row]").filter(has=page.locator("#id_trade_DEX"))
-    str_before = int(row.locator("[data-live-value]").inner_text())
-    pct_before = row.locator("[data-live-pct]").inner_text()
+    str_before = int(row.locator("[data-stat-value]").inner_text())
+    pct_before = row.locator("[data-stat-pct]").inner_text()
+    remaining = int(page.locator("#budget [data-budget=remaining]").inner_text())
     page.click("#sec-stats button[aria-label='STR −1']")
+    expect(row.locator("[data-stat-value]")).to_have_text(str(str_before - 1))  # the server's preview
     page.click("#sec-stats button[aria-label='DEX +1']")
-    assert int(row.locator("[data-live-value]").inner_text()) == str_before - 1
-    assert row.locator("[data-live-pct]").inner_text() != pct_before
-    assert dex_row.locator("[data-live-target]").inner_text().startswith("≤")
+    # +1 costs 3, −1 gives 2: the budget box moves with the steppers, before any saving.
+    expect(page.locator("#budget [data-budget=remaining]")).to_have_text(str(remaining - 1))
+    assert row.locator("[data-stat-pct]").inner_text() != pct_before
+    assert dex_row.locator("[data-stat-target]").inner_text().startswith("≤")
     summary = page.locator("[data-trade-summary]")
-    assert summary.is_visible() and "cost 1 skill points" in summary.inner_text()  # +1 costs 3, −1 gives 2
+    assert summary.is_visible() and f"{remaining - 1} skill points left once saved" in summary.inner_text()
     assert Character.objects.get(pk=character.pk).stat_trades in ({}, None)  # nothing saved yet
 
 

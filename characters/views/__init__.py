@@ -21,6 +21,7 @@ from .sheet import (
     line_edit,
     line_update,
     lines_classify,
+    stats_preview,
     stats_roll,
     stats_save,
 )
@@ -31,5 +32,5 @@ __all__ = [
     "CharacterSheetPdfApi", "character_approve", "character_build", "character_history", "character_new",
     "character_notes", "character_pdf", "character_return", "character_revert", "character_sheet",
     "character_state", "character_submit", "line_add", "line_classify", "lines_classify", "line_delete", "line_edit", "line_update", "party",
-    "stats_roll", "stats_save",
+    "stats_preview", "stats_roll", "stats_save",
 ]

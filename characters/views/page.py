@@ -19,7 +19,7 @@ from rulebook.situation import carrying_capacity_kg
 from rulebook.skills import skill_cost
 from rulebook.stats import PRIMARY_STATS
 
-from .. import selectors
+from .. import selectors, services
 from .. import sheet as sheet_rules
 from ..forms import (
     CLASSIFY_CHOICES,
@@ -235,6 +235,8 @@ def sheet_data(access: CharacterAccess, *, page: str = "sheet", overrides: dict 
     """Everything the sheet, the builder and the printable sheet show, in a fixed number of queries."""
     overrides = overrides or {}
     character = selectors.character_with_sheet(character_id=access.character.pk)
+    if overrides.get("generation"):  # the builder's preview: unsaved trades, through the same rules
+        services.apply_generation(character, overrides["generation"])
     computed = sheet_rules.compute_sheet(character)
     can_build = access.can_write and (character.state == State.DRAFT or access.is_gm)
     # An active character's player advances it: new skills and raised ranks, paid with earned points.
@@ -274,6 +276,7 @@ def page_context(access: CharacterAccess, *, page: str, overrides: dict | None =
         context["stats_form"] = overrides.get("stats_form") or StatsForm(
             character=character, rolled_locked=context["roll_mode"] and not access.is_gm)
         context["stats_error"] = overrides.get("stats_error")
+        context["stats_preview"] = overrides.get("stats_preview", False)
         for row in context["stat_rows"]:
             row["rolled_field"] = context["stats_form"][f"rolled_{row['code']}"]
             row["trade_field"] = context["stats_form"][f"trade_{row['code']}"]
