@@ -23,14 +23,14 @@ LAYERS = {
     "combat": 4,
     "rolls": 4,
     "dashboard": 5,
-    "campaign.management": 5,
+    "demo": 5,
     "transfer": 5,
     "zenergate_site.urls": 5,
     "zenergate_site.wsgi": 5,
     "zenergate_site.asgi": 5,
 }
 PACKAGES = ("rulebook", "zenergate_site", "campaign", "characters", "economy", "downtime", "combat", "rolls",
-            "dashboard", "transfer")
+            "dashboard", "transfer", "demo")
 
 
 def layer_of(module: str) -> int | None:
