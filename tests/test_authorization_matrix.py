@@ -197,6 +197,7 @@ MATRIX: dict[str, dict[str, Rule]] = {
     "character-sheet": {"GET": MEMBERS_READ},
     "character-build": {"GET": OWNER_OR_GM_WRITES(character="draft")},
     "character-stats": {"POST": OWNER_OR_GM_WRITES(character="draft")},
+    "character-stats-preview": {"POST": OWNER_OR_GM_WRITES(character="draft")},  # the builder's what-if
     "character-roll": {"POST": OWNER_OR_GM_WRITES(character="draft")},
     "character-line-add": {"POST": OWNER_OR_GM_WRITES},
     "character-line-update": {"POST": OWNER_OR_GM_WRITES},

@@ -40,6 +40,10 @@ def test_a_recorded_wound_is_published_and_read_once(personas, api_as, alice):
     assert set(wounds[0]) == {"id", "kind", "data", "at"}
     assert body["last"] == body["events"][-1]["id"] == wounds[0]["id"]
     assert Event.objects.get(pk=wounds[0]["id"]).campaign == campaign
+    # Before it, what the write changed, as data keys (campaign.keys): the sheet and the party.
+    keys = [e for e in body["events"] if e["kind"] == "changed"]
+    assert keys[-1]["id"] == wounds[0]["id"] - 1
+    assert {f"character:{alice.pk}", f"campaign:{campaign.pk}/characters"} <= set(keys[-1]["data"]["keys"])
 
     nothing_new = _events(gm, campaign, after=body["last"]).json()
     assert nothing_new == {"events": [], "last": body["last"]}
@@ -55,11 +59,12 @@ def test_ids_increase_and_after_skips_what_was_seen(personas, api_as, alice, mak
 
     body = _events(gm, campaign, after=start).json()
 
+    wounds = [e for e in body["events"] if e["kind"] == "wounds"]
     ids = [e["id"] for e in body["events"]]
-    assert ids == sorted(ids) and len(set(ids)) == 3
-    assert [e["data"]["characters"] for e in body["events"]] == [[alice.pk], [bob.pk], [alice.pk]]
-    later = _events(gm, campaign, after=ids[0]).json()
-    assert [e["id"] for e in later["events"]] == ids[1:]
+    assert ids == sorted(ids) and len(set(ids)) == 6  # each write: its keys, then its wounds event
+    assert [e["data"]["characters"] for e in wounds] == [[alice.pk], [bob.pk], [alice.pk]]
+    later = _events(gm, campaign, after=wounds[0]["id"]).json()
+    assert [e["id"] for e in later["events"]] == ids[2:]
     assert later["last"] == ids[-1]
 
 

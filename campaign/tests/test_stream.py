@@ -21,6 +21,7 @@ from django.db import connection, connections, transaction
 from django.test import AsyncClient
 
 from campaign import stream
+from campaign.models import Event
 from campaign.wakeup import wakeup
 from rolls import services as rolls
 
@@ -168,7 +169,7 @@ def test_a_reconnect_resumes_after_the_last_event_id(personas):
         first_reader = Reader(await _open(player, campaign))
         frames = await first_reader.frames(0.8)
         await first_reader.close()
-        ids = [frame_id for kind, frame_id, _ in frames if kind == "zg"]
+        ids = [frame_id for kind, frame_id, data in frames if kind == "zg" and data["kind"] == "roll"]
         first_event_id = ids[0]
         # The browser sends the last id it saw; it wins over the page's ?after=0.
         again = Reader(await _open(player, campaign, **{"Last-Event-ID": str(first_event_id)}))
@@ -229,9 +230,10 @@ def test_an_idle_stream_pings_and_ends_for_the_browser_to_reconnect(personas, se
     settings.LIVE_STREAM_PING = 0.3
     settings.LIVE_STREAM_SECONDS = 1.0
     campaign, player = personas["campaign"], personas["player"]
+    last = str(Event.objects.filter(campaign=campaign).order_by("-id").values_list("id", flat=True).first() or 0)
 
     async def body():
-        reader = Reader(await _open(player, campaign))
+        reader = Reader(await _open(player, campaign, **{"Last-Event-ID": last}))
         frames = await reader.frames(2.0)
         pings = [data for kind, _, data in frames if kind == "ping"]
         assert 3 <= len(pings) <= 5 and [kind for kind, _, _ in frames if kind != "ping"] == []
@@ -272,7 +274,7 @@ def test_through_a_wsgi_server_the_stream_answers_once_and_says_when_to_ask_agai
     assert response.status_code == 200 and response["Content-Type"] == "text/event-stream"
     body = response.content.decode()
     assert body.startswith("retry: 1500\nevent: ping\n")
-    assert body.count("event: zg") == 1
+    assert body.count('"kind":"roll"') == 1 and body.count("event: zg") == 1 + body.count('"kind":"changed"')
 
 
 def test_the_page_names_the_stream_on_its_own_origin_or_the_stream_servers(personas, client, settings):

@@ -77,7 +77,7 @@ def test_a_table_of_three_follows_the_fight_the_pools_and_the_rule_set_live(pers
     alice_phone.select_option("#id_target", str(bob_c.pk))
     alice_phone.fill("#id_range_m", "2")
     alice_phone.click("button:has-text('Roll the attack')")
-    expect(alice_phone.locator(".messages")).to_contain_text("waits for the GM's approval")
+    expect(alice_phone.locator("#encounter-live .waiting")).to_contain_text("Waiting for the GM's approval")
     first = console.locator("#encounter-live > section").first
     expect(first).to_contain_text("Alice wants to attack Bob", timeout=LIVE)
     expect(first).to_have_class("card request")
