@@ -56,6 +56,12 @@ SETTLE_SECONDS = 6.0
 ROLL_IN = re.compile(r'data-roll="(\d+)"')
 EVENT_IN = re.compile(r'data-event="(\d+)"')
 SLOT = re.compile(r'id="(attack-[0-9a-f]+)"')
+# A part the page fetches with itself (no data-live-part): its name and the data keys it shows.
+FETCHED_PART = re.compile(r'<[a-z]+\b(?=[^>]*\sdata-live="[^"]+")(?![^>]*data-live-part)[^>]*\sdata-live-keys="([^"]*)"')
+
+
+def _covers(shown: str, changed: str) -> bool:
+    return shown == changed or changed.startswith(shown + "/") or shown.startswith(changed + "/")
 
 
 # --- A small HTTP/1.1 client: one kept-alive connection per browser, as a browser has ----------------
@@ -142,6 +148,9 @@ class Browser:
     events_shown: dict = field(default_factory=dict)  # combat event id -> when first shown
     in_flight: set = field(default_factory=set)
     opened: asyncio.Event = field(default_factory=asyncio.Event)
+    fetched_keys: set = field(default_factory=set)  # the keys of the page's parts it fetches itself
+    refetching: bool = False
+    refetch_again: bool = False
 
     def __post_init__(self):
         self.http = Http(self.web, self.cookies, self.stats)
@@ -164,6 +173,7 @@ class Browser:
             raise SystemExit(f"the encounter page answered {status}")
         self.after = int(re.search(r'data-after="(\d+)"', page)[1])
         self.slot = (SLOT.search(page) or [None, ""])[1]
+        self.fetched_keys = {key for keys in FETCHED_PART.findall(page) for key in keys.split()}
         self.show("encounter", page)
         _, feed = await self.http.request("GET", f"/campaigns/{self.table.campaign}/rolls/", "page")
         self.show("roll-feed", feed)
@@ -187,6 +197,22 @@ class Browser:
                 self.show(part, html)
         finally:
             self.in_flight.discard(part)
+
+    async def refetch(self) -> None:
+        """Fetch the page for its parts that are no one else's (live.js's fetch of stale parts):
+        never twice at once, once more when a change came during a fetch."""
+        if self.refetching:
+            self.refetch_again = True
+            return
+        self.refetching = True
+        try:
+            while True:
+                self.refetch_again = False
+                await self.http.request("GET", f"/encounters/{self.table.encounter}/", "page refetch")
+                if not self.refetch_again:
+                    return
+        finally:
+            self.refetching = False
 
     async def run_push(self) -> None:
         asked = quote(f"roll-feed,encounter:{self.table.encounter}")
@@ -219,6 +245,10 @@ class Browser:
                     if kind == b"zg":
                         self.stats["events received"] += 1
                         last = int(fields[b"id"])
+                        event = json.loads(fields[b"data"])
+                        if event["kind"] == "changed" and any(
+                                _covers(shown, key) for shown in self.fetched_keys for key in event["data"]["keys"]):
+                            asyncio.create_task(self.refetch())  # live.js: the page's own parts
                     elif kind == b"part":
                         self.stats["parts received"] += 1
                         part = json.loads(fields[b"data"])
