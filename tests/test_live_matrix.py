@@ -289,6 +289,14 @@ def _a_blow(world) -> dict:
     return {}
 
 
+def _archived(world) -> dict:
+    from campaign import services as campaign_services
+    from campaign.models import Campaign
+
+    campaign_services.campaign_archive(campaign=Campaign.objects.get(pk=world.ids["campaign_id"]), by=_gm(world))
+    return {}
+
+
 def _stats_rolled_in_the_app(world) -> dict:
     from campaign import services as campaign_services
     from campaign.models import Campaign
@@ -331,6 +339,8 @@ def _line_form(world, kind: str, fields: dict) -> dict:
 WRITES: list[Write] = [
     # --- The table ----------------------------------------------------------------------------
     _w("api-campaign-detail", "PATCH", "gm", {"name": "Matrix, renamed"}),
+    _w("api-campaign-archive", "POST", "gm"),
+    _w("api-campaign-restore", "POST", "gm", setup=lambda w: _archived(w)),
     _w("campaign-settings", "POST", "gm", {
         "action": "settings", "name": "Matrix, renamed", "description": "", "stat_entry": "enter",
         "stat_dice": "4d6", "max_skill_ranks": 3, "typed_dice": "own", "rule_set": "zener"},
@@ -564,6 +574,8 @@ NOT_CAMPAIGN_WRITES = {
     ("campaign-import", "POST"): "a new campaign: no page of it is open yet",
     ("api-campaign-import", "POST"): "a new campaign: no page of it is open yet",
     ("api-odds", "POST"): "odds: nothing is stored",
+    ("api-campaign-detail", "DELETE"): "deletes an archived campaign with its events: its pages answer 404 from "
+                                       "then on (tested in transfer/tests/test_delete_played.py)",
     ("api-system-fight-blow-preview", "POST"): "a preview: nothing is stored",
     ("api-campaign-checks-preview", "POST"): "a preview: nothing is stored",
     ("character-stats-preview", "POST"): "the builder's what-if: renders unsaved stats, stores nothing",

@@ -137,8 +137,11 @@ def test_a_stat_trade_moves_the_budget_and_the_skill_odds_in_place(personas, pag
     page.click("#sec-stats button[aria-label='ACC +1']")
     page.click("#sec-stats button[aria-label='ACC +1']")
     assert page.input_value("#id_trade_ACC") == "2"
-    # Before saving, the budget counts the trades as pending: 2 × 3 points.
-    expect(page.locator("#budget [data-budget=unsaved]")).to_have_text("−6 pending (unsaved trades): 21 left once saved")
+    # Before saving, the server renders the budget and the odds with the unsaved stats: 2 × 3 points
+    # off the budget, ACC 17 in the skill's odds, and a badge saying they are not saved yet.
+    expect(page.locator("#budget [data-budget=unsaved]")).to_have_text("with unsaved stats", timeout=15_000)
+    expect(page.locator("#budget [data-budget=remaining]")).to_have_text("21")
+    expect(page.locator("#sec-skills [data-odds]")).to_have_text("74.1%")
     page.click("text=Save stats")
     expect(page.locator("#budget [data-budget=remaining]")).to_have_text("21", timeout=15_000)
     assert page.locator("#sec-skills [data-odds]").inner_text() == "74.1%"  # ACC 17: 1 + 9 + 2 = 12

@@ -97,9 +97,9 @@ def stats_save(request, character_id: int):
 @login_required
 @require_POST
 def stats_preview(request, character_id: int):
-    """The stats section and the budget as they would be with what the builder's form holds now,
-    before saving: the sheet values, every stat's check and odds (worn armour included), and the
-    skill points the trades cost. Changes nothing."""
+    """The stats and skills sections and the budget as they would be with what the builder's form
+    holds now, before saving: the sheet values, every stat's and skill's check and odds (worn
+    armour included), and the skill points the trades cost. Changes nothing."""
     access = access_character(user=request.user, character_id=character_id, write=True)
     character = access.character
     form = StatsForm(request.POST, character=character,
@@ -107,8 +107,8 @@ def stats_preview(request, character_id: int):
     overrides = {"stats_form": form, "stats_preview": True}
     if form.is_valid():
         overrides["generation"] = form.service_data()
-    try:
-        return _partial(request, access, page="build", main="stats", overrides=overrides)
+    try:  # the skills' odds move with their stats, as they do once saved
+        return _partial(request, access, page="build", main="stats", also=("skills",), overrides=overrides)
     except DomainError as exc:  # INT dice or swaps the rules refuse: said where the form is
         overrides.pop("generation", None)
         overrides["stats_error"] = {"field": exc.field, "message": exc.message}
