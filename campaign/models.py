@@ -1,12 +1,15 @@
 """Campaigns, who belongs to them, what happened in them, and their background jobs."""
 
 from django.conf import settings
+from django.core.validators import MaxLengthValidator
 from django.db import models
 from django.db.models import Q
 
 from zenergate_site import limits
+from zenergate_site.shapes import capped
 
 from .audience import Audienced, audience_constraint
+from .stat_dice import validate_stat_dice
 
 
 class Campaign(models.Model):
@@ -15,10 +18,10 @@ class Campaign(models.Model):
         ROLL = "roll", "Roll in the app (logged)"
 
     name = models.CharField(max_length=limits.CAMPAIGN_NAME)
-    description = models.TextField(blank=True)  # at most limits.CAMPAIGN_DESCRIPTION, checked on input
+    description = models.TextField(blank=True, validators=[MaxLengthValidator(limits.CAMPAIGN_DESCRIPTION)])
     stat_entry = models.CharField(max_length=8, choices=StatEntry.choices, default=StatEntry.ENTER)
     # "Roll in the app": the dice each stat is rolled with (d20 notation), every roll logged.
-    stat_dice = models.CharField(max_length=limits.STAT_DICE, default="4d6")
+    stat_dice = models.CharField(max_length=limits.STAT_DICE, default="4d6", validators=[validate_stat_dice])
     max_skill_ranks = models.PositiveSmallIntegerField(default=3)
     # The rule set the roller and the roll feed use for checks (rulebook.systems), and the
     # campaign's readings of its unclear passages ({ruling: value}, defaults otherwise).
@@ -42,6 +45,7 @@ class Campaign(models.Model):
     class Meta:
         ordering = ["name", "id"]
         constraints = [
+            capped("description", limits.CAMPAIGN_DESCRIPTION, "campaign_description_capped"),
             models.CheckConstraint(
                 condition=Q(max_skill_ranks__gte=1) & Q(max_skill_ranks__lte=10),
                 name="campaign_max_skill_ranks_1_10",
@@ -134,7 +138,7 @@ class Job(models.Model):
     progress = models.PositiveIntegerField(default=0)
     total = models.PositiveIntegerField(default=0)
     report = models.JSONField(default=list, blank=True)
-    error = models.TextField(blank=True)
+    error = models.TextField(blank=True, validators=[MaxLengthValidator(limits.JOB_ERROR)])
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
                                    related_name="+")
     # A client's key: the same key again returns the same job (a double-click makes one job).
@@ -151,6 +155,7 @@ class Job(models.Model):
         ordering = ["-created_at", "-id"]
         constraints = [
             models.CheckConstraint(condition=Q(progress__lte=models.F("total")) | Q(total=0), name="job_progress_le_total"),
+            capped("error", limits.JOB_ERROR, "job_error_capped"),
             models.UniqueConstraint(fields=["campaign", "kind", "idempotency_key"],
                                     condition=Q(idempotency_key__isnull=False), name="job_idempotency_key_once"),
         ]
@@ -221,12 +226,13 @@ class GameSession(models.Model):
     number = models.PositiveIntegerField()
     started_at = models.DateTimeField()
     ended_at = models.DateTimeField(null=True, blank=True)
-    recap = models.TextField(blank=True)
+    recap = models.TextField(blank=True, validators=[MaxLengthValidator(limits.SESSION_TEXT)])
     published_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-number"]
         constraints = [
+            capped("recap", limits.SESSION_TEXT, "session_recap_capped"),
             models.UniqueConstraint(fields=["campaign", "number"], name="session_number_once"),
             models.UniqueConstraint(fields=["campaign"], condition=Q(ended_at__isnull=True),
                                     name="session_one_open"),
@@ -238,8 +244,9 @@ class SessionNote(models.Model):
 
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="notes")
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
-    text = models.TextField()
+    text = models.TextField(validators=[MaxLengthValidator(limits.SESSION_TEXT)])
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["created_at", "id"]
+        constraints = [capped("text", limits.SESSION_TEXT, "session_note_capped")]

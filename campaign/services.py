@@ -1,7 +1,6 @@
 """Every write of the campaign app: one transaction each, locking what it checks, logged."""
 
 import logging
-import re
 import secrets
 from datetime import timedelta
 
@@ -19,28 +18,11 @@ from .changes import change_set
 from .errors import CampaignConflict, CampaignError
 from .events import CampaignChanged
 from .models import Campaign, Invitation, LogEntry, Membership, OneTimePassword
-from .signals import member_joined
+from .stat_dice import stat_dice_range
+from .signals import campaign_clearing, campaign_unlinking, member_joined
 
 logger = logging.getLogger(__name__)
 
-#: Stat dice the app can roll and bound: NdM, optionally keeping the highest/lowest K, ± a constant.
-STAT_DICE = re.compile(r"^(?P<n>\d{1,2})d(?P<sides>\d{1,2})(?:k(?P<hl>[hl])(?P<keep>\d{1,2}))?(?P<add>[+-]\d{1,2})?$")
-
-
-def stat_dice_range(expression: str) -> tuple[int, int]:
-    """Return the lowest and highest total of a stat-dice expression, or raise CampaignError."""
-    match = STAT_DICE.match((expression or "").replace(" ", "").lower())
-    if not match:
-        raise CampaignError("Write the stat dice like 4d6, 3d6+6 or 4d6kh3 (keep the highest 3).", field="stat_dice")
-    n, sides = int(match["n"]), int(match["sides"])
-    kept = int(match["keep"]) if match["keep"] else n
-    add = int(match["add"] or 0)
-    if not (1 <= n <= 20 and 2 <= sides <= 20 and 1 <= kept <= n):
-        raise CampaignError("Use 1–20 dice of 2–20 sides, keeping at most as many as are rolled.", field="stat_dice")
-    low, high = kept + add, kept * sides + add
-    if low < 1 or high > 40:
-        raise CampaignError(f"{expression} rolls {low}–{high}; stats run 1–40.", field="stat_dice")
-    return low, high
 
 
 def _rule_set_changes(campaign: Campaign, key, rulings) -> dict:
@@ -385,6 +367,8 @@ def campaign_delete(*, campaign: Campaign, by, confirm: str) -> str:
     if (confirm or "").strip() != campaign.name:
         raise CampaignError("Type the campaign's name exactly to delete it.", field="confirm")
     name = campaign.name
+    campaign_unlinking.send(sender=Campaign, campaign=campaign)
+    campaign_clearing.send(sender=Campaign, campaign=campaign)
     campaign.delete()
     logger.info("Campaign deleted", extra={"campaign": name, "user_id": by.pk})
     return name

@@ -6,6 +6,7 @@ budget prices the trades. Calculated stats (INT, HP, SHK, END max) are frozen at
 """
 
 from django.conf import settings
+from django.core.validators import MaxLengthValidator
 from django.db import models
 from django.db.models import Q
 from simple_history.models import HistoricalRecords
@@ -14,6 +15,9 @@ from rulebook.game_time import duration
 from rulebook.stats import PRIMARY_STATS
 from rulebook.tables import AIMING_CAPS_SECONDS
 from zenergate_site import limits
+from zenergate_site.shapes import capped
+
+from . import shapes
 
 STAT_FIELDS = {code: code.lower() for code in PRIMARY_STATS}  # "STR" → "str"
 STAT_CHOICES = [(code, code) for code in PRIMARY_STATS]
@@ -54,7 +58,7 @@ class Character(models.Model):
     name = models.CharField(max_length=limits.CHARACTER_NAME)
     state = models.CharField(max_length=10, choices=State.choices, default=State.DRAFT)
     # The GM's note when returning a submission (at most limits.REVIEW_COMMENT, checked on input).
-    review_comment = models.TextField(blank=True)
+    review_comment = models.TextField(blank=True, validators=[MaxLengthValidator(limits.REVIEW_COMMENT)])
 
     # --- the 13 rolled stats, as on the sheet -----------------------------------------
     str = _stat_field()
@@ -70,11 +74,11 @@ class Character(models.Model):
     lan = _stat_field()
     awa = _stat_field()
     pers = _stat_field()
-    rolled_stats = models.JSONField(default=dict)  # {"STR": 14, …} as rolled or entered
-    stat_trades = models.JSONField(default=dict, blank=True)  # {"STR": +1, "ENC": −2}: skill points
-    karma_swaps = models.JSONField(default=list, blank=True)  # [{"lowered": "PERS", "raised": "STR"}]
-    stat_raises = models.JSONField(default=dict, blank=True)  # Karma raises once active
-    stat_setbacks = models.JSONField(default=dict, blank=True)  # semi-permanent losses from Complications
+    rolled_stats = models.JSONField(default=dict, validators=[shapes.ROLLED_STATS])  # {"STR": 14, …} as rolled or entered
+    stat_trades = models.JSONField(default=dict, blank=True, validators=[shapes.STAT_TRADES])  # {"STR": +1, "ENC": −2}: skill points
+    karma_swaps = models.JSONField(default=list, blank=True, validators=[shapes.KARMA_SWAPS])  # [{"lowered": "PERS", "raised": "STR"}]
+    stat_raises = models.JSONField(default=dict, blank=True, validators=[shapes.STAT_CHANGES])  # Karma raises once active
+    stat_setbacks = models.JSONField(default=dict, blank=True, validators=[shapes.STAT_CHANGES])  # semi-permanent losses from Complications
     int_plus_d6 = models.PositiveSmallIntegerField()
     int_minus_d6 = models.PositiveSmallIntegerField()
 
@@ -95,14 +99,15 @@ class Character(models.Model):
     trauma = models.PositiveIntegerField(default=0)
     shock = models.PositiveIntegerField(default=0)
     endurance_spent = models.PositiveIntegerField(default=0)
-    stat_damage = models.JSONField(default=dict, blank=True)  # {"RES": 1}
+    stat_damage = models.JSONField(default=dict, blank=True, validators=[shapes.STAT_DAMAGE])  # {"RES": 1}
     long_term_con_damage = models.PositiveIntegerField(default=0)  # radiation
-    radiation_track = models.JSONField(default=dict, blank=True)
+    radiation_track = models.JSONField(default=dict, blank=True, validators=[shapes.RADIATION_TRACK])
     transitions_taken = models.PositiveIntegerField(default=0)
     dying_modifier = models.IntegerField(null=True, blank=True)  # None: not dying
-    wounds_detail = models.JSONField(default=dict, blank=True)  # what the recovery rules remember
+    # What the recovery rules remember beside the columns (characters/shapes.py).
+    wounds_detail = models.JSONField(default=dict, blank=True, validators=[shapes.WOUNDS_DETAIL])
 
-    gm_notes = models.TextField(blank=True)  # never sent to players; at most limits.GM_NOTES
+    gm_notes = models.TextField(blank=True, validators=[MaxLengthValidator(limits.GM_NOTES)])  # never to players
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -111,6 +116,8 @@ class Character(models.Model):
     class Meta:
         ordering = ["name", "id"]
         constraints = [
+            capped("review_comment", limits.REVIEW_COMMENT, "character_review_comment_capped"),
+            capped("gm_notes", limits.GM_NOTES, "character_gm_notes_capped"),
             *[
                 models.CheckConstraint(condition=Q(**{f"{f}__gte": 1}) & Q(**{f"{f}__lte": 40}),
                                        name=f"character_{f}_1_40")

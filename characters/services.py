@@ -13,7 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
 from campaign.changes import change_set
-from campaign.services import stat_dice_range
+from campaign.stat_dice import stat_dice_range
 from rulebook import RulesError
 from rulebook.stats import (
     PRIMARY_STATS,

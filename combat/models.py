@@ -7,12 +7,16 @@ can take back the last one and every consequence with it.
 """
 
 from django.conf import settings
+from django.core.validators import MaxLengthValidator
 from django.db import models
 from django.db.models import Q
 
 from campaign.audience import Audienced, audience_constraint
 from rulebook.hit_locations import AREAS
 from zenergate_site import limits
+from zenergate_site.shapes import capped
+
+from . import shapes
 
 
 class Encounter(models.Model):
@@ -30,7 +34,7 @@ class Encounter(models.Model):
     initiative_stat = models.CharField(max_length=3, default="MEL")  # the GM may rank by ACC instead
     round_seconds = models.PositiveSmallIntegerField(default=10)  # how long a combat turn lasts ("Combat time")
     require_approval = models.BooleanField(default=False)  # players' attacks wait for the GM
-    gm_notes = models.TextField(blank=True)  # never sent to players; at most limits.GM_NOTES
+    gm_notes = models.TextField(blank=True, validators=[MaxLengthValidator(limits.GM_NOTES)])  # never to players
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -39,6 +43,7 @@ class Encounter(models.Model):
             models.CheckConstraint(condition=Q(state__in=["setup", "running", "ended"]), name="encounter_state_valid"),
             models.CheckConstraint(condition=Q(initiative_stat__in=["MEL", "ACC"]), name="encounter_initiative_stat"),
             models.CheckConstraint(condition=Q(round_seconds__gte=1), name="encounter_round_seconds_positive"),
+            capped("gm_notes", limits.GM_NOTES, "encounter_gm_notes_capped"),
         ]
 
     def __str__(self) -> str:
@@ -54,18 +59,19 @@ class Combatant(models.Model):
     name = models.CharField(max_length=limits.NPC_NAME)
     revealed = models.BooleanField(default=True)  # NPCs stay hidden from players until the GM reveals them
     # --- an NPC's stat block (a character's comes from its sheet) ---------------------------
-    stats = models.JSONField(default=dict, blank=True)
-    hit_points = models.PositiveSmallIntegerField(null=True, blank=True)
-    shock_threshold = models.PositiveSmallIntegerField(null=True, blank=True)
-    endurance_max = models.PositiveSmallIntegerField(null=True, blank=True)
-    armour_rating = models.PositiveSmallIntegerField(default=0)
-    armour_type = models.PositiveSmallIntegerField(default=0)
-    weapons = models.JSONField(default=list, blank=True)
+    stats = models.JSONField(default=dict, blank=True, validators=[shapes.NPC_STATS])
+    hit_points = models.PositiveSmallIntegerField(null=True, blank=True, validators=shapes.HIT_POINTS.validators())
+    shock_threshold = models.PositiveSmallIntegerField(null=True, blank=True,
+                                                       validators=shapes.SHOCK_THRESHOLD.validators())
+    endurance_max = models.PositiveSmallIntegerField(null=True, blank=True, validators=shapes.ENDURANCE.validators())
+    armour_rating = models.PositiveSmallIntegerField(default=0, validators=shapes.ARMOUR.validators())
+    armour_type = models.PositiveSmallIntegerField(default=0, validators=shapes.ARMOUR.validators())
+    weapons = models.JSONField(default=list, blank=True, validators=[shapes.NPC_WEAPONS])
     # --- an NPC's wounds ---------------------------------------------------------------------
     trauma = models.PositiveIntegerField(default=0)
     shock = models.PositiveIntegerField(default=0)
     end_spent = models.PositiveIntegerField(default=0)
-    stat_damage = models.JSONField(default=dict, blank=True)
+    stat_damage = models.JSONField(default=dict, blank=True, validators=[shapes.NPC_STAT_DAMAGE])
     # --- this encounter ------------------------------------------------------------------------
     initiative = models.SmallIntegerField(null=True, blank=True)
     initiative_breakdown = models.JSONField(default=list, blank=True)
@@ -90,6 +96,9 @@ class Combatant(models.Model):
                                    name="combatant_character_or_stat_block"),
             models.CheckConstraint(condition=Q(armour_rating__lte=10) & Q(armour_type__lte=10),
                                    name="combatant_armour_0_10"),
+            shapes.HIT_POINTS.constraint("hit_points", "combatant_hit_points"),
+            shapes.SHOCK_THRESHOLD.constraint("shock_threshold", "combatant_shock_threshold"),
+            shapes.ENDURANCE.constraint("endurance_max", "combatant_endurance_max"),
             models.UniqueConstraint(fields=["encounter", "character"], condition=Q(character__isnull=False),
                                     name="combatant_character_once"),
         ]
@@ -146,13 +155,14 @@ class NpcSetup(models.Model):
 
     campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="npc_setups")
     name = models.CharField(max_length=limits.ENCOUNTER_NAME)
-    npcs = models.JSONField(default=list)  # [{"name", "revealed", "stats", "hit_points", ..., "weapons"}]
-    gm_notes = models.TextField(blank=True)
+    npcs = models.JSONField(default=list, validators=[shapes.SETUP_NPCS])  # [{"name", "stats", ..., "weapons"}]
+    gm_notes = models.TextField(blank=True, validators=[MaxLengthValidator(limits.GM_NOTES)])
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["name", "id"]
-        constraints = [models.UniqueConstraint(fields=["campaign", "name"], name="npc_setup_name_once")]
+        constraints = [models.UniqueConstraint(fields=["campaign", "name"], name="npc_setup_name_once"),
+                       capped("gm_notes", limits.GM_NOTES, "npc_setup_gm_notes_capped")]
 
     def __str__(self) -> str:
         return self.name

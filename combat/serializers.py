@@ -4,8 +4,9 @@ from rest_framework import serializers
 
 from characters.models import AIMING_CHOICES
 from rulebook.combat import ATTACK_DICE_SLOTS
+from rulebook.equipment import DAMAGE_POINTS_MAX, EXTRA_DAMAGE_MAX, RATES_OF_FIRE
 from rulebook.hit_locations import AREAS
-from rulebook.stats import PRIMARY_STATS
+from rulebook.stats import PRIMARY_STATS, STAT_MAX, STAT_MIN
 from zenergate_site import limits
 from zenergate_site.api_fields import (
     MAX_ID,
@@ -16,6 +17,7 @@ from zenergate_site.api_fields import (
     WholeNumberField,
 )
 
+from . import shapes
 from .models import Encounter, NpcSetup
 
 MAX_FACES = 60
@@ -44,12 +46,17 @@ class EncounterIn(StrictInput):
     round_seconds = WholeNumberField(min_value=1, max_value=3600, required=False, default=10)
 
 
+def _bounded(shape, **options) -> WholeNumberField:
+    """A whole number with the bounds of one of combat/shapes.py's."""
+    return WholeNumberField(min_value=shape.low, max_value=shape.high, **options)
+
+
 class NpcWeaponIn(StrictInput):
     name = NameField(max_length=limits.NPC_WEAPON_NAME)
-    damage_points = WholeNumberField(min_value=1, max_value=30)
-    rate_of_fire = WholeNumberField(min_value=1, max_value=3, required=False, default=1)
-    extra_damage = WholeNumberField(min_value=0, max_value=30, required=False, default=0)
-    ranks = WholeNumberField(min_value=0, max_value=10, required=False, default=0)
+    damage_points = WholeNumberField(min_value=1, max_value=DAMAGE_POINTS_MAX)
+    rate_of_fire = WholeNumberField(min_value=1, max_value=max(RATES_OF_FIRE), required=False, default=1)
+    extra_damage = WholeNumberField(min_value=0, max_value=EXTRA_DAMAGE_MAX, required=False, default=0)
+    ranks = WholeNumberField(min_value=0, max_value=shapes.NPC_WEAPON_RANKS_MAX, required=False, default=0)
     melee = FlagField(required=False, default=False)
     aiming = serializers.ChoiceField(choices=AIMING_CHOICES, required=False, help_text=(
         "How long aiming pays: pistol 2 s, rifle 10 s, sniper 10 min. Left out: from the weapon's name."))
@@ -58,13 +65,15 @@ class NpcWeaponIn(StrictInput):
 class CombatantIn(StrictInput):
     character = WholeNumberField(min_value=1, max_value=MAX_ID, required=False)
     name = NameField(max_length=limits.NPC_NAME, required=False)
-    stats = serializers.DictField(child=WholeNumberField(min_value=1, max_value=40), required=False, default=dict)
-    hit_points = WholeNumberField(min_value=1, max_value=500, required=False)
-    shock_threshold = WholeNumberField(min_value=1, max_value=100, required=False)
-    endurance_max = WholeNumberField(min_value=1, max_value=100, required=False)
-    armour_rating = WholeNumberField(min_value=0, max_value=10, required=False, default=0)
-    armour_type = WholeNumberField(min_value=0, max_value=10, required=False, default=0)
-    weapons = serializers.ListField(child=NpcWeaponIn(), required=False, default=list, max_length=20)
+    stats = serializers.DictField(child=WholeNumberField(min_value=STAT_MIN, max_value=STAT_MAX), required=False,
+                                  default=dict, validators=[shapes.NPC_STATS])
+    hit_points = _bounded(shapes.HIT_POINTS, required=False)
+    shock_threshold = _bounded(shapes.SHOCK_THRESHOLD, required=False)
+    endurance_max = _bounded(shapes.ENDURANCE, required=False)
+    armour_rating = _bounded(shapes.ARMOUR, required=False, default=0)
+    armour_type = _bounded(shapes.ARMOUR, required=False, default=0)
+    weapons = serializers.ListField(child=NpcWeaponIn(), required=False, default=list,
+                                    max_length=shapes.NPC_WEAPONS_MAX)
     revealed = FlagField(required=False, default=False)
 
     def validate(self, attrs):

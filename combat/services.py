@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from math import ceil
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from campaign.audience import EVERYONE, GM_ONLY, Seen, gm_only_if
@@ -32,9 +33,10 @@ from rulebook.recovery import (
     shock_after_combat,
     shock_after_skipped_action,
 )
-from rulebook.stats import PRIMARY_STATS
-from rulebook.tables import AIMING_CAPS_SECONDS
 
+from zenergate_site.shapes import path_of as shapes_path
+
+from . import shapes
 from .errors import CombatConflict, CombatError
 from .fighters import combatants_loaded, fighter
 from .log import Changes, record, restore
@@ -102,15 +104,14 @@ def encounter_update(*, encounter: Encounter, by, **changes) -> Encounter:
 
 
 def _check_npc(npc: dict) -> dict:
+    """An NPC's stat block as the rules take it (combat/shapes.py, the one definition), with the
+    HP, shock threshold and END the rules derive where the GM left them out."""
+    try:
+        shapes.SETUP_NPCS([npc])
+    except ValidationError as exc:
+        where = shapes_path(exc).removeprefix("[0]").lstrip(".")
+        raise CombatError(f"{where or 'NPC'}: {exc.messages[0]}", field=where.split(".")[0].split("[")[0] or "npc") from None
     stats = npc.get("stats") or {}
-    unknown = [code for code in stats if code not in PRIMARY_STATS]
-    if unknown:
-        raise CombatError(f"Unknown stat {unknown[0]!r}; use {', '.join(PRIMARY_STATS)}.", field="stats")
-    for weapon in npc.get("weapons") or []:
-        if not 1 <= weapon.get("damage_points", 0) <= 30 or weapon.get("rate_of_fire", 1) not in (1, 2, 3):
-            raise CombatError("A weapon needs damage points 1–30 and a rate of fire of 1, 2 or 3.", field="weapons")
-        if weapon.get("aiming") not in (None, *AIMING_CAPS_SECONDS):
-            raise CombatError(f"A weapon's aiming class is one of {', '.join(AIMING_CAPS_SECONDS)}.", field="weapons")
     con = int(stats.get("CON", 14))
     res, nim = int(stats.get("RES", 14)), int(stats.get("NIM", 14))
     hp = npc.get("hit_points") or 2 * con + res + nim  # the rules' HP from the stat block

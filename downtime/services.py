@@ -30,6 +30,7 @@ from characters.models import Character
 from characters.wounds import WOUND_COLUMNS, save_wounds_many
 from rolls.services import record_rolls_many
 from rulebook import RulesError
+from zenergate_site import limits
 from zenergate_site.celery import app as celery_app
 from zenergate_site.errors import DomainError, UnavailableError
 
@@ -273,7 +274,7 @@ def downtime_run(*, job_id: int) -> Job:
         log.exception("downtime job %s failed", job.pk)
         with transaction.atomic():
             write = change_set(campaign=job.campaign_id)
-            Job.objects.filter(pk=job.pk).update(status=Job.Status.FAILED, error=str(exc)[:2000],
+            Job.objects.filter(pk=job.pk).update(status=Job.Status.FAILED, error=str(exc)[:limits.JOB_ERROR],
                                                  finished_at=timezone.now())
             write.changed(job)
             write.publish(JobProgressed(job=job.pk, status=Job.Status.FAILED))

@@ -59,6 +59,12 @@ RATES_OF_FIRE: dict[int, str] = {1: "single shot", 2: "short burst", 3: "full au
 RATE_OF_FIRE_DICE: dict[int, Fraction] = {1: Fraction(0), 2: Fraction(1), 3: Fraction(5, 2)}
 #: Range-index steps given up (effective range) or bought (melee reach) per point of cost.
 RANGE_STEPS_PER_POINT = 2
+#: The largest weapon the rules here take: 28d6 of base damage, far past any weapon of the article;
+#: beyond it a number is a mistake (or an attack on the server), not a weapon, and is refused
+#: before a die is rolled.
+DAMAGE_POINTS_MAX = 30
+#: The most "+ damage" a weapon may buy, for the same reason.
+EXTRA_DAMAGE_MAX = 30
 
 
 def _dice_text(dice: Fraction) -> str:
@@ -69,14 +75,14 @@ def _dice_text(dice: Fraction) -> str:
 
 def base_damage_dice(damage_points: int) -> Fraction:
     """Return the d6 that damage points buy ("Weapons"): 1 → ⅓d6, 2 → ½d6, n ≥ 3 → (n − 2)d6."""
-    require_int(damage_points, "Damage points", minimum=1)
+    require_int(damage_points, "Damage points", minimum=1, maximum=DAMAGE_POINTS_MAX)
     return {1: Fraction(1, 3), 2: Fraction(1, 2)}.get(damage_points, Fraction(damage_points - 2))
 
 
 def damage_description(damage_points: int, rate_of_fire: int = 1, extra_damage: int = 0) -> str:
     """Describe a weapon's damage for people, e.g. "2d6 + 1d6 short burst + 1" ("Weapons")."""
     _check_rate_of_fire(rate_of_fire)
-    require_int(extra_damage, "Extra damage", minimum=0)
+    require_int(extra_damage, "Extra damage", minimum=0, maximum=EXTRA_DAMAGE_MAX)
     parts = [_dice_text(base_damage_dice(damage_points))]
     if rate_of_fire > 1:
         parts.append(f"{_dice_text(RATE_OF_FIRE_DICE[rate_of_fire])} {RATES_OF_FIRE[rate_of_fire]}")
@@ -115,7 +121,7 @@ def roll_weapon_damage(damage_points: int, rate_of_fire: int = 1, extra_damage: 
     up), then the rate of fire's (short burst 1d6, full auto 2d6 then one d6 halved).
     """
     _check_rate_of_fire(rate_of_fire)
-    require_int(extra_damage, "Extra damage", minimum=0)
+    require_int(extra_damage, "Extra damage", minimum=0, maximum=EXTRA_DAMAGE_MAX)
     base, faces, lines = _roll_d6s(base_damage_dice(damage_points), "base", rng)
     total = base
     if rate_of_fire > 1:

@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from rulebook.systems import SYSTEMS, ParamError
+from zenergate_site.shapes import path_of
 
 from .errors import TransferError
 
@@ -89,7 +90,12 @@ def scan(document, problems: Problems) -> None:
 
 # --- One value into one column --------------------------------------------------------------
 class BadValue(Exception):
-    """The value is wrong: the message says why."""
+    """The value is wrong: the message says why, and ``inside`` where in a JSON value (the path a
+    shape names, zenergate_site.shapes: ``[1].damage_points``)."""
+
+    def __init__(self, message: str, inside: str = "") -> None:
+        super().__init__(message)
+        self.inside = inside
 
 
 def _integer(field, value):
@@ -173,7 +179,7 @@ def column_value(field: models.Field, value):
     try:
         field.run_validators(value)
     except ValidationError as exc:
-        raise BadValue(" ".join(exc.messages)) from None
+        raise BadValue(" ".join(exc.messages), path_of(exc)) from None
     return value
 
 

@@ -177,7 +177,7 @@ class Importer:
                 attrs[name] = (column_value(field, value[table.name(name)]) if table.name(name) in value
                                else default_for(field))
             except BadValue as exc:
-                self.problems.add(where, str(exc))
+                self.problems.add(where + exc.inside, str(exc))
         for name in table.blobs:
             spec = table.blob_spec(name, attrs)
             if spec is not None and attrs.get(name) is not None:

@@ -1,8 +1,10 @@
 """How long each text a person types may be: one cap per field, used by the model, the page
 form and the API serializer alike, so a text the page takes the API takes too, and the reverse.
 
-Where the column is a ``CharField`` the database holds the same cap; ``TextField`` columns
-(descriptions, notes, comments) stay unbounded there and are capped by forms and serializers.
+Where the column is a ``CharField`` the database holds the same cap as its length; a
+``TextField`` column (descriptions, notes, comments) holds it as a CHECK constraint and a
+``MaxLengthValidator`` (zenergate_site.shapes.capped), so no path stores a longer text
+(tests/test_limits.py fails when a cap has neither).
 """
 
 # --- The table: campaigns and their members ---------------------------------------------
@@ -48,6 +50,14 @@ ENCOUNTER_NAME = 120
 #: A combatant's name (an NPC's, or the character's it was made from).
 NPC_NAME = 80
 NPC_WEAPON_NAME = 80
+
+# --- The jobs between sessions ------------------------------------------------------------
+#: Why a downtime job failed, as the GM reads it on the job's page.
+JOB_ERROR = 2_000
+
+# --- Game nights ------------------------------------------------------------------------
+#: The longest session recap or note a member writes (a few pages).
+SESSION_TEXT = 20_000
 
 # --- Across apps ------------------------------------------------------------------------
 #: A client's idempotency key (stored with room for a namespace prefix).
