@@ -162,10 +162,7 @@ class AttackApi(APIView):
         if access.campaign_access.role == "viewer":  # refused before the body is read: viewers never act
             raise exceptions.PermissionDenied("Viewers follow the fight; players and the GM act.")
         data = _valid(AttackIn, request.data)
-        attacker = Combatant.objects.select_related("character").filter(encounter=access.encounter,
-                                                                         pk=data["attacker"]).first()
-        if attacker is None:
-            raise exceptions.ValidationError({"attacker": ["No such combatant in this encounter."]})
+        attacker = access.combatant(data["attacker"], field="attacker")
         if not access.may_act_with(attacker):
             raise exceptions.PermissionDenied("Only the GM and the character's player act with it.")
         preview, dice, key = data.pop("preview"), data.pop("dice"), data.pop("idempotency_key")

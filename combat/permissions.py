@@ -11,7 +11,9 @@ from django.http import Http404
 
 from campaign.permissions import CampaignAccess, access_to
 
+from .errors import CombatError
 from .models import Combatant, Encounter, NpcSetup, SystemFight
+from .services import hidden
 
 
 @dataclass(frozen=True)
@@ -23,6 +25,15 @@ class EncounterAccess:
     @property
     def is_gm(self) -> bool:
         return self.campaign_access.is_gm
+
+    def combatant(self, pk: int, *, field: str = "combatant") -> Combatant:
+        """A combatant of this encounter as this viewer may name it. For a player an NPC the GM
+        has not revealed does not exist: the same error, word for word, as an id never used, so
+        probing ids finds nothing (combat.attacks answers the same for the target)."""
+        found = Combatant.objects.select_related("character").filter(encounter=self.encounter, pk=pk).first()
+        if found is None or (not self.is_gm and hidden(found)):
+            raise CombatError(f"Combatant {pk} is not in this encounter.", field=field)
+        return found
 
     def may_act_with(self, combatant: Combatant) -> bool:
         """The GM acts for anyone; a player only with their own character."""

@@ -420,3 +420,32 @@ def test_a_revealed_npcs_defense_terms_stay_behind_the_screen_in_a_players_previ
     assert player.status_code == gm.status_code == 200, (player.content, gm.content)
     assert player.json()["target_number"] == gm.json()["target_number"]
     assert "defense" not in player.json() and gm.json()["defense"]
+
+
+# --- Probing ids: hidden means absent, in every field a player may fill ---------------------------
+NEVER_USED = 987_654
+
+
+@pytest.mark.parametrize("preview", [True, False], ids=["preview", "attack"])
+@pytest.mark.parametrize("field", ["attacker", "target"])
+def test_probing_ids_finds_no_unrevealed_npc(api_as, personas, fight, field, preview):
+    """Every field of the attack API that names a combatant answers a player the same for an
+    unrevealed NPC as for an id never used: same status, same body (the probe that found 7 of 7)."""
+    fight["roll"](ALICE_FIRST)
+    alice = api_as("player")
+
+    def probe(combatant_id: int):
+        body = {"attacker": fight["alice"], "target": fight["bob"], "weapon": "Baton", "stat": "MEL",
+                "preview": preview, field: combatant_id}
+        response = alice.post(f"/api/v1/encounters/{fight['e']}/attacks/", body, format="json")
+        return response.status_code, response.json()
+
+    hidden_status, hidden_body = probe(fight["ninja"])
+    unknown_status, unknown_body = probe(NEVER_USED)
+    assert hidden_status == unknown_status == 400
+    assert json.dumps(hidden_body).replace(str(fight["ninja"]), "ID") == \
+        json.dumps(unknown_body).replace(str(NEVER_USED), "ID")
+    # The GM, who sees the NPC, is answered about it (so the test cannot pass by refusing everything).
+    gm_body = {"attacker": fight["ninja"], "target": fight["alice"], "weapon": "Katana", "stat": "MEL",
+               "preview": True}
+    assert fight["gm"].post(f"/api/v1/encounters/{fight['e']}/attacks/", gm_body, format="json").status_code == 200
