@@ -6,9 +6,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from . import events, selectors, services
+from zenergate_site.api_fields import NoBodyIn
+
 from .permissions import access_campaign
 from .serializers import (
     CampaignCreateIn,
+    CampaignDeleteIn,
     CampaignOut,
     CampaignUpdateIn,
     EventsOut,
@@ -53,6 +56,27 @@ class CampaignDetailApi(APIView):
         data.is_valid(raise_exception=True)
         campaign = services.campaign_update(campaign=access.campaign, by=request.user, **data.validated_data)
         return Response(CampaignOut(campaign, context={"roles": {campaign.pk: access.role}}).data)
+
+    @extend_schema(request=CampaignDeleteIn, responses={204: None},
+                   summary="Delete an archived campaign and everything it holds (its name typed as confirm)")
+    def delete(self, request, campaign_id: int):
+        access = access_campaign(user=request.user, campaign_id=campaign_id, write=True)
+        data = CampaignDeleteIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.campaign_delete(campaign=access.campaign, by=request.user, confirm=data.validated_data["confirm"])
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class CampaignArchiveApi(APIView):
+    @extend_schema(request=NoBodyIn, responses=CampaignOut,
+                   summary="Archive the campaign (read-only, off the list) or, with restore, bring it back")
+    def post(self, request, campaign_id: int, restore: bool = False):
+        access = access_campaign(user=request.user, campaign_id=campaign_id, write=True)
+        NoBodyIn(data=request.data).is_valid(raise_exception=True)
+        act = services.campaign_restore if restore else services.campaign_archive
+        act(campaign=access.campaign, by=request.user)
+        access.campaign.refresh_from_db()
+        return Response(CampaignOut(access.campaign, context={"roles": {campaign_id: access.role}}).data)
 
 
 class MemberListApi(APIView):

@@ -35,6 +35,10 @@ class CampaignCreateIn(StrictInput):
                                          default=Campaign.StatEntry.ENTER)
 
 
+class CampaignDeleteIn(StrictInput):
+    confirm = TextField(max_length=limits.CAMPAIGN_NAME, help_text="The campaign's name, typed exactly.")
+
+
 class CampaignUpdateIn(StrictInput):
     name = NameField(max_length=limits.CAMPAIGN_NAME, required=False)
     description = TextField(max_length=limits.CAMPAIGN_DESCRIPTION, required=False, allow_blank=True)

@@ -7,13 +7,15 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from zenergate_site import limits
+
 from .changes import change_set
 from .errors import CampaignConflict, CampaignError
 from .events import CampaignChanged
 from .models import Campaign, GameSession, SessionNote
 
-#: The longest recap or note a member writes (a few pages).
-TEXT_LIMIT = 20_000
+#: The longest recap or note a member writes (zenergate_site.limits).
+TEXT_LIMIT = limits.SESSION_TEXT
 
 
 @transaction.atomic

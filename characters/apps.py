@@ -9,3 +9,9 @@ class CharactersConfig(AppConfig):
         from . import data_keys  # noqa: F401  (registers the data keys of this app's rows)
 
         from . import handback  # noqa: F401  (connects its receiver)
+
+        from campaign.signals import campaign_clearing
+
+        from .system_sheets import forget_campaign
+
+        campaign_clearing.connect(forget_campaign, dispatch_uid="characters.forget_campaign")

@@ -183,3 +183,8 @@ def pool_act(*, sheet: SystemSheet, by, is_gm: bool, pool: object, action: objec
                   data={"sheet": sheet.pk, "pool": rule.key, "action": action, "amount": after - current})
     changes.publish(SystemSheetChanged(sheets=[sheet.pk]))
     return entry, True
+
+
+def forget_campaign(sender, campaign, **_) -> None:
+    """A deleted campaign takes its sheets' pool ledgers with it (campaign.signals.campaign_clearing)."""
+    PoolEntry.objects.filter(campaign=campaign).delete()

@@ -14,6 +14,8 @@ from django.db import transaction
 from campaign.audience import GM_ONLY
 from campaign.changes import change_set
 from characters.models import Character
+from zenergate_site import limits
+from zenergate_site.text import with_suffix
 
 from .errors import CombatConflict, CombatError
 from .models import Combatant, Encounter, NpcSetup
@@ -59,7 +61,7 @@ def _next_name(campaign_id: int, name: str) -> str:
     """"The customs house" → "The customs house · 2", then "· 3": the fights stay apart in the list."""
     base = re.sub(r" · \d+$", "", name)
     taken = Encounter.objects.filter(campaign_id=campaign_id, name__startswith=base).count()
-    return base if not taken else f"{base} · {taken + 1}"
+    return base if not taken else with_suffix(base, f" · {taken + 1}", limits.ENCOUNTER_NAME)
 
 
 def _characters_in_play(campaign_id: int) -> list[int]:

@@ -105,3 +105,9 @@ def restore(*, encounter: Encounter, event: CombatEvent) -> None:
     undo(recorded, refuse=refuse, name=lambda row: "the turn order" if isinstance(row, Encounter) else row.name)
     for key, value in event.before["encounter"].items():
         setattr(encounter, key, value)
+
+
+def let_go_of_campaign(sender, campaign, **_) -> None:
+    """Before a campaign is deleted (campaign.signals.campaign_unlinking): an undo or an answer
+    protects the event it names; in a fight that goes whole, they let go first."""
+    CombatEvent.objects.filter(encounter__campaign=campaign).update(undoes=None, answers=None)

@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 from campaign.models import Job
 from campaign.permissions import access_campaign
 from characters.permissions import access_character
-from characters.serializers import NoBodyIn
+from zenergate_site.api_fields import NoBodyIn
 
 from . import immersion, services, transitions, treatments
 from . import sheets as sheet_rest

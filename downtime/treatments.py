@@ -141,3 +141,12 @@ def treatment_undo(*, treatment: Treatment, by) -> Treatment:
                 data={"treatment": treatment.pk})
     write.publish(WoundsChanged(characters=[treatment.character_id]))
     return treatment
+
+
+def let_go_of_campaign(sender, campaign, **_) -> None:
+    """Before a campaign is deleted (campaign.signals.campaign_unlinking): its treatments go first,
+    as each protects its therapy, and its transitions let go of the Karma spends they consumed."""
+    from .models import Treatment, TransitionRecord
+
+    Treatment.objects.filter(campaign=campaign).delete()
+    TransitionRecord.objects.filter(batch__campaign=campaign).update(delay_entry=None)

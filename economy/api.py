@@ -19,7 +19,7 @@ from campaign.permissions import CampaignAccess, access_campaign
 from characters.models import Character
 from characters.permissions import access_character
 from characters.selectors import character_with_sheet
-from characters.serializers import NoBodyIn
+from zenergate_site.api_fields import NoBodyIn
 from economy.ledger import karma_ledger
 
 from . import services as economy

@@ -15,6 +15,12 @@ class EconomyConfig(AppConfig):
         # Approval lives with the sheet (layer 3); the ledger it opens lives here, a layer up.
         character_approved.connect(open_on_approval, dispatch_uid="economy.open_on_approval")
 
+        from campaign.signals import campaign_clearing
+
+        from .ledger import forget_campaign
+
+        campaign_clearing.connect(forget_campaign, dispatch_uid="economy.forget_campaign")
+
         from campaign.parts import register
 
         from .parts import POOLS

@@ -111,3 +111,9 @@ def karma_ledger(*, character: Character, limit: int = 200, before: int | None =
     if before is not None:
         entries = entries.filter(id__lt=before)
     return entries[:limit]
+
+
+def forget_campaign(sender, campaign, **_) -> None:
+    """A deleted campaign takes its ledger with it (campaign.signals.campaign_clearing): the one
+    time an entry goes, since everything it named goes in the same transaction."""
+    KarmaEntry.objects.filter(campaign=campaign).delete()

@@ -272,7 +272,9 @@ MATRIX: dict[str, dict[str, Rule]] = {
     "favicon": {"GET": PUBLIC},  # a redirect to the static icon  # the rulebook's tables: no campaign in them
     # --- Campaign API -------------------------------------------------------------------------
     "api-campaign-list": {"GET": ANYONE_LOGGED_IN, "POST": ANYONE_LOGGED_IN},
-    "api-campaign-detail": {"GET": MEMBERS_READ, "PATCH": GM_WRITES},
+    "api-campaign-detail": {"GET": MEMBERS_READ, "PATCH": GM_WRITES, "DELETE": GM_WRITES},
+    "api-campaign-archive": {"POST": GM_WRITES},
+    "api-campaign-restore": {"POST": GM_WRITES},
     "api-campaign-members": {"GET": MEMBERS_READ, "POST": GM_WRITES},
     "api-campaign-invitations": {"GET": GM_WRITES, "POST": GM_WRITES},  # the links are the GM's to pass on
     "api-campaign-invitation": {"DELETE": GM_WRITES},

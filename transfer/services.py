@@ -9,6 +9,8 @@ from django.utils import timezone
 from campaign.changes import change_set
 from campaign.models import Campaign
 from campaign.services import invitations_by_name
+from zenergate_site import limits
+from zenergate_site.text import with_suffix
 
 from .document import IMPORT_ACTION
 from .errors import TransferError
@@ -52,8 +54,7 @@ def import_campaign(document: dict, user) -> Campaign:
     """
     importer = Importer(document, user)
     campaign = importer.read()
-    suffix = f" (imported {timezone.localdate():%Y-%m-%d})"
-    campaign.name = campaign.name[:Campaign._meta.get_field("name").max_length - len(suffix)] + suffix
+    campaign.name = with_suffix(campaign.name, f" (imported {timezone.localdate():%Y-%m-%d})", limits.CAMPAIGN_NAME)
     try:
         with transaction.atomic():
             importer.save()

@@ -77,3 +77,8 @@ class StrictInput(serializers.Serializer):
             if unknown:
                 raise serializers.ValidationError({key: ["Unknown field."] for key in unknown})
         return super().to_internal_value(data)
+
+
+class NoBodyIn(StrictInput):
+    """An action that takes no fields (submit, approve, undo, archive): anything sent is a mistake
+    worth naming."""

@@ -36,3 +36,9 @@ def validate_name(value: str) -> None:
                               code="bidi_control")
     if not any(is_visible(char) for char in value):
         raise ValidationError("A name needs at least one visible character.", code="invisible")
+
+
+def with_suffix(name: str, suffix: str, limit: int) -> str:
+    """``name`` followed by ``suffix`` (" · 2", " (imported 2026-11-29)"), shortened so that the
+    whole stays within the column's ``limit``: a name at its longest still takes its suffix."""
+    return name[:max(limit - len(suffix), 0)].rstrip() + suffix

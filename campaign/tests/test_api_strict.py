@@ -18,7 +18,7 @@ from campaign import urls_api as campaign_urls
 from campaign.models import Job, LogEntry
 from campaign.testing import arranged
 from characters import items
-from characters.serializers import NoBodyIn
+from zenergate_site.api_fields import NoBodyIn
 from downtime import serializers as downtime_in
 from downtime import urls_api as downtime_urls
 from downtime.models import TransitionBatch, Treatment
@@ -67,6 +67,8 @@ def writes(personas, make_character) -> dict[tuple[str, str], tuple[str, type, d
     return {
         ("api-campaign-list", "post"): (f"{api}/campaigns/", campaign_in.CampaignCreateIn, {"name": "New"}),
         ("api-campaign-detail", "patch"): (f"{api}/campaigns/{c.pk}/", campaign_in.CampaignUpdateIn, None),
+        ("api-campaign-archive", "post"): (f"{api}/campaigns/{c.pk}/archive/", NoBodyIn, {}),
+        ("api-campaign-restore", "post"): (f"{api}/campaigns/{c.pk}/restore/", NoBodyIn, {}),
         ("api-campaign-members", "post"): (f"{api}/campaigns/{c.pk}/members/", campaign_in.MemberAddIn,
                                            {"username": "outsider", "role": "viewer"}),
         ("api-campaign-invitations", "post"): (f"{api}/campaigns/{c.pk}/invitations/", campaign_in.InvitationIn,

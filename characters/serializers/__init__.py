@@ -8,11 +8,12 @@ from .character import (
     CharacterSheetOut,
     CharacterSummaryOut,
     HistoryOut,
-    NoBodyIn,
     ReturnIn,
     RevertIn,
     StateOut,
 )
+from zenergate_site.api_fields import NoBodyIn
+
 from .common import BudgetOut, budget_data
 from .lines import LINE_SERIALIZERS
 

@@ -67,10 +67,6 @@ class CharacterPatchIn(StrictInput):
                                     help_text="GM only: mark an approved character dead or retired, or active again.")
 
 
-class NoBodyIn(StrictInput):
-    """Submit and approve take no fields: anything sent is a mistake worth naming."""
-
-
 class ReturnIn(StrictInput):
     comment = TextField(max_length=limits.REVIEW_COMMENT)
 
