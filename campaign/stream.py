@@ -244,6 +244,15 @@ def _start_id(request) -> int | None:
     return value if 0 <= value < 2**63 else None
 
 
+def _page_origin(request) -> str:
+    """The origin of the pages that open this stream under ``make run`` (LIVE_STREAM_PAGE_PORT)."""
+    host = urlsplit(f"//{request.get_host()}").hostname or ""
+    port = settings.LIVE_STREAM_PAGE_PORT or settings.LIVE_STREAM_PORT - 1
+    default = {"http": 80, "https": 443}.get(request.scheme)
+    host = f"[{host}]" if ":" in host else host
+    return f"{request.scheme}://{host}" + ("" if port == default else f":{port}")
+
+
 def _cors(request, response) -> None:
     """Let the pages' own origin read the stream when it is served from another port or host
     (``make run``: the stream process listens beside gunicorn); cookies come along."""
@@ -252,8 +261,9 @@ def _cors(request, response) -> None:
         return
     allowed = origin in settings.LIVE_STREAM_ALLOWED_ORIGINS
     if not allowed and settings.LIVE_STREAM_PORT:
-        # A page on this very host, on another port: the web server beside this process.
-        allowed = urlsplit(origin).hostname == urlsplit(f"//{request.get_host()}").hostname
+        # A page of the web server beside this process: this very host name and scheme, and the
+        # web server's port exactly (any other port or scheme on the host is someone else's).
+        allowed = origin == _page_origin(request)
     if allowed:
         response["Access-Control-Allow-Origin"] = origin
         response["Access-Control-Allow-Credentials"] = "true"

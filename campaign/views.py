@@ -45,6 +45,9 @@ def settings_page(request, campaign_id: int):
     member_form = MemberAddForm(request.POST if action == "add_member" else None)
     account_form = AccountForm(request.POST if action == "new_account" else None, prefix="account")
     status = 200
+    # A one-time password is shown on the page this POST answers, once: never in a redirect's
+    # message (a cookie), a log line or the session (test_one_time_passwords_stay_off_cookies).
+    shown_once = None
     if action in ("archive", "restore", "delete"):
         try:
             if action == "archive":
@@ -91,10 +94,10 @@ def settings_page(request, campaign_id: int):
                 password = services.password_reissue(membership=membership, by=request.user)
             except DomainError as exc:
                 messages.error(request, exc.message)
-            else:  # shown once, like a new account's
-                messages.success(request, f"New one-time password for {membership.user.username}: {password} — pass "
-                                          "it on now; it is not shown again. They choose their own at the next log-in.")
-        return redirect("campaign-settings", campaign_id=campaign.pk)
+            else:
+                shown_once = {"username": membership.user.username, "password": password, "new": False}
+        if shown_once is None:
+            return redirect("campaign-settings", campaign_id=campaign.pk)
     if action in ("change_role", "remove"):
         membership = campaign.memberships.filter(pk=request.POST.get("membership") or 0).first()
         if membership is None:
@@ -109,7 +112,7 @@ def settings_page(request, campaign_id: int):
                 messages.success(request, f"{membership.user.username} removed." if action == "remove"
                                  else f"{membership.user.username} is now {request.POST.get('role')}.")
         return redirect("campaign-settings", campaign_id=campaign.pk)
-    if request.method == "POST":
+    if request.method == "POST" and shown_once is None:
         bound = {"add_member": member_form, "new_account": account_form}.get(action, form)
         if bound.is_valid():
             try:
@@ -119,9 +122,9 @@ def settings_page(request, campaign_id: int):
                 elif action == "new_account":
                     membership, password = services.account_create(campaign=campaign, by=request.user,
                                                                    **bound.cleaned_data)
-                    # Shown once: the message lives in the session until this page shows it.
-                    done = (f"Account made for {membership.user.username}, one-time password: {password} — "
-                            "pass it on now; it is not shown again. They log in and see this campaign.")
+                    shown_once = {"username": membership.user.username, "password": password, "new": True}
+                    account_form = AccountForm(prefix="account")
+                    done = None
                 else:
                     services.campaign_update(campaign=campaign, by=request.user, **bound.service_data())
                     done = "Settings saved."
@@ -129,17 +132,22 @@ def settings_page(request, campaign_id: int):
                 bound.add_error(exc.field if exc.field in bound.fields else None, exc.message)
                 status = exc.status_code
             else:
-                messages.success(request, done)
-                return redirect("campaign-settings", campaign_id=campaign.pk)
+                if done is not None:
+                    messages.success(request, done)
+                    return redirect("campaign-settings", campaign_id=campaign.pk)
         else:
             status = 400
-    return render(request, "campaign/settings.html",
+    response = render(request, "campaign/settings.html",
                   {"campaign": campaign, "access": access, "form": form, "member_form": member_form,
+                   "shown_once": shown_once,
                    "account_form": account_form, "roles": Membership.Role.choices,
                    "may_make_accounts": services.may_make_accounts(request.user),
                    "invite_form": InvitationForm(), "invitations": selectors.invitations_open(campaign=campaign)
                    if access.is_gm else [],
                    "members": selectors.membership_list(campaign=campaign)}, status=status)
+    if shown_once is not None:
+        response["Cache-Control"] = "no-store"  # nor in a cache, nor the back button's copy
+    return response
 
 
 def _whole_or_none(raw) -> int | None:

@@ -262,6 +262,7 @@ def run(port: int, *, dev: bool = False) -> int:
         # open it there, on the host they were opened on (cross-origin, with their cookies).
         stream_port = port + 1
         published["LIVE_STREAM_PORT"] = str(stream_port)
+        published["LIVE_STREAM_PAGE_PORT"] = str(port)  # only these pages may read it
         env = {**os.environ, **published, "LOG_FORMAT": "plain", "PYTHONUNBUFFERED": "1"}
         _manage("migrate", "--noinput", env=env)
         _manage("seed_demo", env=env)

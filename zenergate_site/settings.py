@@ -315,8 +315,11 @@ SECURE_CSP = {
 #: port of whatever host the page was opened on (`make run`, reached from phones on the LAN too).
 LIVE_STREAM_URL = env("LIVE_STREAM_URL", default="").rstrip("/")
 LIVE_STREAM_PORT = env.int("LIVE_STREAM_PORT", default=None)
+#: With LIVE_STREAM_PORT, the web server's port whose pages may read the stream (default: the
+#: port below the stream's, as `make run` starts them).
+LIVE_STREAM_PAGE_PORT = env.int("LIVE_STREAM_PAGE_PORT", default=None)
 #: Page origins that may read a stream served from another origin, with their cookies. With
-#: LIVE_STREAM_PORT, a page on the stream's own host name may too (same machine, other port).
+#: LIVE_STREAM_PORT, the web server's pages on the stream's own host name and scheme may too.
 LIVE_STREAM_ALLOWED_ORIGINS = env.list("LIVE_STREAM_ALLOWED_ORIGINS", default=[])
 LIVE_STREAM_PING = env.float("LIVE_STREAM_PING", default=15.0)  # under every common proxy's idle timeout
 LIVE_STREAM_SECONDS = env.float("LIVE_STREAM_SECONDS", default=300.0)  # then the browser reconnects

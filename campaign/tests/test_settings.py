@@ -83,16 +83,16 @@ def test_settings_page_adds_members_and_keeps_input_on_error(personas, client, m
 
 
 def test_the_gm_makes_an_account_for_a_new_player_who_then_sees_the_campaign(personas, client):
+    import re
+
     from django.contrib.auth import authenticate
-    from django.contrib.messages import get_messages
 
     campaign = personas["campaign"]
     client.force_login(personas["gm"])
     response = client.post(reverse("campaign-settings", args=[campaign.pk]),
                            {"action": "new_account", "account-username": "dora", "account-role": "player"})
-    assert response.status_code == 302
-    message = [str(m) for m in get_messages(response.wsgi_request)][0]
-    password = message.split("one-time password: ")[1].split(" ")[0]
+    assert response.status_code == 200  # the password is on this answer, and nowhere else
+    password = re.search(r'<code class="secret">([^<]+)</code>', response.content.decode()).group(1)
     user = authenticate(username="dora", password=password)
     assert user is not None
     assert campaign.memberships.get(user=user).role == "player"
@@ -125,3 +125,38 @@ def test_the_gm_changes_a_role_and_removes_a_member_but_never_the_last_gm(person
     player = campaign.memberships.get(user=personas["player"])
     assert client.post(url, {"action": "remove", "membership": player.pk}).status_code == 403
     assert Membership.objects.filter(pk=player.pk).exists()
+
+
+def _everything_kept(client, response) -> str:
+    """What the browser and the server keep after an answer: its cookies, the session's data."""
+    from django.contrib.sessions.backends.db import SessionStore  # noqa: F401  (the session's own store)
+
+    kept = [f"{name}={morsel.value}" for name, morsel in response.cookies.items()]
+    kept += [f"{name}={morsel.value}" for name, morsel in client.cookies.items()]
+    session = client.session
+    kept += [f"{key}={value!r}" for key, value in session.items()]
+    return "\n".join(kept)
+
+
+def test_one_time_passwords_stay_off_cookies_logs_and_the_session(personas, client, caplog):
+    """A new account's password and a reissued one are shown on the answer to the GM's POST,
+    once, and are in no cookie (the signed messages cookie is readable), log line or session."""
+    import logging
+    import re
+
+    campaign = personas["campaign"]
+    client.force_login(personas["gm"])
+    url = reverse("campaign-settings", args=[campaign.pk])
+    caplog.set_level(logging.DEBUG)
+    made = client.post(url, {"action": "new_account", "account-username": "dora", "account-role": "player"})
+    membership = campaign.memberships.get(user__username="dora")
+    again = client.post(url, {"action": "reissue", "membership": membership.pk})
+    for response in (made, again):
+        assert response.status_code == 200
+        assert response["Cache-Control"] == "no-store"
+        password = re.search(r'<code class="secret">([^<]+)</code>', response.content.decode()).group(1)
+        assert len(password) >= 8
+        assert password not in _everything_kept(client, response)
+        assert password not in caplog.text
+    # The next view of the page shows neither.
+    assert b'class="secret"' not in client.get(url).content

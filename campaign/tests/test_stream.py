@@ -307,6 +307,15 @@ def test_only_the_pages_own_origins_may_read_a_stream_from_another_origin(person
     elsewhere = client.get(_stream_url(campaign), HTTP_HOST="localhost:8001",
                            headers={"Origin": "http://evil.example:8000"})
     assert "Access-Control-Allow-Origin" not in elsewhere
+    # The same host name on any other port, or by another scheme, is someone else's page.
+    for foreign in ("http://localhost:9999", "https://localhost", "https://localhost:8000", "http://localhost"):
+        probe = client.get(_stream_url(campaign), HTTP_HOST="localhost:8001", headers={"Origin": foreign})
+        assert "Access-Control-Allow-Origin" not in probe, foreign
+    settings.LIVE_STREAM_PAGE_PORT = 8080  # a web server set elsewhere: that port, and no other
+    moved = client.get(_stream_url(campaign), HTTP_HOST="localhost:8001", headers={"Origin": "http://localhost:8080"})
+    assert moved["Access-Control-Allow-Origin"] == "http://localhost:8080"
+    old = client.get(_stream_url(campaign), HTTP_HOST="localhost:8001", headers={"Origin": "http://localhost:8000"})
+    assert "Access-Control-Allow-Origin" not in old
 
 
 def test_a_commit_costs_one_read_however_many_pages_watch(personas, make_user, monkeypatch):
