@@ -4,7 +4,7 @@ from rulebook.systems import SYSTEMS
 from zenergate_site import limits
 from zenergate_site.text import validate_name
 
-from .models import Campaign, Membership
+from .models import Campaign, Invitation, Membership
 
 
 class CampaignForm(forms.Form):
@@ -78,6 +78,9 @@ class InvitationForm(forms.Form):
                                        ("until", "anyone with the link, until the date")], initial="one",
                               label="For")
     until = forms.DateField(required=False, label="Until (for anyone)", widget=forms.DateInput(attrs={"type": "date"}))
+    max_uses = forms.IntegerField(min_value=Invitation.USES.low, max_value=Invitation.USES.high,
+                                  initial=Invitation.USES_DEFAULT, required=False,
+                                  label="At most this many people (for anyone)")
 
     def service_data(self) -> dict:
         import datetime
@@ -88,7 +91,8 @@ class InvitationForm(forms.Form):
         until = d.get("until")
         expires = (timezone.make_aware(datetime.datetime.combine(until, datetime.time(23, 59)))
                    if until else None)
-        return {"role": d["role"], "single_use": d["reach"] == "one", "expires_at": expires}
+        return {"role": d["role"], "single_use": d["reach"] == "one", "expires_at": expires,
+                "max_uses": d.get("max_uses") or Invitation.USES_DEFAULT}
 
 
 class JoinForm(forms.Form):

@@ -6,7 +6,7 @@ from django.db import models
 from django.db.models import Q
 
 from zenergate_site import limits
-from zenergate_site.shapes import capped
+from zenergate_site.shapes import Whole, capped
 
 from .audience import Audienced, audience_constraint
 from .stat_dice import validate_stat_dice
@@ -190,9 +190,17 @@ class OneTimePassword(models.Model):
     issued_at = models.DateTimeField(auto_now_add=True)
 
 
+#: How many people a link for anyone lets in at most: the GM's choice, 20 unless they say.
+INVITATION_USES = Whole(1, 200)
+
+
 class Invitation(models.Model):
-    """A way into a campaign with a role: a link the GM passes on (used once, or until a date), or
-    an invitation for one username (a member named in an imported document). Revocable."""
+    """A way into a campaign with a role: a link the GM passes on (used once, or by up to
+    ``max_uses`` people until a date), or an invitation for one username (a member named in an
+    imported document). Revocable."""
+
+    USES = INVITATION_USES
+    USES_DEFAULT = 20
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invitations")
     role = models.CharField(max_length=8, choices=Membership.Role.choices)
@@ -201,6 +209,7 @@ class Invitation(models.Model):
     single_use = models.BooleanField(default=True)
     expires_at = models.DateTimeField(null=True, blank=True)
     uses = models.PositiveIntegerField(default=0)
+    max_uses = models.PositiveIntegerField(default=USES_DEFAULT, validators=USES.validators())
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                    related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -210,11 +219,12 @@ class Invitation(models.Model):
         ordering = ["-created_at", "-id"]
         constraints = [
             models.CheckConstraint(condition=Q(role__in=["gm", "player", "viewer"]), name="invitation_role_valid"),
+            INVITATION_USES.constraint("max_uses", "invitation_max_uses"),
         ]
 
     def open_now(self, now) -> bool:
         """Whether the invitation still lets someone in."""
-        return (self.revoked_at is None and not (self.single_use and self.uses)
+        return (self.revoked_at is None and not (self.single_use and self.uses) and self.uses < self.max_uses
                 and (self.expires_at is None or self.expires_at > now))
 
 

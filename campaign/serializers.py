@@ -119,7 +119,7 @@ class InvitationOut(serializers.ModelSerializer):
 
     class Meta:
         model = Invitation
-        fields = ["id", "role", "username", "single_use", "expires_at", "uses", "created_at", "url"]
+        fields = ["id", "role", "username", "single_use", "expires_at", "uses", "max_uses", "created_at", "url"]
 
     def get_url(self, obj) -> str:
         from django.urls import reverse
@@ -134,6 +134,9 @@ class InvitationIn(StrictInput):
     single_use = FlagField(required=False, default=True,
                                           help_text="true: the link works once; false: for anyone until expires_at.")
     expires_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    max_uses = WholeNumberField(min_value=Invitation.USES.low, max_value=Invitation.USES.high, required=False,
+                                default=Invitation.USES_DEFAULT,
+                                help_text="With single_use false: how many people the link lets in at most.")
     username = NameField(max_length=limits.USERNAME, required=False, default="",
                          help_text="For this person alone (they accept it logged in, or sign up with this name).")
 

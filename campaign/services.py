@@ -8,6 +8,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from rulebook.systems import SYSTEMS, ParamError
@@ -167,8 +168,12 @@ def _refuse_account_making(by) -> None:
         raise PermissionDenied("On this site only staff make accounts: ask them, or add the person by name.")
     if by.is_staff:
         return
+    # One count at a time per GM: parallel sign-ups through their links cannot pass the limit together.
+    list(get_user_model().objects.select_for_update().filter(pk=by.pk).values_list("pk", flat=True))
     since = timezone.now() - timedelta(days=1)
-    made = LogEntry.objects.filter(actor=by, action="account.create", created_at__gte=since).count()
+    # Accounts the GM made, and accounts people made through the GM's invitation links.
+    made = LogEntry.objects.filter(Q(actor=by, action="account.create") | Q(action="account.join", data__inviter=by.pk),
+                                   created_at__gte=since).count()
     if made >= settings.ACCOUNT_CREATION_DAILY_LIMIT:
         raise CampaignConflict(f"You made {made} accounts in the last 24 hours, the most this site allows; "
                                "try again tomorrow or ask the site's staff.", field="username")
@@ -225,19 +230,22 @@ def password_reissue(*, membership: Membership, by) -> str:
 # --- Invitations ---------------------------------------------------------------------------------
 @transaction.atomic
 def invitation_create(*, campaign: Campaign, role: str, by, single_use: bool = True, expires_at=None,
-                      username: str = "") -> Invitation:
-    """A way into the campaign with ``role`` (GM): a link used once, or by anyone until
-    ``expires_at``; with ``username``, for that person alone."""
+                      username: str = "", max_uses: int = Invitation.USES_DEFAULT) -> Invitation:
+    """A way into the campaign with ``role`` (GM): a link used once, or by up to ``max_uses``
+    people until ``expires_at``; with ``username``, for that person alone."""
     if role not in Membership.Role.values:
         raise CampaignError(f"Role must be one of: {', '.join(Membership.Role.values)}.", field="role")
     if not single_use and expires_at is None:
         raise CampaignError("A link for several people needs an end date.", field="expires_at")
     if expires_at is not None and expires_at <= timezone.now():
         raise CampaignError("The end date is in the past.", field="expires_at")
+    low, high = Invitation.USES.low, Invitation.USES.high
+    if isinstance(max_uses, bool) or not isinstance(max_uses, int) or not low <= max_uses <= high:
+        raise CampaignError(f"A link lets in {low} to {high} people.", field="max_uses")
     changes = change_set(campaign=campaign, by=by)
     invitation = Invitation.objects.create(campaign=campaign, role=role, token=secrets.token_urlsafe(24),
                                            username=username, single_use=single_use, expires_at=expires_at,
-                                           created_by=by)
+                                           max_uses=1 if single_use else max_uses, created_by=by)
     changes.audit("invitation.create", f"{by} invited " + (username or "by link") + f" as {invitation.get_role_display()}",
                   data={"invitation": invitation.pk, "role": role})
     return invitation
@@ -298,6 +306,12 @@ def invitation_sign_up(*, token: str, username: str, password: str) -> Membershi
         raise CampaignConflict("This invitation no longer works: ask the GM for a new one.", field="token")
     if invitation.created_by is None or not may_make_accounts(invitation.created_by):
         raise PermissionDenied("On this site only staff make accounts: ask them for one, then open the link.")
+    # A link's sign-ups are accounts its GM made: the same daily limit (ACCOUNT_CREATION_DAILY_LIMIT).
+    try:
+        _refuse_account_making(invitation.created_by)
+    except CampaignConflict:
+        raise CampaignConflict("This link has let in as many new accounts as the site allows today: try "
+                               "again tomorrow, or ask the GM.", field="username") from None
     username = (username or "").strip()
     if invitation.username and username != invitation.username:
         raise CampaignError(f"This invitation is for {invitation.username}.", field="username")
@@ -318,7 +332,11 @@ def invitation_sign_up(*, token: str, username: str, password: str) -> Membershi
     except ValidationError as exc:
         raise CampaignError(" ".join(exc.messages), field="password") from None
     user = User.objects.create_user(username=username, password=password)
-    return invitation_accept(token=token, user=user)
+    membership = invitation_accept(token=token, user=user)
+    change_set(campaign=invitation.campaign_id, by=user).audit(
+        "account.join", f"{username} made an account through {invitation.created_by}'s invitation",
+        data={"user": user.pk, "inviter": invitation.created_by_id})
+    return membership
 
 
 def invitations_by_name(*, campaign: Campaign, by, invited: list[tuple[str, str]]) -> list[Invitation]:

@@ -1,5 +1,6 @@
 """Campaign pages: thin views over the access helper, services and selectors."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -8,7 +9,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
+from zenergate_site import rate
 from zenergate_site.errors import DomainError
+from zenergate_site.login_guard import client_address
 
 from . import selectors, services
 from .forms import AccountForm, CampaignForm, CampaignSettingsForm, InvitationForm, JoinForm, MemberAddForm
@@ -183,6 +186,11 @@ def join(request, token: str):
     invitation = services.invitation_open(token)
     form = JoinForm(request.POST or None) if not request.user.is_authenticated else None
     status = 200 if invitation is not None else 410
+    if (request.method == "POST" and invitation is not None and not request.user.is_authenticated
+            and not rate.spend("join", client_address(request), limit=settings.JOIN_ADDRESS_LIMIT, window=3600)):
+        messages.error(request, "Too many sign-ups from your address: try again in an hour.")
+        return render(request, "campaign/join.html", {"invitation": invitation, "form": form, "token": token},
+                      status=429)
     if request.method == "POST" and invitation is not None:
         try:
             if request.user.is_authenticated:

@@ -2,7 +2,8 @@
 
 Schemathesis loads ``/api/schema/`` from the real WSGI application and generates requests for
 each operation, valid (positive) and schema-breaking (negative) alike. They are sent as the GM
-of two campaigns full of real data, so path ids mostly name things that exist and the requests
+of two campaigns full of real data, and again as a player of two of them (what only the GM gets
+must be optional in the schema), so path ids mostly name things that exist and the requests
 reach the handlers and services rather than a 404. For every response:
 
 - it is never a 5xx (the traceback of any server error is part of the failure);
@@ -74,6 +75,9 @@ class World:
     """Ids that exist, by the name of the path parameter or body field that takes them."""
 
     token: str
+    #: A player's token (alice-like: a member with sheets of her own in two of the campaigns),
+    #: for the sweep as a player: what the GM sees and they do not must be left out, not broken.
+    player_token: str
     campaign_id: list[int]
     character_id: list[int]
     adventure_id: list[int]
@@ -210,9 +214,12 @@ def world(personas, make_user, in_process_requests):
 
     response = _wsgi_client().post("/api/v1/auth/token/", json={"username": "gm", "password": PASSWORD})
     assert response.status_code == 200, response.get_data(as_text=True)
+    as_player = _wsgi_client().post("/api/v1/auth/token/", json={"username": "player", "password": PASSWORD})
+    assert as_player.status_code == 200, as_player.get_data(as_text=True)
     characters = list(Character.objects.order_by("pk"))
     return World(
         token=response.get_json()["token"],
+        player_token=as_player.get_json()["token"],
         campaign_id=[demo.pk, home.pk, other.pk, zerospace.pk, elsewhere.pk],
         character_id=[c.pk for c in characters],
         adventure_id=list(Adventure.objects.order_by("pk").values_list("pk", flat=True)),
@@ -421,9 +428,10 @@ def _coverage_cases(schema, operation, world: World) -> list:
 
 @pytest.mark.fuzz
 @pytest.mark.timeout(900)  # one test over every operation: its time grows with the API, not a hang
-def test_every_operation_survives_generated_requests(api_schema, world, in_process_requests, subtests):
+@pytest.mark.parametrize("persona", ["gm", "player"])
+def test_every_operation_survives_generated_requests(api_schema, world, in_process_requests, subtests, persona):
     server_errors = in_process_requests
-    auth = {"Authorization": f"Token {world.token}"}
+    auth = {"Authorization": f"Token {world.token if persona == 'gm' else world.player_token}"}
     operations, broken = [], []
     for result in api_schema.get_all_operations():
         if isinstance(result, Ok):

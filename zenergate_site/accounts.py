@@ -11,9 +11,9 @@ from django.contrib import messages
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import SESSION_KEY, get_user_model, logout
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
 from django.contrib.auth.signals import user_logged_in
-from django.contrib.auth.views import LoginView, PasswordChangeView, PasswordResetConfirmView
+from django.contrib.auth.views import LoginView, PasswordChangeView, PasswordResetConfirmView, PasswordResetView
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.dispatch import receiver
@@ -25,7 +25,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
-from . import login_guard
+from . import login_guard, rate
 
 logger = logging.getLogger(__name__)
 
@@ -195,3 +195,24 @@ def logout_everywhere(request):
     logout(request)
     messages.success(request, "You are logged out on every device, and your API token no longer works.")
     return redirect("login")
+
+
+class QueuedPasswordResetForm(PasswordResetForm):
+    """"Forgotten your password?": the worker sends the mail (zenergate_site.tasks), so the answer
+    takes the same time for a known address as for an unknown one, and says the same. At most
+    ``PASSWORD_RESET_ADDRESS_LIMIT`` requests an hour from one client address are passed on."""
+
+    def save(self, domain_override=None, use_https=False, request=None, **kwargs):
+        from .tasks import send_password_reset
+
+        if request is not None and not rate.spend("reset-address", login_guard.client_address(request),
+                                                  limit=settings.PASSWORD_RESET_ADDRESS_LIMIT, window=3600):
+            return
+        domain = domain_override or (request.get_host() if request is not None else "localhost")
+        email = self.cleaned_data["email"]
+        transaction.on_commit(lambda: send_password_reset.delay(email=email, domain=domain, use_https=use_https))
+
+
+class QueuedPasswordResetView(PasswordResetView):
+    form_class = QueuedPasswordResetForm
+    template_name = "registration/reset_form.html"

@@ -199,6 +199,12 @@ LOGOUT_REDIRECT_URL = "login"
 LOGIN_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
 LOGIN_ADDRESS_FAILURE_LIMIT = env.int("LOGIN_ADDRESS_FAILURE_LIMIT", default=20)
 LOGIN_LOCKOUT_SECONDS = env.int("LOGIN_LOCKOUT_SECONDS", default=15 * 60)
+# Password-reset mails (zenergate_site/tasks.py): at most this many an hour to one account, and
+# requests from one client address; joining through an invitation link: sign-up attempts an
+# hour from one address (zenergate_site/rate.py). 0 turns a limit off.
+PASSWORD_RESET_ACCOUNT_LIMIT = env.int("PASSWORD_RESET_ACCOUNT_LIMIT", default=3)
+PASSWORD_RESET_ADDRESS_LIMIT = env.int("PASSWORD_RESET_ADDRESS_LIMIT", default=10)
+JOIN_ADDRESS_LIMIT = env.int("JOIN_ADDRESS_LIMIT", default=10)
 # Reverse proxies in front of the app that append the client's address to X-Forwarded-For
 # (0: the client is REMOTE_ADDR).
 LOGIN_TRUSTED_PROXIES = env.int("LOGIN_TRUSTED_PROXIES", default=0)

@@ -46,9 +46,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/logout-everywhere/", accounts.logout_everywhere, name="logout-everywhere"),
     path("accounts/password/", accounts.AccountPasswordChangeView.as_view(), name="password-change"),
-    path("accounts/password/reset/", auth_views.PasswordResetView.as_view(
-        template_name="registration/reset_form.html", email_template_name="registration/reset_email.txt",
-        subject_template_name="registration/reset_subject.txt"), name="password_reset"),
+    path("accounts/password/reset/", accounts.QueuedPasswordResetView.as_view(), name="password_reset"),
     path("accounts/password/reset/sent/", auth_views.PasswordResetDoneView.as_view(
         template_name="registration/reset_sent.html"), name="password_reset_done"),
     path("accounts/password/reset/<uidb64>/<token>/", accounts.AccountPasswordResetConfirmView.as_view(),

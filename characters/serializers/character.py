@@ -151,7 +151,8 @@ class CharacterSheetOut(_CharacterBaseOut):
     weapons = WeaponOut(many=True)
     armour = ArmourOut(many=True)
     languages = LanguageOut(many=True)
-    gm_notes = serializers.CharField(help_text="Only for the campaign's GMs.")
+    # Optional in the schema: players get the sheet without it.
+    gm_notes = serializers.CharField(required=False, help_text="Only for the campaign's GMs; left out for everyone else.")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -6,6 +6,7 @@ import re
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.test import Client
 from django.urls import reverse
 
 from campaign.models import Membership, OneTimePassword
@@ -107,13 +108,30 @@ def test_a_gm_makes_at_most_the_daily_limit_of_accounts(client, personas, settin
     assert not get_user_model().objects.filter(username="minted2").exists()
 
 
-def test_a_forgotten_password_comes_back_by_an_emailed_link(client, personas, settings, tmp_path):
+@pytest.fixture
+def worker_sends_at_once(monkeypatch, settings, tmp_path, django_capture_on_commit_callbacks):
+    """The reset mail's job runs in the test's process once the request's transaction "commits"
+    (the worker itself is exercised by the stack tests), into files under tmp_path."""
+    from django.core.cache import cache
+
+    from zenergate_site.celery import app
+
     settings.EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
     settings.EMAIL_FILE_PATH = str(tmp_path)
+    was = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    cache.clear()
+    yield lambda: django_capture_on_commit_callbacks(execute=True)
+    app.conf.task_always_eager = was
+    cache.clear()
+
+
+def test_a_forgotten_password_comes_back_by_an_emailed_link(client, personas, worker_sends_at_once, tmp_path):
     player = personas["player"]
     player.email = "player@example.org"
     player.save(update_fields=["email"])
-    sent = client.post(reverse("password_reset"), {"email": "player@example.org"})
+    with worker_sends_at_once():
+        sent = client.post(reverse("password_reset"), {"email": "player@example.org"})
     assert sent.status_code == 302
     (mail,) = list(tmp_path.iterdir())
     link = re.search(r"https?://[^/\s]+(/accounts/password/reset/\S+)", mail.read_text()).group(1)
@@ -124,3 +142,34 @@ def test_a_forgotten_password_comes_back_by_an_emailed_link(client, personas, se
     player.refresh_from_db()
     assert player.check_password(NEW_PASSWORD)
     assert "no longer works" in client.get(link, follow=True).content.decode()  # once only
+
+
+def test_reset_mails_are_limited_per_account_and_per_address(client, personas, worker_sends_at_once, settings,
+                                                              tmp_path):
+    settings.PASSWORD_RESET_ACCOUNT_LIMIT, settings.PASSWORD_RESET_ADDRESS_LIMIT = 3, 10
+    player = personas["player"]
+    player.email = "player@example.org"
+    player.save(update_fields=["email"])
+    for n in range(8):  # from eight addresses: the account gets three mails an hour
+        with worker_sends_at_once():
+            answer = Client(REMOTE_ADDR=f"10.1.0.{n}").post(reverse("password_reset"), {"email": "player@example.org"})
+        assert answer.status_code == 302
+    assert len(list(tmp_path.iterdir())) == 3
+    for n in range(12):  # from one address: ten requests an hour are passed on, whatever the account
+        with worker_sends_at_once() as queued:
+            Client(REMOTE_ADDR="10.2.0.1").post(reverse("password_reset"), {"email": f"nobody{n}@example.org"})
+        assert len(queued) == (1 if n < 10 else 0)
+
+
+def test_a_known_and_an_unknown_address_get_the_same_answer(client, personas, worker_sends_at_once):
+    player = personas["player"]
+    player.email = "player@example.org"
+    player.save(update_fields=["email"])
+    with worker_sends_at_once() as known_jobs:
+        known = Client(REMOTE_ADDR="10.3.0.1").post(reverse("password_reset"), {"email": "player@example.org"})
+    with worker_sends_at_once() as unknown_jobs:
+        unknown = Client(REMOTE_ADDR="10.3.0.2").post(reverse("password_reset"), {"email": "stranger@example.org"})
+    # The same answer, and the same work in the request: one job queued either way (the lookup and
+    # the mail happen in the worker, so the answer's time says nothing about the address).
+    assert (known.status_code, known["Location"]) == (unknown.status_code, unknown["Location"])
+    assert len(known_jobs) == len(unknown_jobs) == 1
