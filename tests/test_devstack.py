@@ -27,6 +27,17 @@ pytestmark = pytest.mark.stack  # each test starts real servers (the stack, guni
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def _raw(port: int, request: str) -> tuple[str, str]:
+    """Send one raw HTTP request (``request``: its line and any headers) and read the answer."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+        conn.sendall((request + "\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").encode("latin-1"))
+        answer = b""
+        while chunk := conn.recv(65536):
+            answer += chunk
+    head, _, body = answer.decode("latin-1").partition("\r\n\r\n")
+    return head, body
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -154,6 +165,17 @@ def test_run_serves_like_production_and_ctrl_c_stops_everything(tmp_path, static
         except urllib.error.HTTPError as missing:
             page = missing.read()
             assert missing.code == 404 and b"There is nothing here" in page and b'class="topbar"' in page
+
+        # Too long an address or too many headers: JSON in the API's error shape, whether the app
+        # refuses it (past MAX_URL_LENGTH) or gunicorn does before the app (past its own maxima).
+        for request, status in ((f"GET /api/v1/{'a' * 5000} HTTP/1.0", 414),  # the app's limit
+                                (f"GET /api/v1/{'a' * 9000} HTTP/1.0", 414),  # gunicorn's line limit
+                                ("GET /api/v1/campaigns/ HTTP/1.0" + "".join(
+                                    f"\r\nX-Probe-{n}: {n}" for n in range(150)), 431)):  # gunicorn's field count
+            head, body = _raw(stack.port, request)
+            assert head.split(" ", 2)[1] == str(status), head
+            assert "application/json" in head.lower(), head
+            assert json.loads(body)["errors"]["detail"], body
 
         # The key is made once, kept private, and published to a second shell's manage.py.
         key_file = stack.dir / "secret_key"

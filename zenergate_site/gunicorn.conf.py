@@ -15,7 +15,8 @@ os.environ.setdefault("CONN_MAX_AGE", "60")
 
 bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-worker_class = "gthread"
+# gthread, answering gunicorn's own 414 and 431 as JSON (zenergate_site/gunicorn_worker.py).
+worker_class = "zenergate_site.gunicorn_worker.JsonLimitsWorker"
 threads = int(os.environ.get("WEB_THREADS", "4"))
 keepalive = 5
 # Above the app's MAX_URL_LENGTH and MAX_HEADER_BYTES, so that the app answers an over-long
