@@ -8,8 +8,10 @@ rows that name each other (an undo and the event it undid) need no second pass. 
 
 from __future__ import annotations
 
+import time
 from collections import defaultdict
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 
@@ -40,6 +42,7 @@ from .checks import (
     scan,
     shown,
 )
+from .errors import TransferError
 from .references import translate
 from .storage import allocate, insert
 
@@ -63,6 +66,9 @@ class Importer:
     def __init__(self, document, user):
         self.document, self.user = document, user
         self.problems = Problems()
+        # The budget of one check: its rows, and its CPU time (IMPORT_MAX_ROWS, IMPORT_CHECK_SECONDS);
+        # the document's bytes are bounded before it is parsed (DATA_UPLOAD_MAX_MEMORY_SIZE).
+        self.rows_read, self.started = 0, time.process_time()
         #: kind → document key → id. ``scope`` holds the combatants and events of one encounter.
         self.ids: dict[str, dict[str, int]] = defaultdict(dict)
         self.scope: dict[str, dict[str, int]] = {}
@@ -78,6 +84,16 @@ class Importer:
         self.skipped_members: list[str] = []
         #: (username, role) of each member the document names besides the importer.
         self.invited: list[tuple[str, str]] = []
+
+    def _spend(self, path: str) -> None:
+        """Count a row against the check's budget; past it, refuse the document at once."""
+        self.rows_read += 1
+        if self.rows_read > settings.IMPORT_MAX_ROWS:
+            raise TransferError({"detail": [f"The document has more than {settings.IMPORT_MAX_ROWS:,} rows, the most "
+                                            "this server imports at once."]})
+        if self.rows_read % 64 == 0 and time.process_time() - self.started > settings.IMPORT_CHECK_SECONDS:
+            raise TransferError({path or "detail": [f"Checking the document took more than "
+                                                    f"{settings.IMPORT_CHECK_SECONDS:g} s; nothing was imported."]})
 
     # --- Reading ----------------------------------------------------------------------------
     def read(self) -> Campaign:
@@ -160,6 +176,7 @@ class Importer:
         """
         model = table.model
         self.names[model] = table
+        self._spend(path)
         if not isinstance(value, dict):
             self.problems.add(path, "Expected an object.")
             return None

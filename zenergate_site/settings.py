@@ -205,6 +205,10 @@ LOGIN_LOCKOUT_SECONDS = env.int("LOGIN_LOCKOUT_SECONDS", default=15 * 60)
 PASSWORD_RESET_ACCOUNT_LIMIT = env.int("PASSWORD_RESET_ACCOUNT_LIMIT", default=3)
 PASSWORD_RESET_ADDRESS_LIMIT = env.int("PASSWORD_RESET_ADDRESS_LIMIT", default=10)
 JOIN_ADDRESS_LIMIT = env.int("JOIN_ADDRESS_LIMIT", default=10)
+# Importing a campaign document (transfer/importing.py): at most this many rows, checked in at
+# most this much CPU time; its size is bounded by DATA_UPLOAD_MAX_MEMORY_SIZE.
+IMPORT_MAX_ROWS = env.int("IMPORT_MAX_ROWS", default=200_000)
+IMPORT_CHECK_SECONDS = env.float("IMPORT_CHECK_SECONDS", default=5.0)
 # Reverse proxies in front of the app that append the client's address to X-Forwarded-For
 # (0: the client is REMOTE_ADDR).
 LOGIN_TRUSTED_PROXIES = env.int("LOGIN_TRUSTED_PROXIES", default=0)
