@@ -492,8 +492,10 @@ def test_every_operation_survives_generated_requests(api_schema, world, in_proce
                 for case in _coverage_cases(api_schema, operation, world):
                     send(case, counts)
                 fuzz()
-                # Fixed path ids exist: an operation whose handler never answered tested nothing.
-                assert reached[operation.label], \
+                # Fixed path ids exist: an operation whose handler never answered tested nothing. (As a
+                # player most ids are other campaigns' and answer 404: the GM's run reaches them all;
+                # the player's is there for what the schema promises a player and for no 5xx.)
+                assert persona != "gm" or reached[operation.label], \
                     f"{label}: no request got past the routing and access checks ({dict(counts)})"
             except BaseException:
                 failed.append(label)
