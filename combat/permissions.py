@@ -64,12 +64,16 @@ def access_encounter(*, user, encounter_id, write: bool = False) -> EncounterAcc
 
 
 def access_npc_setup(*, user, setup_id) -> tuple[NpcSetup, CampaignAccess]:
-    """Return a set-up of the GM's NPC library with the GM's standing, or raise: members who are
-    not the GM get PermissionDenied (a set-up names hidden NPCs), everyone else Http404."""
+    """Return a set-up of the GM's NPC library with the GM's standing, or raise Http404: for
+    everyone but the GM a set-up (which names hidden NPCs) does not exist, word for word as an id
+    never used, so probing ids tells a player nothing."""
     setup = _found(NpcSetup, setup_id, "No such set-up.")
-    access = access_to(campaign=setup.campaign, user=user)
-    if not access.is_gm:
-        raise PermissionDenied("Only the campaign's GM keeps the NPC library.")
+    try:
+        access = access_to(campaign=setup.campaign, user=user)
+    except Http404:
+        access = None
+    if access is None or not access.is_gm:
+        raise Http404("No such set-up.")
     return setup, access
 
 

@@ -150,6 +150,9 @@ class Rule:
 
 
 MEMBERS_READ = Rule(_who(viewer=ALLOWED, other_player=ALLOWED, owner=ALLOWED))
+#: A thing only the GM knows exists (a set-up of the NPC library names hidden NPCs): for every
+#: member but the GM it answers as an id never used.
+GM_ONLY_EXISTS = Rule(_who(viewer=404, other_player=404, owner=404))
 GM_WRITES = Rule(_who())
 OWNER_OR_GM_WRITES = Rule(_who(owner=ALLOWED))
 PLAYERS_OR_GM_WRITE = Rule(_who(other_player=ALLOWED, owner=ALLOWED))  # viewers do not play
@@ -245,7 +248,7 @@ MATRIX: dict[str, dict[str, Rule]] = {
     "encounter-live": {"GET": MEMBERS_READ},
     "encounter-preview": {"GET": MEMBERS_READ},
     "encounter-act": {"POST": GM_WRITES},  # every action but a player's own attack is the GM's
-    "npc-setup-act": {"POST": GM_WRITES},
+    "npc-setup-act": {"POST": GM_ONLY_EXISTS},
     "encounter-table": {"GET": MEMBERS_READ},
     # Fights of another rule set: the GM runs them; a player holds or forces with their own.
     "campaign-system-fights": {"GET": MEMBERS_READ, "POST": GM_WRITES},
@@ -355,8 +358,8 @@ MATRIX: dict[str, dict[str, Rule]] = {
     # The NPC library names hidden NPCs: the GM's alone, to read too.
     "api-campaign-npc-setups": {"GET": GM_WRITES, "POST": GM_WRITES(body=lambda w: {
         "encounter": w.ids["encounter_id"], "name": "Bar fight cast"})},
-    "api-npc-setup": {"GET": GM_WRITES, "DELETE": GM_WRITES},
-    "api-npc-setup-fights": {"POST": GM_WRITES},
+    "api-npc-setup": {"GET": GM_ONLY_EXISTS, "DELETE": GM_ONLY_EXISTS},
+    "api-npc-setup-fights": {"POST": GM_ONLY_EXISTS},
     # --- Rolls and odds API -------------------------------------------------------------------
     "api-campaign-rolls": {"GET": MEMBERS_READ, "POST": PLAYERS_OR_GM_WRITE},
     "api-character-rolls": {"POST": OWNER_OR_GM_WRITES(body={"line": "stat:AWA"})},

@@ -226,3 +226,16 @@ def test_a_gms_private_sheet_roll_and_its_reroll_stay_behind_the_screen(sheet, a
         page = client.get(reverse("campaign-rolls-feed", args=[sheet["character"].campaign_id])).content.decode()
         assert "Stealth check" not in page, persona
     assert {secret["id"], reroll["id"]} <= {r["id"] for r in gm.get(feed_url).json()["rolls"]}
+
+
+def test_probing_roll_ids_finds_no_private_roll(sheet, api_as):
+    """A player naming the GM's private roll (to reroll it) is answered word for word as for a
+    roll id never used: probing ids tells nothing of the rolls behind the screen."""
+    gm = api_as("gm")
+    secret = _roll(gm, sheet, f"skill:{sheet['stealth'].pk}", dice=[6, 6, 6], private=True).json()
+    for persona in ("player", "other_player", "viewer"):
+        client = api_as(persona)
+        hidden = client.post(f"/api/v1/rolls/{secret['id']}/reroll/", {"idempotency_key": "p"}, format="json")
+        never = client.post("/api/v1/rolls/987654/reroll/", {"idempotency_key": "p"}, format="json")
+        assert hidden.status_code == never.status_code == 404, persona
+        assert hidden.json() == never.json(), persona
