@@ -41,3 +41,24 @@ class Busy(ConflictError):
 def is_lock_timeout(exc: BaseException) -> bool:
     """Whether an error is PostgreSQL's lock_not_available (the lock timeout ran out)."""
     return getattr(exc.__cause__, "sqlstate", None) == "55P03" or getattr(exc, "sqlstate", None) == "55P03"
+
+
+#: PostgreSQL's answers that say "not now" rather than "wrong": too many connections, out of
+#: resources, shutting down or starting up, and the connection exceptions.
+UNAVAILABLE_SQLSTATES = frozenset({"53300", "53400", "57P01", "57P02", "57P03", "08000", "08001", "08003", "08004",
+                                   "08006"})
+
+
+def is_database_unavailable(exc: BaseException | None) -> bool:
+    """Whether an error is the database not answering (no connection to be had, too many clients,
+    a restart), as opposed to a query it refused: the request may be tried again in a moment."""
+    from django.db.utils import OperationalError
+
+    if not isinstance(exc, OperationalError) or is_lock_timeout(exc):
+        return False
+    cause = exc.__cause__
+    state = getattr(cause, "sqlstate", None)
+    if state in UNAVAILABLE_SQLSTATES:
+        return True
+    # A failed connect (refused, "too many clients" before the session starts) carries no sqlstate.
+    return state is None and cause is not None

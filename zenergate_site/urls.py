@@ -1,6 +1,8 @@
+import sys
+
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.http import HttpResponsePermanentRedirect, JsonResponse
+from django.http import HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.templatetags.static import static
 from django.urls import include, path
 from django.views.defaults import page_not_found, server_error
@@ -9,6 +11,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from . import accounts
 from .api_auth import LogoutEverywhereApi, ObtainTokenApi
 from .api_errors import api_bad_request
+from .errors import is_database_unavailable
 from .health import healthz
 
 
@@ -70,7 +73,17 @@ def not_found(request, exception=None):
 
 
 def server_failed(request):
-    """A 500 speaks JSON under /api/, HTML elsewhere (templates/500.html, which needs no context)."""
+    """A 500 speaks JSON under /api/, HTML elsewhere (templates/500.html, which needs no context).
+
+    The database not answering (no connection to be had, too many clients, a restart) is no
+    server fault but a moment's wait: 503 with Retry-After, nothing changed."""
+    if is_database_unavailable(sys.exc_info()[1]):
+        message = "The server is busy and could not reach its database; nothing was changed. Try again in a moment."
+        response = (JsonResponse({"errors": {"detail": [message]}}, status=503) if request.path.startswith("/api/")
+                    else HttpResponse(f'<!doctype html><html lang="en"><meta charset="utf-8"><title>Busy</title>'
+                                      f"<h1>Busy</h1><p>{message}</p></html>", status=503))
+        response["Retry-After"] = "2"
+        return response
     if request.path.startswith("/api/"):
         return JsonResponse({"errors": {"detail": ["Server error."]}}, status=500)
     return server_error(request)
