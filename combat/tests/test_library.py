@@ -13,6 +13,7 @@ from django.urls import reverse
 from campaign.changes import change_set
 from campaign.services import campaign_create
 from combat.models import Combatant, Encounter, NpcSetup
+from zenergate_site import limits
 
 pytestmark = pytest.mark.django_db
 
@@ -180,3 +181,18 @@ def test_the_pages_save_start_and_delete(fight, personas):
     listing = player.get(reverse("campaign-encounters", args=[fight["campaign"].pk])).content.decode()
     assert "NPC library" not in listing
     assert player.post(reverse("encounter-act", args=[fight["e"]]), {"action": "again"}).status_code == 403
+
+
+@pytest.mark.parametrize("length", [114, 118, 120])
+def test_a_fight_with_a_name_at_its_longest_runs_again_and_again(fight, length):
+    """The " · 2" suffix keeps within the column: the name gives way, the fight starts (it was a
+    500 from 115 characters up)."""
+    gm = fight["gm"]
+    long_name = "N" * length
+    assert gm.patch(f"/api/v1/encounters/{fight['e']}/", {"name": long_name}, format="json").status_code == 200
+    again = gm.post(f"/api/v1/encounters/{fight['e']}/again/", {}, format="json")
+    assert again.status_code == 201, again.content
+    name = again.json()["name"]
+    assert len(name) <= limits.ENCOUNTER_NAME and name.endswith(" · 2") and name.startswith("NNN")
+    third = gm.post(f"/api/v1/encounters/{again.json()['id']}/again/", {}, format="json")
+    assert third.status_code == 201 and len(third.json()["name"]) <= limits.ENCOUNTER_NAME

@@ -82,3 +82,19 @@ def test_a_campaign_restored_through_the_api_is_writable_again(rich, personas, a
     assert gm.patch(f"/api/v1/campaigns/{rich.pk}/", {"name": "Renamed"}, format="json").status_code == 409
     assert gm.post(f"/api/v1/campaigns/{rich.pk}/restore/").status_code == 200
     assert gm.patch(f"/api/v1/campaigns/{rich.pk}/", {"name": "Renamed"}, format="json").status_code == 200
+
+
+def test_a_campaign_name_at_its_longest_takes_the_import_suffix(personas, api_as):
+    """" (imported <date>)" keeps within the column: the name gives way (no 500, no cut suffix)."""
+    from campaign.services import campaign_update
+    from zenergate_site import limits
+
+    campaign = personas["campaign"]
+    campaign_update(campaign=campaign, by=personas["gm"], name="L" * limits.CAMPAIGN_NAME)
+    from transfer import services as transfer
+
+    document = transfer.export_campaign(Campaign.objects.get(pk=campaign.pk))
+    made = api_as("outsider").post("/api/v1/campaigns/import/", document, format="json")
+    assert made.status_code == 201, made.content
+    name = Campaign.objects.get(pk=made.json()["id"]).name
+    assert len(name) <= limits.CAMPAIGN_NAME and " (imported " in name and name.startswith("LLL")
