@@ -1,8 +1,13 @@
 """The shapes of a sheet's JSON columns (zenergate_site.shapes): one definition for the services,
-the API and the importer, read through the rulebook's own types where the rules say what fits."""
+the API and the importer, read through the rulebook's own types where the rules say what fits;
+and the radiation track's JSON form, which the column's shape and characters.wounds both use."""
+
+from dataclasses import asdict
+from fractions import Fraction
 
 from rulebook.damage import WOUNDABLE_STATS
 from rulebook.drugs import DrugEffect
+from rulebook.radiation import RadiationTrack
 from rulebook.recovery import HealingState
 from rulebook.stats import PRIMARY_STATS, STAT_MAX, STAT_MIN
 from zenergate_site.shapes import Choice, Custom, ListOf, MapOf, Record, Whole, define
@@ -27,9 +32,28 @@ def _clock(value) -> None:
     HealingState(**clock)
 
 
-def _radiation(value) -> None:
-    from .wounds import track_from_json  # the column's reader; wounds imports the models
+# --- The radiation track's JSON form: fractions of an hour written "a/b" --------------------------
+def _fraction_out(value: Fraction) -> int | str:
+    return value.numerator if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
+
+def track_to_json(track: RadiationTrack) -> dict:
+    """Return the radiation track as JSON values (fractions of an hour as "a/b")."""
+    out = asdict(track)
+    for name in ("step_hours", "step_restful_sleep_hours", "step_rough_rest_hours"):
+        out[name] = _fraction_out(getattr(track, name))
+    return out
+
+
+def track_from_json(data: dict | None) -> RadiationTrack:
+    data = dict(data or {})
+    for name in ("step_hours", "step_restful_sleep_hours", "step_rough_rest_hours"):
+        if name in data:
+            data[name] = Fraction(str(data[name]))
+    return RadiationTrack(**data)
+
+
+def _radiation(value) -> None:
     if not isinstance(value, dict):
         raise TypeError("expected an object")
     track_from_json(value)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import asdict, fields, replace
+from dataclasses import fields, replace
 from fractions import Fraction
 
 from django.db import connection, transaction
@@ -23,13 +23,14 @@ from campaign.changes import change_set
 from rulebook import RulesError
 from rulebook.damage import ACTIVITY_ENDURANCE, WOUNDABLE_STATS, activity_endurance_cost
 from rulebook.drugs import DrugEffect, extra_end_per_use
-from rulebook.radiation import RadiationTrack, track_step, transfer_long_term_loss
+from rulebook.radiation import track_step, transfer_long_term_loss
 from rulebook.recovery import HealingState, advance, spend_end, take_damage
 from rulebook.stats import PRIMARY_STATS
 
 from .errors import CharacterConflict, CharacterError
 from .events import WoundsChanged
 from .models import Character
+from .shapes import track_from_json, track_to_json
 
 #: HealingState fields kept in columns of their own; every other field lives in wounds_detail.
 _COLUMNS = {"trauma": "trauma", "shock": "shock", "end_spent": "endurance_spent", "stat_damage": "stat_damage"}
@@ -42,24 +43,7 @@ _LOOKAHEAD_HOURS = 24 * 14
 
 
 # --- Storage ---------------------------------------------------------------------------------
-def _fraction_out(value: Fraction) -> int | str:
-    return value.numerator if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
-
-
-def track_to_json(track: RadiationTrack) -> dict:
-    """Return the radiation track as JSON values (fractions of an hour as "a/b")."""
-    out = asdict(track)
-    for name in ("step_hours", "step_restful_sleep_hours", "step_rough_rest_hours"):
-        out[name] = _fraction_out(getattr(track, name))
-    return out
-
-
-def track_from_json(data: dict | None) -> RadiationTrack:
-    data = dict(data or {})
-    for name in ("step_hours", "step_restful_sleep_hours", "step_rough_rest_hours"):
-        if name in data:
-            data[name] = Fraction(str(data[name]))
-    return RadiationTrack(**data)
+# The radiation track's JSON form lives with the column's shape (characters/shapes.py).
 
 
 def healing_state(character: Character) -> HealingState:
