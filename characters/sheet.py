@@ -135,8 +135,12 @@ def karma_for_limits(character: Character) -> tuple[int, int]:
 
 
 def weapon_price(weapon) -> int:
+    """A weapon's cost in skill points. Linked to one of the character's weapon skills, the
+    character has "an appropriate skill": the cost is halved, rounded up (RULINGS 3), as the
+    ``skilled`` tick says for a skill the sheet does not list."""
+    skilled = weapon.skilled or weapon.skill_id is not None
     return weapon_cost(weapon.damage_points, weapon.rate_of_fire, weapon.extra_damage,
-                       weapon.range_reduction_steps, weapon.skilled,
+                       weapon.range_reduction_steps, skilled,
                        melee=weapon.melee, reach_steps=weapon.reach_steps).total
 
 
