@@ -39,6 +39,7 @@ from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 
 from zenergate_site import csrf
+from zenergate_site.accounts import checks_viewer_itself, must_choose_password
 
 from . import events, parts
 from .audience import can_see
@@ -109,11 +110,18 @@ def _read_all(campaign_id: int, after: int) -> list:
     return list(Event.objects.filter(campaign_id=campaign_id, id__gt=after).order_by("id")[:BATCH])
 
 
+#: ``_viewer``'s answer for a user who must first replace their one-time password.
+MUST_CHOOSE_PASSWORD = object()
+
+
 def _viewer(request, campaign_id: int):
-    """The logged-in user and their access to the campaign (None where they have none)."""
+    """The logged-in user and their access to the campaign (None where they have none): the
+    session, the user and the access, read on whatever connection this thread holds."""
     user = request.user
     if not user.is_authenticated:
         return None, None
+    if must_choose_password(request):
+        return user, MUST_CHOOSE_PASSWORD
     try:
         return user, access_campaign(user=user, campaign_id=campaign_id)
     except Http404:
@@ -270,14 +278,16 @@ def _cors(request, response) -> None:
         response["Vary"] = "Origin"
 
 
+@checks_viewer_itself
 @require_GET
 def campaign_stream(request, campaign_id: int):
     # A plain view, so that it runs as it is under both servers: under ASGI it hands back an
     # async generator that the server streams (no worker thread waits on it); under WSGI it answers at once.
     streaming = isinstance(request, ASGIRequest)
     if streaming:
-        # On the readers' connections too: a hundred pages opening at once (a server restart)
-        # queue there instead of asking PostgreSQL for a hundred connections.
+        # On the readers' connections too: six hundred pages opening at once (a night starting,
+        # a restart) queue there instead of each asking PostgreSQL for a connection. Nothing
+        # before this line reads the database (``checks_viewer_itself``).
         user, access = _reader_threads().submit(_reconnecting(_viewer), request, campaign_id).result()
     else:
         user, access = _viewer(request, campaign_id)
@@ -285,6 +295,8 @@ def campaign_stream(request, campaign_id: int):
     asked = parts.wanted(request.GET.get("parts", ""))
     if user is None:
         response = HttpResponse("Log in to follow the campaign.", status=401, content_type="text/plain")
+    elif access is MUST_CHOOSE_PASSWORD:
+        response = HttpResponse("Choose your own password first.", status=403, content_type="text/plain")
     elif access is None:
         response = HttpResponse("No such campaign.", status=404, content_type="text/plain")
     elif after is None:

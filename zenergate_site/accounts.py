@@ -83,6 +83,20 @@ def _remember_one_time_password(sender, request, user, **kwargs):
         request.session[MUST_CHANGE] = True
 
 
+def checks_viewer_itself(view):
+    """Mark a view that looks up its viewer (session, user, one-time password) on its own
+    connections: the middleware leaves the request's session and user unread. The event stream
+    does, so that a crowd of pages opening at once queues on its few reader connections instead of
+    each asking PostgreSQL for one (campaign/stream.py)."""
+    view.checks_viewer_itself = True
+    return view
+
+
+def must_choose_password(request) -> bool:
+    """Whether this request's user logged in with a one-time password they have not replaced."""
+    return request.user.is_authenticated and bool(request.session.get(MUST_CHANGE))
+
+
 class OneTimePasswordMiddleware:
     """Send a user logged in with a one-time password to choose their own before anything else."""
 
@@ -90,15 +104,19 @@ class OneTimePasswordMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        if request.user.is_authenticated and request.session.get(MUST_CHANGE):
-            open_paths = {reverse(name) for name in OPEN_WITH_ONE_TIME_PASSWORD}
-            if request.path not in open_paths and not request.path.startswith(settings.STATIC_URL):
-                if request.path.startswith("/api/"):
-                    return JsonResponse({"errors": {"detail": [
-                        "Choose your own password first: log in on the web and change the one-time password."]}},
-                        status=403)
-                return redirect(f"{reverse('password-change')}?next={request.get_full_path()}")
         return self.get_response(request)
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        if getattr(view_func, "checks_viewer_itself", False) or not must_choose_password(request):
+            return None
+        open_paths = {reverse(name) for name in OPEN_WITH_ONE_TIME_PASSWORD}
+        if request.path in open_paths or request.path.startswith(settings.STATIC_URL):
+            return None
+        if request.path.startswith("/api/"):
+            return JsonResponse({"errors": {"detail": [
+                "Choose your own password first: log in on the web and change the one-time password."]}},
+                status=403)
+        return redirect(f"{reverse('password-change')}?next={request.get_full_path()}")
 
 
 class AccountPasswordChangeView(PasswordChangeView):

@@ -9,15 +9,16 @@ WEB_THREADS the threads in each.
 
 import os
 
-# Workers keep their database connection between requests (checked before reuse), unless the
-# environment says otherwise.
-os.environ.setdefault("CONN_MAX_AGE", "60")
+threads = int(os.environ.get("WEB_THREADS", "4"))
+# Each worker keeps a pool of as many database connections as it has threads (checked before
+# reuse): a thread never waits for one, and WEB_CONCURRENCY x WEB_THREADS bounds the web's share
+# of PostgreSQL's max_connections (docs/operations.md).
+os.environ.setdefault("DB_POOL_SIZE", str(threads))
 
 bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 # gthread, answering gunicorn's own 414 and 431 as JSON (zenergate_site/gunicorn_worker.py).
 worker_class = "zenergate_site.gunicorn_worker.JsonLimitsWorker"
-threads = int(os.environ.get("WEB_THREADS", "4"))
 keepalive = 5
 # Above the app's MAX_URL_LENGTH and MAX_HEADER_BYTES, so that the app answers an over-long
 # address or header (414/431, JSON under /api/) rather than gunicorn's own plain 400.
@@ -30,3 +31,11 @@ preload_app = True
 accesslog = "-" if os.environ.get("ACCESS_LOG") == "1" else None
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
+
+
+def post_fork(server, worker):
+    # The app is loaded before the fork; a pool the master may have made belongs to the master
+    # (its threads did not come along). Each worker opens its own on its first request.
+    from django.db.backends.postgresql.base import DatabaseWrapper
+
+    DatabaseWrapper._connection_pools.clear()

@@ -113,8 +113,22 @@ DATABASES = {"default": env.db_url("DATABASE_URL", default="postgres:///zenergat
 # PostgreSQL with a hook before each commit, where a write's change set publishes the data keys
 # it changed (zenergate_site/db/base.py).
 DATABASES["default"]["ENGINE"] = "zenergate_site.db"
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True  # a reused connection is tested before a request uses it
+# A pool of at most DB_POOL_SIZE connections in this process (psycopg's, through Django), where the
+# server process sets it: gunicorn's threads, the stream's readers (docs/operations.md, "Database
+# connections"). A request that waits DB_POOL_TIMEOUT seconds for one answers 503 with Retry-After
+# (zenergate_site/errors.py). Without a pool, a thread keeps its connection CONN_MAX_AGE seconds.
+DB_POOL_SIZE = env.int("DB_POOL_SIZE", default=0)
+DB_POOL_TIMEOUT = env.float("DB_POOL_TIMEOUT", default=5)
+if DB_POOL_SIZE:
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them instead
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": min(2, DB_POOL_SIZE), "max_size": DB_POOL_SIZE, "timeout": DB_POOL_TIMEOUT,
+        # An idle connection above min_size is closed after ten minutes; any is renewed hourly.
+        "max_idle": 600, "max_lifetime": 3600, "name": "zenergate",
+    }
+else:
+    DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 # A row lock waits at most this long, then the write answers 409 "busy, try again" with nothing
 # changed (campaign.changes.Busy): a write stuck behind another never hangs a request.

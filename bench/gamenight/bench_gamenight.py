@@ -226,8 +226,14 @@ class Browser:
             await writer.drain()
             head = await reader.readuntil(b"\r\n\r\n")
             if b" 200 " not in head.split(b"\r\n", 1)[0]:
+                # live.js gives the stream up for polling: counted, and the page polls from here on
                 self.stats["errors"] += 1
-                raise SystemExit(f"the stream refused: {head[:200]!r}")
+                self.stats["error stream " + head.split(b"\r\n", 1)[0].decode(errors="replace")] += 1
+                self.stats["fallbacks"] += 1
+                writer.close()
+                self.opened.set()
+                await self.run_poll()
+                return
             self.stats["stream opened"] += 1
             self.opened.set()
             buffer = b""
@@ -353,17 +359,7 @@ async def _run(tables: list[Table], *, mode: str, seconds: float, processes) -> 
     await asyncio.sleep(2.0)
 
     def cpu() -> dict:
-        found = {}
-        for name, group in processes().items():
-            total = 0.0
-            for process in group:
-                try:
-                    times = process.cpu_times()
-                    total += times.user + times.system
-                except Exception:
-                    pass
-            found[name] = total
-        return found
+        return _cpu_seconds(processes())
 
     idle_start, stats_idle = cpu(), Counter(stats)
     await asyncio.sleep(IDLE_SECONDS)
@@ -404,7 +400,7 @@ async def _run(tables: list[Table], *, mode: str, seconds: float, processes) -> 
     return {
         "tables": len(tables), "browsers": browsers, "mode": mode, "writes": writes,
         "rps": by_kind, "rps_total": sum(by_kind.values()),
-        "errors": stats["errors"], "dropped": stats["dropped"],
+        "errors": stats["errors"], "dropped": stats["dropped"], "fallbacks": stats["fallbacks"],
         "missed": missed, "early": early,
         "write_p50": _pick(write_ms, 0.5), "write_p99": _pick(write_ms, 0.99),
         "visible_p50": _pick(visible, 0.5), "visible_p95": _pick(visible, 0.95), "visible_p99": _pick(visible, 0.99),
@@ -418,6 +414,62 @@ async def _run(tables: list[Table], *, mode: str, seconds: float, processes) -> 
         "parts": stats["parts received"], "events": stats["events received"],
         "error_kinds": {k: v for k, v in stats.items() if k.startswith("error ")},
     }
+
+
+async def _open_stream(browser: Browser, port: int, answered: list, hold: asyncio.Event) -> None:
+    """Open a browser's stream as EventSource does, note (status, seconds to the first frame) in
+    ``answered``, and hold the stream open until ``hold`` is set: the crowd stays connected while
+    the rest of it opens."""
+    started = time.monotonic()
+    writer = None
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=2**22)
+        cookie = "; ".join(f"{k}={v}" for k, v in browser.cookies.items())
+        writer.write((f"GET /campaigns/{browser.table.campaign}/stream/?after=0&parts=roll-feed HTTP/1.1\r\n"
+                      f"Host: 127.0.0.1:{port}\r\nCookie: {cookie}\r\nAccept: text/event-stream\r\n\r\n").encode())
+        await writer.drain()
+        head = await reader.readuntil(b"\r\n\r\n")
+        status = int(head.split(b" ", 2)[1])
+        if status == 200:
+            await reader.readuntil(b"\n\n")  # the first frame
+        answered.append((status, time.monotonic() - started))
+        if status == 200:
+            await hold.wait()
+    except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError, IndexError):
+        answered.append((0, time.monotonic() - started))
+    finally:
+        if writer is not None:
+            writer.close()
+
+
+async def _burst(browsers: list[Browser], port: int, *, spread: float, connections) -> dict:
+    """Every browser opens its stream within ``spread`` seconds: how long each waits for its first
+    frame, how many are refused, and the most connections PostgreSQL held meanwhile."""
+    hold, answered, peak = asyncio.Event(), [], [0]
+
+    async def sample() -> None:
+        while not hold.is_set():
+            peak[0] = max(peak[0], await asyncio.to_thread(connections))
+            await asyncio.sleep(0.1)
+
+    rng = random.Random(11)
+
+    async def one(browser: Browser) -> None:
+        await asyncio.sleep(rng.uniform(0, spread))
+        await _open_stream(browser, port, answered, hold)
+
+    sampler = asyncio.create_task(sample())
+    tasks = [asyncio.create_task(one(b)) for b in browsers]
+    deadline = time.monotonic() + 60
+    while len(answered) < len(browsers) and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    hold.set()
+    await asyncio.gather(*tasks, sampler)
+    waits = sorted(seconds * 1000 for status, seconds in answered if status == 200)
+    return {"browsers": len(browsers), "opened": len(waits), "errors": len(browsers) - len(waits),
+            "statuses": dict(Counter(status for status, _ in answered if status != 200)),
+            "p50": _pick(waits, 0.5), "p95": _pick(waits, 0.95), "p99": _pick(waits, 0.99),
+            "max": waits[-1] if waits else float("nan"), "db_connections": peak[0]}
 
 
 def _build_tables(count: int, players: int, row: int) -> list[dict]:
@@ -473,6 +525,73 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def _db_connections() -> int:
+    """Client connections PostgreSQL holds now (this one not counted)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' "
+                       "AND pid <> pg_backend_pid()")
+        return cursor.fetchone()[0]
+
+
+def _cpu_seconds(groups: dict) -> dict:
+    found = {}
+    for name, group in groups.items():
+        found[name] = 0.0
+        for process in group:
+            try:
+                times = process.cpu_times()
+                found[name] += times.user + times.system
+            except Exception:  # a process gone meanwhile
+                pass
+    return found
+
+
+def _burst_run(args, servers: list, stream_server, processes, web: int, live: int) -> int:
+    """The crowd: ``--burst`` pages open their streams within a second, once with the stream
+    processes warm, once right after they restart (every page reconnecting at once)."""
+    specs = _build_tables(-(-args.burst // 6), 5, 0)
+    stats = Counter()
+    browsers = []
+    for spec in specs:
+        table = Table(spec["campaign"], spec["encounter"], spec["npcs"], spec["gm"], spec["players"])
+        for user in [spec["gm"], *spec["players"]]:
+            browsers.append(Browser(table, _session(user), web, live, stats, "push"))
+    browsers = browsers[:args.burst]
+    from django.db import connections
+
+    connections.close_all()
+    rows = []
+    for phase in ("opening", "after a restart"):
+        if phase == "after a restart":
+            servers[1].terminate()
+            servers[1].wait(timeout=30)
+            servers[1] = stream_server()
+            _wait_for(live, "uvicorn")
+        before = _cpu_seconds(processes())
+        row = asyncio.run(_burst(browsers, live, spread=1.0, connections=_db_connections))
+        after = _cpu_seconds(processes())
+        row["phase"] = phase
+        row["cpu_seconds"] = {name: after[name] - before[name] for name in before}
+        rows.append(row)
+        connections.close_all()
+    print(f"\nA crowd: {args.burst} pages open their streams within one second "
+          f"({args.stream_workers} stream processes)\n")
+    print("| phase | opened | errors | to the first frame p50 / p95 / p99 / max | PostgreSQL connections, most |"
+          " CPU-seconds: stream, PostgreSQL |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for row in rows:
+        print(f"| {row['phase']} | {row['opened']} of {row['browsers']} | {row['errors']} | "
+              f"{row['p50']:.0f} / {row['p95']:.0f} / {row['p99']:.0f} / {row['max']:.0f} ms | "
+              f"{row['db_connections']} | {row['cpu_seconds']['stream']:.1f}, {row['cpu_seconds']['db']:.1f} |")
+        if row["statuses"]:
+            print(f"  {row['phase']}: refused {row['statuses']}")
+    if args.json:
+        print(json.dumps(rows, indent=1, default=str))
+    return 0 if all(row["errors"] == 0 for row in rows) else 1
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, nargs="+", default=[1, 10, 30, 100])
@@ -483,6 +602,9 @@ def main() -> int:
     parser.add_argument("--stream-workers", type=int, default=2,
                         help="uvicorn processes for the stream (default 2, as make run and compose start)")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON too")
+    parser.add_argument("--burst", type=int, metavar="PAGES",
+                        help="instead of game nights: PAGES pages (six a table) open their streams within a second, "
+                             "then again right after the stream processes restart")
     args = parser.parse_args()
     seats = args.players or [5]
 
@@ -504,10 +626,14 @@ def main() -> int:
         subprocess.run([*manage, "migrate", "-v", "0"], env=env, check=True, cwd=ROOT)
         servers.append(subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "zenergate_site/gunicorn.conf.py",
                                          "zenergate_site.wsgi:application"], env=env, cwd=ROOT))
-        servers.append(subprocess.Popen([sys.executable, "-m", "uvicorn", "zenergate_site.asgi:application", "--port",
-                                         str(live), "--no-access-log", "--log-level", "warning",
-                                         "--workers", str(args.stream_workers),
-                                         "--timeout-keep-alive", "30"], env=env, cwd=ROOT))
+
+        def stream_server() -> subprocess.Popen:
+            return subprocess.Popen([sys.executable, "-m", "uvicorn", "zenergate_site.asgi:application", "--port",
+                                     str(live), "--no-access-log", "--log-level", "warning",
+                                     "--workers", str(args.stream_workers), "--timeout-graceful-shutdown", "2",
+                                     "--timeout-keep-alive", "30"], env=env, cwd=ROOT)
+
+        servers.append(stream_server())
         os.environ.setdefault("DJANGO_SETTINGS_MODULE", "zenergate_site.settings")
         import django
 
@@ -533,6 +659,8 @@ def main() -> int:
             return {"app": app, "db": list({p.pid: p for p in db}.values()), **groups,
                     "browsers": [psutil.Process()]}
 
+        if args.burst:
+            return _burst_run(args, servers, stream_server, processes, web, live)
         plan = [(n, seats[0]) for n in args.tables] if len(seats) == 1 else [(args.tables[0], s) for s in seats]
         for row_number, (count, players) in enumerate(plan):
             specs = _build_tables(count, players, row_number)
@@ -565,8 +693,8 @@ def main() -> int:
           f"table for {args.seconds:.0f} s (+{SETTLE_SECONDS:.0f} s to settle); ratios against the first row\n")
     print("| tables | browsers | requests/s (pages, polls, fragments, writes) | errors | write p50 / p99 | "
           "visible p50 / p95 / p99 | app CPU (cores) | DB CPU (cores) | app CPU per write (ratio) | "
-          "idle app CPU per browser-minute | missed | dropped |")
-    print("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "idle app CPU per browser-minute | missed | dropped | fallbacks to polling |")
+    print("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for row in rows:
         r = row["rps"]
         ratio = row["app_ms_per_write"] / base["app_ms_per_write"] if base["app_ms_per_write"] else float("nan")
@@ -575,7 +703,8 @@ def main() -> int:
               f"{row['write_p50']:.0f} / {row['write_p99']:.0f} ms | "
               f"{row['visible_p50']:.0f} / {row['visible_p95']:.0f} / {row['visible_p99']:.0f} ms | "
               f"{row['app_cores']:.2f} | {row['db_cores']:.2f} | {row['app_ms_per_write']:.1f} ms "
-              f"({ratio:.2f}x) | {row['idle_app_ms_per_browser_minute']:.1f} ms | {row['missed']} | {row['dropped']} |")
+              f"({ratio:.2f}x) | {row['idle_app_ms_per_browser_minute']:.1f} ms | {row['missed']} | {row['dropped']} | "
+              f"{row['fallbacks']} |")
     print("\n| tables | app CPU: gunicorn + uvicorn (cores) | the simulated browsers (cores) |\n|---:|---:|---:|")
     for row in rows:
         print(f"| {row['tables']} | {row['web_cores']:.2f} + {row['stream_cores']:.2f} | {row['browser_cores']:.2f} |")
