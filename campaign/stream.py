@@ -25,17 +25,23 @@ import asyncio
 import functools
 import json
 import logging
+import re
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
+from importlib import import_module
 from urllib.parse import urlsplit
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.contrib.auth import get_user
+from django.core.exceptions import DisallowedHost
 from django.core.handlers.asgi import ASGIRequest
 from django.db import InterfaceError, OperationalError, connection, connections
-from django.http import Http404, HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpResponse, HttpResponseBadRequest, HttpResponseNotAllowed, StreamingHttpResponse
+from django.middleware.csrf import CsrfViewMiddleware
+from django.utils.functional import SimpleLazyObject
 from django.views.decorators.http import require_GET
 
 from zenergate_site import csrf
@@ -205,7 +211,8 @@ async def _shared_part(campaign_id: int, part: parts.LivePart, key: int | None, 
     return await asyncio.shield(future)
 
 
-async def _events(access, user, after: int, asked=(), token: str = "") -> AsyncIterator[str]:
+async def _events(access, user, after: int, asked=(), request=None) -> AsyncIterator[str]:
+    token = None  # the viewer's CSRF token for the forms in pushed parts, made when one is first sent
     campaign_id = access.campaign.pk
     flag = wakeup.register(campaign_id)  # before the first read: a commit in between still wakes us
     ends = time.monotonic() + settings.LIVE_STREAM_SECONDS
@@ -227,7 +234,10 @@ async def _events(access, user, after: int, asked=(), token: str = "") -> AsyncI
             # Then the page's parts those events changed, as they are now: once, after the backlog.
             for part, key in changed:
                 frame = await _shared_part(campaign_id, part, key, access.is_gm, after)
-                yield frame.replace(csrf.PLACEHOLDER, token) if token else frame
+                if csrf.PLACEHOLDER in frame:
+                    token = token or csrf.get_token(request)
+                    frame = frame.replace(csrf.PLACEHOLDER, token)
+                yield frame
             while True:  # wait for a commit, pinging while idle: an idle stream reads nothing
                 left = ends - time.monotonic()
                 if left <= 0:
@@ -278,19 +288,9 @@ def _cors(request, response) -> None:
         response["Vary"] = "Origin"
 
 
-@checks_viewer_itself
-@require_GET
-def campaign_stream(request, campaign_id: int):
-    # A plain view, so that it runs as it is under both servers: under ASGI it hands back an
-    # async generator that the server streams (no worker thread waits on it); under WSGI it answers at once.
-    streaming = isinstance(request, ASGIRequest)
-    if streaming:
-        # On the readers' connections too: six hundred pages opening at once (a night starting,
-        # a restart) queue there instead of each asking PostgreSQL for a connection. Nothing
-        # before this line reads the database (``checks_viewer_itself``).
-        user, access = _reader_threads().submit(_reconnecting(_viewer), request, campaign_id).result()
-    else:
-        user, access = _viewer(request, campaign_id)
+def _answer(request, user, access, *, streaming: bool) -> HttpResponse:
+    """The stream's answer to a viewer whose access is known: under ASGI the stream itself, under
+    WSGI what is there now (a poll)."""
     after = _start_id(request)
     asked = parts.wanted(request.GET.get("parts", ""))
     if user is None:
@@ -303,11 +303,7 @@ def campaign_stream(request, campaign_id: int):
         response = HttpResponse("after (or Last-Event-ID) is an event id: a whole number, 0 or more.",
                                 status=400, content_type="text/plain")
     elif streaming:
-        # This request's connection would stay open until the response ends: for a stream,
-        # minutes. Give it back now; the stream reads on the readers' connections.
-        token = csrf.get_token(request) if asked else ""
-        connections.close_all()
-        response = StreamingHttpResponse(_events(access, user, after, asked, token), content_type="text/event-stream")
+        response = StreamingHttpResponse(_events(access, user, after, asked, request), content_type="text/event-stream")
     else:
         # A WSGI server would hold a thread for as long as a stream stays open: there the answer
         # is what is already there, and the browser asks again after ``retry`` (a poll, with the
@@ -320,4 +316,51 @@ def campaign_stream(request, campaign_id: int):
         response["Cache-Control"] = "no-store"
         response["X-Accel-Buffering"] = "no"  # nginx: pass each frame on at once
     _cors(request, response)
+    return response
+
+
+@checks_viewer_itself
+@require_GET
+def campaign_stream(request, campaign_id: int):
+    # A plain view, so that it runs as it is under both servers: under ASGI it hands back an
+    # async generator that the server streams (no worker thread waits on it); under WSGI it answers
+    # at once. The stream processes reach it through ``door`` instead, past the middleware.
+    if isinstance(request, ASGIRequest):
+        # On the readers' connections: nothing before this line read the database
+        # (``checks_viewer_itself``), and this request's thread keeps none for the stream's minutes.
+        user, access = _reader_threads().submit(_reconnecting(_viewer), request, campaign_id).result()
+        connections.close_all()
+        return _answer(request, user, access, streaming=True)
+    return _answer(request, *_viewer(request, campaign_id), streaming=False)
+
+
+# --- The stream processes' door --------------------------------------------------------------
+#: The stream's address; ``door`` answers it in the stream processes.
+PATH = re.compile(r"/campaigns/([0-9]{1,18})/stream/")
+_csrf_secret = CsrfViewMiddleware(lambda request: None)
+
+
+async def door(request) -> HttpResponse:
+    """The stream under the stream processes (zenergate_site/asgi.py), past the middleware.
+
+    Django's ASGI handler gives each request a thread of its own and runs the middleware there:
+    six hundred pages opening at once (a night starting, a stream process restarting) would start
+    six hundred threads. A stream needs none of it: the host is checked, the session and the CSRF
+    secret are read from the cookies as their middleware would, and the viewer (session, user,
+    one-time password, access) is read on the readers' threads, like the stream itself.
+    """
+    campaign_id = int(PATH.fullmatch(request.path_info)[1])
+    if request.method != "GET":
+        return HttpResponseNotAllowed(["GET"])
+    try:
+        request.get_host()
+    except DisallowedHost:
+        return HttpResponseBadRequest("Unknown host.", content_type="text/plain")
+    request.session = import_module(settings.SESSION_ENGINE).SessionStore(
+        request.COOKIES.get(settings.SESSION_COOKIE_NAME))
+    request.user = SimpleLazyObject(lambda: get_user(request))
+    _csrf_secret.process_request(request)  # the page's own secret, for the tokens in pushed parts
+    user, access = await _on_readers(_viewer)(request, campaign_id)
+    response = _answer(request, user, access, streaming=True)
+    response["X-Content-Type-Options"] = "nosniff"
     return response

@@ -277,49 +277,6 @@ def test_a_user_with_a_one_time_password_must_choose_their_own_first(personas):
     run(body)
 
 
-def test_a_crowd_opening_at_once_reads_only_on_the_readers_connections(personas, make_user, settings):
-    """Thirty pages opening together (a night starting, a restart): their sessions, users, access
-    and catch-up are all read on the stream's few reader threads, so the process asks PostgreSQL
-    for at most LIVE_STREAM_READERS connections, not one per page."""
-    from django.db.backends.signals import connection_created
-
-    from campaign import services as campaign_services
-
-    campaign, gm = personas["campaign"], personas["gm"]
-    users = [gm, personas["player"], personas["other_player"]]
-    for n in range(3):
-        users.append(make_user(f"crowd{n}"))
-        campaign_services.membership_add(campaign=campaign, username=f"crowd{n}", role="player", by=gm)
-    _roll(campaign, gm, "before the night")
-    made = []
-
-    def created(sender, connection, **kwargs):
-        made.append(__import__("threading").current_thread().name)
-
-    async def body():
-        clients = []
-        for user in users * 5:
-            client = AsyncClient()
-            await client.aforce_login(user)
-            clients.append(client)
-        await sync_to_async(connections.close_all)()
-        connection_created.connect(created)
-        try:
-            responses = await asyncio.gather(*(client.get(_stream_url(campaign)) for client in clients))
-            readers = [Reader(response) for response in responses]
-            firsts = [await reader.frames(1.0, until_event=True) for reader in readers]
-        finally:
-            connection_created.disconnect(created)
-        assert [r.status_code for r in responses] == [200] * 30
-        assert all(any(kind == "zg" for kind, _, _ in frames) for frames in firsts)  # the catch-up came
-        assert made and all(name.startswith("zg-stream") for name in made), made
-        assert len(made) <= settings.LIVE_STREAM_READERS
-        for reader in readers:
-            await reader.close()
-
-    run(body)
-
-
 @pytest.mark.parametrize("after", ["-1", "x", "99999999999999999999"])
 def test_a_bad_last_id_is_a_400(personas, after):
     campaign, player = personas["campaign"], personas["player"]
