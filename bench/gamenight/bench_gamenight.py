@@ -425,7 +425,10 @@ async def _open_stream(browser: Browser, port: int, answered: list, hold: asynci
     try:
         reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=2**22)
         cookie = "; ".join(f"{k}={v}" for k, v in browser.cookies.items())
-        writer.write((f"GET /campaigns/{browser.table.campaign}/stream/?after=0&parts=roll-feed HTTP/1.1\r\n"
+        # From the last event the page saw, as a page just loaded (data-after) or a reconnecting
+        # EventSource (Last-Event-ID) asks.
+        writer.write((f"GET /campaigns/{browser.table.campaign}/stream/?after={browser.after}&parts=roll-feed "
+                      "HTTP/1.1\r\n"
                       f"Host: 127.0.0.1:{port}\r\nCookie: {cookie}\r\nAccept: text/event-stream\r\n\r\n").encode())
         await writer.drain()
         head = await reader.readuntil(b"\r\n\r\n")
@@ -560,11 +563,18 @@ def _burst_run(args, servers: list, stream_server, processes, web: int, live: in
             browsers.append(Browser(table, _session(user), web, live, stats, "push"))
     browsers = browsers[:args.burst]
     from django.db import connections
+    from django.db.models import Max
+
+    from campaign.models import Event
+
+    last = dict(Event.objects.values_list("campaign_id").annotate(Max("id")))
+    for browser in browsers:
+        browser.after = last.get(browser.table.campaign, 0)
 
     connections.close_all()
     rows = []
     for phase in ("opening", "after a restart"):
-        if phase == "after a restart":
+        if phase == "after a restart":  # uvicorn stops, its streams end; a new one starts
             servers[1].terminate()
             servers[1].wait(timeout=30)
             servers[1] = stream_server()
