@@ -14,6 +14,7 @@ urlpatterns = [
     path("characters/<int:character_id>/stats/preview/", views.stats_preview, name="character-stats-preview"),
     path("characters/<int:character_id>/roll/", views.stats_roll, name="character-roll"),
     path(line, views.line_add, name="character-line-add"),
+    path(line + "new/", views.line_new, name="character-line-new"),
     path(line + "<int:item_id>/", views.line_update, name="character-line-update"),
     path(line + "<int:item_id>/edit/", views.line_edit, name="character-line-edit"),
     path(line + "<int:item_id>/delete/", views.line_delete, name="character-line-delete"),

@@ -10,6 +10,7 @@ from campaign.changes import change_set
 from campaign.errors import CampaignConflict, CampaignError
 from characters import sheet as sheet_rules
 from characters.models import STAT_FIELDS, Character, Disadvantage
+from rulebook import RulesError
 from rulebook.karma import (
     karmic_starvation,
     max_disadvantage_ranks,
@@ -25,10 +26,13 @@ def karma_flags(character: Character) -> list[str]:
     """Return what must happen for this sheet's Karma standing (empty when all is well)."""
     if character.state != Character.State.ACTIVE:
         return []
-    computed = sheet_rules.compute_sheet(character)
-    flags = list(computed.budget.debt_actions) if computed.budget else []
-    if computed.budget and computed.budget.overspent:
-        s = karmic_starvation(computed.budget.spent, computed.budget.available)
+    try:
+        budget = sheet_rules.budget(character)  # the budget alone: the party's rows need no odds
+    except RulesError:
+        return []  # the sheet lists the rule it breaks
+    flags = list(budget.debt_actions)
+    if budget.overspent:
+        s = karmic_starvation(budget.spent, budget.available)
         flags.append(f"Karmic Starvation: {s.shortfall} skill points overspent; the GM records a Complication "
                      f"of {s.complication_ranks} rank(s).")
     return flags

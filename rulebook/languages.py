@@ -6,6 +6,7 @@ acquisition & improvement", "Spot/Listen Checks". RULINGS.md sections 1 and 7.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections import deque
@@ -99,21 +100,32 @@ def purchase_cost(ranks: Mapping[str, int], *, start: Mapping[str, int] | None =
     origin = tuple(_ranks(start).values()) if start is not None else (0,) * len(ASPECTS)
     if any(o > g for o, g in zip(origin, goal)):
         raise RulesError("Language points raise ranks; they cannot lower ranks already held.")
+    raises = _fewest_raises(origin, goal)
+    if raises is None:
+        raise RulesError(
+            "Those ranks cannot be bought: an aspect's pair partner is at most one rank lower and the "
+            "other pair at most two lower than the best aspect bought."
+        )
+    return raises + (1 if start is None else 0)
+
+
+@functools.lru_cache(maxsize=4096)
+def _fewest_raises(origin: tuple[int, ...], goal: tuple[int, ...]) -> int | None:
+    """The fewest single raises from ``origin`` to ``goal`` (None: unreachable), searched breadth
+    first. Kept per process: there are only (MAX_RANK + 1) ** 4 rank patterns, and a party's
+    sheets ask the same few again and again."""
     seen, queue = {origin: 0}, deque([origin])
     while queue:
         here = queue.popleft()
         if here == goal:
-            return seen[here] + (1 if start is None else 0)
+            return seen[here]
         for aspect, value in zip(ASPECTS, here):
             if value < MAX_RANK:
                 nxt = tuple(raise_aspect(dict(zip(ASPECTS, here)), aspect).values())
                 if all(n <= g for n, g in zip(nxt, goal)) and nxt not in seen:
                     seen[nxt] = seen[here] + 1
                     queue.append(nxt)
-    raise RulesError(
-        "Those ranks cannot be bought: an aspect's pair partner is at most one rank lower and the "
-        "other pair at most two lower than the best aspect bought."
-    )
+    return None
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ PAGES: dict[str, dict | None] = {
     "campaign-session": None, "campaign-log": None,
     # Characters
     "character-party": None, "character-new": None, "character-sheet": None, "character-build": None,
-    "character-line-edit": None, "character-history": None, "character-karma": None, "system-sheet": None,
+    "character-line-edit": None, "character-line-new": None, "character-history": None, "character-karma": None, "system-sheet": None,
     # Economy, downtime, combat
     "campaign-adventures": None, "adventure-close": None, "campaign-macguffins": None, "campaign-downtime": None,
     "campaign-job": None, "campaign-transition-new": None, "campaign-transition": None,

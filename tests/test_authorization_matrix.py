@@ -205,6 +205,7 @@ MATRIX: dict[str, dict[str, Rule]] = {
     "character-line-add": {"POST": OWNER_OR_GM_WRITES},
     "character-line-update": {"POST": OWNER_OR_GM_WRITES},
     "character-line-edit": {"GET": OWNER_OR_GM_WRITES},  # the edit form of a line
+    "character-line-new": {"GET": OWNER_OR_GM_WRITES},  # the add form of a section
     "character-line-delete": {"POST": OWNER_OR_GM_WRITES},
     "character-line-classify": {"POST": GM_WRITES},
     "character-lines-classify": {"POST": GM_WRITES},

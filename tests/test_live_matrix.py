@@ -53,6 +53,7 @@ NOT_PAGES = {
     "character-wounds-panel": "a fragment of the sheet",
     "character-karma-preview": "a fragment: the spend preview under the Karma form",
     "character-line-edit": "a fragment: a line's edit form",
+    "character-line-new": "a fragment: a section's add form",
     "sheet-roll-form": "a fragment: the roll form of one sheet line",
     "encounter-preview": "a fragment: an attack's odds before the roll",
     "character-pdf": "a PDF, printed at a moment",

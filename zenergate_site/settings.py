@@ -404,3 +404,7 @@ LOGGING = {
 
 # --- Game settings -----------------------------------------------------------------------
 ZENER_MAX_SKILL_RANKS = env.int("ZENER_MAX_SKILL_RANKS", default=3)
+
+# Form widgets: the common ones written out in Python, the rest through Django's templates
+# (zenergate_site/form_renderer.py).
+FORM_RENDERER = "zenergate_site.form_renderer.Renderer"

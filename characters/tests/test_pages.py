@@ -209,6 +209,32 @@ def test_a_form_error_keeps_input_too(personas, character, client):
     assert b'value="Rail gun"' in response.content and b"Enter a whole number." in response.content
 
 
+def test_the_add_forms_load_when_opened(personas, character, client):
+    """A sheet renders no add form nobody opened: "+ Add" loads its form (htmx), or opens the page
+    with it (``?add=``) where scripts do not run."""
+    client.force_login(personas["player"])
+    sheet = client.get(reverse("character-build", args=[character.pk])).content.decode()
+    new = reverse("character-line-new", args=[character.pk, "skills"])
+    assert "+ Add skill" in sheet and f'hx-get="{new}?next=build"' in sheet
+    assert 'name="skills-new-name"' not in sheet
+    form = client.get(new + "?next=build", **HTMX).content.decode()
+    assert 'name="skills-new-name"' in form and 'name="next" value="build"' in form and "Add skill" in form
+    assert client.get(new + "?next=build").url == reverse("character-build", args=[character.pk]) + "?add=skills#sec-skills"
+    opened = client.get(reverse("character-build", args=[character.pk]) + "?add=skills").content.decode()
+    assert 'name="skills-new-name"' in opened and 'name="weapons-new-name"' not in opened
+    client.force_login(personas["other_player"])
+    assert client.get(new, **HTMX).status_code in (403, 404)
+
+
+@pytest.mark.parametrize("kind", ["skills", "disadvantages", "equipment", "weapons", "armour", "languages"])
+def test_a_lines_addresses_built_from_its_sections_are_the_routes(character, kind):
+    from characters.views.page import line_address
+
+    for action, name in (("", "character-line-update"), ("edit/", "character-line-edit"),
+                         ("delete/", "character-line-delete"), ("classify/", "character-line-classify")):
+        assert f"{line_address(character.pk, kind)}{77}/{action}" == reverse(name, args=[character.pk, kind, 77])
+
+
 def test_editing_a_line_in_place_on_the_sheet(personas, character, client):
     client.force_login(personas["gm"])
     skill = character.skills.first()

@@ -19,6 +19,7 @@ from .sheet import (
     line_classify,
     line_delete,
     line_edit,
+    line_new,
     line_update,
     lines_classify,
     stats_preview,
@@ -31,6 +32,6 @@ __all__ = [
     "system_sheet_new", "system_sheet_page", "system_sheet_pool",
     "CharacterSheetPdfApi", "character_approve", "character_build", "character_history", "character_new",
     "character_notes", "character_pdf", "character_return", "character_revert", "character_sheet",
-    "character_state", "character_submit", "line_add", "line_classify", "lines_classify", "line_delete", "line_edit", "line_update", "party",
+    "character_state", "character_submit", "line_add", "line_classify", "lines_classify", "line_delete", "line_edit", "line_new", "line_update", "party",
     "stats_preview", "stats_roll", "stats_save",
 ]

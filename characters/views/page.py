@@ -66,6 +66,14 @@ class Line:
     open: bool = False
     roll_line: str = ""  # what its Roll form names it by ("skill:12"); empty: no Roll here
     roll_aspects: list = field(default_factory=list)  # a language's (aspect, line) pairs: a LAN roll each
+    url: str = ""  # its address: + "edit/", "delete/", "classify/" (``line_address``)
+
+
+def line_address(character_id: int, kind: str) -> str:
+    """A section's address; a line's is this + its id + ``/``, and its actions that + ``edit/``,
+    ``delete/``, ``classify/`` (characters/urls.py). Reversed once per section and extended per
+    line: a sheet of fifty lines would otherwise reverse some two hundred addresses each render."""
+    return reverse("character-line-add", args=[character_id, kind])
 
 
 def try_rules(call, *args, **kwargs):
@@ -167,6 +175,7 @@ def _section(kind: str, character: Character, computed, *, is_gm: bool, can_edit
     """Build one section; ``override`` carries bound forms and errors from a refused write."""
     override = override or {}
     lines = []
+    section_url = line_address(character.pk, kind)
     for item in getattr(character, kind).all():
         facts, cost = _facts(kind, item, character, computed)
         check = {"skills": computed.skill_checks, "weapons": computed.weapon_checks}.get(kind, {}).get(item.pk)
@@ -174,7 +183,7 @@ def _section(kind: str, character: Character, computed, *, is_gm: bool, can_edit
                     pending=kind != "languages" and not item.classified,
                     roll_line=f"{ROLL_KINDS[kind]}:{item.pk}" if can_roll and check and kind in ROLL_KINDS else "",
                     roll_aspects=[(a, f"language:{item.pk}:{a}") for a in ASPECTS]
-                    if can_roll and kind == "languages" else [])
+                    if can_roll and kind == "languages" else [], url=f"{section_url}{item.pk}/")
         if can_edit:
             line.can_edit = True
             # Edit forms are built only for the line being edited: a sheet of 30 skills would
@@ -197,12 +206,14 @@ def _section(kind: str, character: Character, computed, *, is_gm: bool, can_edit
     title, singular = SECTIONS[kind]
     return {
         "kind": kind, "title": title, "singular": singular, "lines": lines, "character": character,
+        "url": section_url, "roll_url": reverse("sheet-roll-form", args=[character.pk]) if can_roll else "",
         "to_classify": sum(1 for line in lines if line.classify_form is not None),
         "can_edit": can_edit, "is_gm": is_gm, "page": page, "can_roll": can_roll,
         "language_points": computed.languages if kind == "languages" else None,
         "capacity": _capacity(character) if kind == "equipment" else None,
-        "add_form": override.get("add_form") or (line_form(kind, character=character) if can_edit else None),
-        "add_open": "add_form" in override,
+        # Built only when asked for (``?add=``) or refused with its values: the rest load on demand.
+        "add_form": override.get("add_form") or (
+            line_form(kind, character=character) if can_edit and override.get("add_requested") else None),
     }
 
 
@@ -295,11 +306,16 @@ def review_forms(character: Character, *, errors: dict | None = None, **forms) -
 
 
 def open_line(request) -> dict:
-    """Read ``?edit=skills-12``: the line whose edit form the page opens (the link behind "Edit")."""
+    """Read ``?edit=skills-12`` and ``?add=skills``: the form the page opens (the links behind
+    "Edit" and "+ Add" where forms do not load on demand)."""
+    opened: dict = {}
     kind, _, item_id = request.GET.get("edit", "").partition("-")
     if kind in SECTIONS and item_id.isdigit():
-        return {kind: {"open_id": int(item_id)}}
-    return {}
+        opened[kind] = {"open_id": int(item_id)}
+    kind = request.GET.get("add", "")
+    if kind in SECTIONS:
+        opened.setdefault(kind, {})["add_requested"] = True
+    return opened
 
 
 def render_page(request, access: CharacterAccess, *, page: str, overrides: dict | None = None, status: int = 200):

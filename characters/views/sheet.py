@@ -207,6 +207,19 @@ def line_add(request, character_id: int, kind: str):
 
 @login_required
 @require_GET
+def line_new(request, character_id: int, kind: str):
+    """A section's add form, loaded when its "+ Add" opens (or the page with it open, without htmx)."""
+    access, _ = _line_access(request, character_id, kind)
+    page = "build" if request.GET.get("next") == "build" else "sheet"
+    if not request.htmx:
+        return redirect(page_url(page, character_id) + f"?add={kind}#sec-{kind}")
+    section = {"kind": kind, "character": access.character, "page": page, "singular": SECTIONS[kind][1],
+               "add_form": line_form(kind, character=access.character)}
+    return render(request, "characters/_line_add.html", {"section": section})
+
+
+@login_required
+@require_GET
 def line_edit(request, character_id: int, kind: str, item_id: int):
     """The edit form of one line, loaded when its "Edit" opens (or the page with it open, without htmx)."""
     access, item = _line_access(request, character_id, kind, item_id)

@@ -175,8 +175,34 @@
     return kept;
   }
 
+  // A form that loads when its <details> opens (hx-trigger "toggle once": "+ Add", "Edit", "Roll")
+  // comes unloaded in a fresh copy. One the user opened keeps its loaded body, so what they typed
+  // is still there after the swap, and it is not asked for again.
+  function loadedForms(root) {
+    var loaded = {};
+    root.querySelectorAll("details[hx-get][hx-target]").forEach(function (d) {
+      var body = d.querySelector(d.getAttribute("hx-target").replace(/^find /, ""));
+      if (d.open && body && body.querySelector("input, select, textarea")) loaded[d.getAttribute("hx-get")] = body.innerHTML;
+    });
+    return loaded;
+  }
+
+  function carryLoaded(fresh, loaded) {
+    fresh.querySelectorAll("details[hx-get][hx-target]").forEach(function (d) {
+      var html = loaded[d.getAttribute("hx-get")];
+      var body = d.querySelector(d.getAttribute("hx-target").replace(/^find /, ""));
+      if (html === undefined || !body) return;
+      body.innerHTML = html;
+      d.removeAttribute("hx-get");
+      d.removeAttribute("hx-trigger");
+      d.removeAttribute("hx-target");
+      d.setAttribute("open", "");
+    });
+  }
+
   function swapPart(el, fresh) {
     var kept = typed(el), opened = folds(el);
+    carryLoaded(fresh, loadedForms(el));
     [].slice.call(el.attributes).forEach(function (a) { if (!fresh.hasAttribute(a.name)) el.removeAttribute(a.name); });
     [].slice.call(fresh.attributes).forEach(function (a) { el.setAttribute(a.name, a.value); });
     htmx.swap(el, fresh.innerHTML, {swapStyle: "innerHTML"});
