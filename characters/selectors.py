@@ -17,6 +17,30 @@ from .models import (
 )
 from .weapons import WEAPON_BREADTHS
 
+#: What a sheet's skill-point budget reads of each kind of line (``sheet.budget``).
+BUDGET_FIELDS = {
+    "skills": ("name", "breadth", "ranks", "classified"),
+    "disadvantages": ("name", "value", "ranks"),
+    "equipment": ("name", "breadth", "ranks", "classified", "fate"),
+    "weapons": ("name", "classified", "fate", "skilled", "skill_id", "damage_points", "rate_of_fire",
+                "extra_damage", "range_reduction_steps", "melee", "reach_steps"),
+    "armour": ("name", "classified", "fate", "hardness", "coverage", "nim_penalty", "skilled"),
+}
+
+
+def budget_lines(character_ids) -> dict[int, dict[str, list]]:
+    """Each character's lines as its budget reads them (``BUDGET_FIELDS``), one query a kind for a
+    whole party: light rows, not model instances, since a party's overview needs only the sums."""
+    found = {pk: {kind: [] for kind in BUDGET_FIELDS} for pk in character_ids}
+    for kind, fields in BUDGET_FIELDS.items():
+        model = Character._meta.get_field(kind).related_model
+        rows = (model.objects.filter(character_id__in=found).order_by("position", "id")
+                .values_list("character_id", *fields, named=True))
+        for row in rows:
+            found[row.character_id][kind].append(row)
+    return found
+
+
 SHEET_PREFETCH = (
     Prefetch("skills", queryset=Skill.objects.order_by("position", "id")),
     Prefetch("disadvantages", queryset=Disadvantage.objects.order_by("position", "id")),

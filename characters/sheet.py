@@ -7,6 +7,7 @@ so a sheet costs the same number of queries whatever it holds.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
@@ -148,20 +149,25 @@ def armour_price(armour) -> int:
     return armour_cost(armour.hardness, armour.coverage, armour.nim_penalty, armour.skilled).total
 
 
-def budget(character: Character) -> Budget:
-    """Return the skill-point budget of a character whose sheet lines are loaded."""
+def budget(character: Character, lines: Mapping[str, Sequence] | None = None) -> Budget:
+    """Return the skill-point budget of a character whose sheet lines are loaded, or of the
+    ``lines`` given (each kind's rows with the fields ``selectors.BUDGET_FIELDS`` names: a party's
+    overview reads them for every character at once, as light rows)."""
+    def rows(kind: str):
+        return lines[kind] if lines is not None else getattr(character, kind).all()
+
     current, start = karma_for_limits(character)
-    priced = [PricedItem(f"Weapon: {w.name}", weapon_price(w), w.classified, w.fate) for w in character.weapons.all()]
-    priced += [PricedItem(f"Armour: {a.name}", armour_price(a), a.classified, a.fate) for a in character.armour.all()]
+    priced = [PricedItem(f"Weapon: {w.name}", weapon_price(w), w.classified, w.fate) for w in rows("weapons")]
+    priced += [PricedItem(f"Armour: {a.name}", armour_price(a), a.classified, a.fate) for a in rows("armour")]
     return character_budget(
         intelligence=intelligence_value(character),
         trades=character.stat_trades or {},
         karma_converted=character.karma_converted,
-        disadvantages=[RulesDisadvantage(d.name, d.value, d.ranks) for d in character.disadvantages.all()],
+        disadvantages=[RulesDisadvantage(d.name, d.value, d.ranks) for d in rows("disadvantages")],
         current_karma=current,
         starting_karma=start,
-        skills=[SkillLike(s.name, s.breadth, s.ranks, s.classified) for s in character.skills.all()],
-        equipment=[SkillLike(e.name, e.breadth, e.ranks, e.classified, e.fate) for e in character.equipment.all()],
+        skills=[SkillLike(s.name, s.breadth, s.ranks, s.classified) for s in rows("skills")],
+        equipment=[SkillLike(e.name, e.breadth, e.ranks, e.classified, e.fate) for e in rows("equipment")],
         priced_items=priced,
         max_ranks=character.campaign.max_skill_ranks,
         starvation_relief=character.starvation_relief,

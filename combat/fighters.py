@@ -63,9 +63,11 @@ class Fighter:
 
 def combatants_loaded(encounter_id: int) -> list[Combatant]:
     """Return an encounter's combatants with every character's sheet, in a fixed number of queries."""
-    sheets = Character.objects.prefetch_related(*COMBAT_PREFETCH)
-    return list(Combatant.objects.filter(encounter_id=encounter_id)
-                .prefetch_related(Prefetch("character", queryset=sheets)).order_by("position", "id"))
+    # The characters joined in, their lines prefetched through them: one query fewer than
+    # prefetching the characters themselves.
+    lines = [Prefetch(f"character__{p.prefetch_through}", queryset=p.queryset) for p in COMBAT_PREFETCH]
+    return list(Combatant.objects.filter(encounter_id=encounter_id).select_related("character")
+                .prefetch_related(*lines).order_by("position", "id"))
 
 
 def _pc_weapons(character: Character) -> list[dict]:

@@ -39,7 +39,8 @@ def encounter_list(request, campaign_id: int):
 def _context(request, access: EncounterAccess) -> dict:
     context = parts.shared_context(access)
     state = context["state"]
-    mine = {c.pk for c in Combatant.objects.filter(encounter=access.encounter, character__owner=request.user)}
+    mine = set(Combatant.objects.filter(encounter=access.encounter, character__owner=request.user)
+               .values_list("pk", flat=True))
     attackers = [c for c in state["combatants"] if access.is_gm or c["id"] in mine]
     if not access.is_gm:  # a player acts with their own character, on its turn
         attackers = [c for c in attackers if c["id"] == state["acting"]]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from characters import sheet as sheet_rules
 from characters.models import Character
-from characters.selectors import SHEET_PREFETCH
+from characters.selectors import budget_lines
 from economy import services as economy
 from economy.models import KarmaEntry
 from rulebook import RulesError
@@ -16,8 +16,8 @@ def _percent(part: int, whole: int) -> int:
     return max(0, min(100, round(100 * part / whole))) if whole else 0
 
 
-def _party_row(character: Character) -> dict:
-    """Return what the party overview shows of one character (no queries: its sheet is loaded)."""
+def _party_row(character: Character, lines: dict | None) -> dict:
+    """Return what the party overview shows of one character (no queries: ``lines`` are read)."""
     hp, shk, end = character.hit_points, character.shock_threshold, character.endurance_max
     if hp is None:  # not approved yet: the values the sheet would freeze now
         try:
@@ -31,19 +31,21 @@ def _party_row(character: Character) -> dict:
         "character": character, "hp": hp, "hp_now": hp_now, "hp_pct": _percent(hp_now, hp),
         "shk": shk, "shock_over": character.shock > shk, "shock_pct": _percent(character.shock, shk),
         "end": end, "end_now": end_now, "end_pct": _percent(end_now, end),
-        "flags": economy.karma_flags(character),
+        "flags": economy.karma_flags(character, lines) if lines is not None else [],
     }
 
 
 def dashboard_context(*, campaign) -> dict:
     """Return the economy half of the campaign dashboard in a fixed number of queries."""
-    characters = (campaign.characters.select_related("owner", "campaign").prefetch_related(*SHEET_PREFETCH)
-                  .order_by("name", "id"))
+    characters = list(campaign.characters.select_related("owner", "campaign").order_by("name", "id"))
+    # The Karma flags of the characters in play read their budgets: their lines, as light rows.
+    lines = budget_lines([c.pk for c in characters if c.state == Active])
     adventure = economy.current_adventure(campaign)
     tokens = list(adventure.tokens.all()) if adventure else []
     return {
         # Characters in play first, then drafts, the dead and the retired (each by name).
-        "party": sorted((_party_row(c) for c in characters), key=lambda row: row["character"].state != Active),
+        "party": sorted((_party_row(c, lines.get(c.pk)) for c in characters),
+                        key=lambda row: row["character"].state != Active),
         "pools": list(economy.macguffin_summary(campaign)),
         "adventure": adventure,
         "adventure_tokens": sum(1 for t in tokens if not t.voided),

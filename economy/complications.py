@@ -22,12 +22,13 @@ from .models import Complication
 
 
 # --- Karmic Debt, Starvation and Complications ----------------------------------------------
-def karma_flags(character: Character) -> list[str]:
-    """Return what must happen for this sheet's Karma standing (empty when all is well)."""
+def karma_flags(character: Character, lines=None) -> list[str]:
+    """Return what must happen for this sheet's Karma standing (empty when all is well);
+    ``lines``: the character's lines as ``sheet.budget`` takes them, else its loaded lines."""
     if character.state != Character.State.ACTIVE:
         return []
     try:
-        budget = sheet_rules.budget(character)  # the budget alone: the party's rows need no odds
+        budget = sheet_rules.budget(character, lines)  # the budget alone: the party's rows need no odds
     except RulesError:
         return []  # the sheet lists the rule it breaks
     flags = list(budget.debt_actions)
