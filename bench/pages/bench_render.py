@@ -115,6 +115,7 @@ def _measure(args) -> list[tuple[str, str, float, float | None]]:
         ("character sheet", "player", f"/characters/{ids['character']}/", {}),
         ("character sheet", "GM", f"/characters/{ids['character']}/", {}),
         ("campaign dashboard", "player", f"/campaigns/{campaign.pk}/", {}),
+        ("campaign dashboard", "GM", f"/campaigns/{campaign.pk}/", {}),
         ("encounter page", "player", f"/encounters/{encounter.pk}/", {}),
         ("encounter page", "GM", f"/encounters/{encounter.pk}/", {}),
         ("MacGuffin pools, fragment", "player", f"/campaigns/{campaign.pk}/macguffins/live/", {"HX-Request": "true"}),
