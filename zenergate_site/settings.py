@@ -348,6 +348,8 @@ LIVE_STREAM_ALLOWED_ORIGINS = env.list("LIVE_STREAM_ALLOWED_ORIGINS", default=[]
 LIVE_STREAM_PING = env.float("LIVE_STREAM_PING", default=15.0)  # under every common proxy's idle timeout
 LIVE_STREAM_SECONDS = env.float("LIVE_STREAM_SECONDS", default=300.0)  # then the browser reconnects
 LIVE_STREAM_RETRY_MS = env.int("LIVE_STREAM_RETRY_MS", default=1000)
+# The stream processes answer the stream at this module's door, past Django's handler (asgi.py).
+LIVE_STREAM_DOOR = "campaign.stream"
 LIVE_STREAM_READERS = env.int("LIVE_STREAM_READERS", default=4)  # threads (and connections) per stream process
 LIVE_STREAM_POLL_MS = env.int("LIVE_STREAM_POLL_MS", default=1500)  # where a WSGI server answers the stream
 if LIVE_STREAM_URL:
