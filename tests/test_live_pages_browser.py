@@ -49,12 +49,15 @@ def _open(page_for, user, url, *, width=390, height=844):
 def test_1_a_new_weapon_skill_is_offered_for_a_weapon_at_once(personas, make, page_for, live_server):
     draft = make("player", name="Mira", approve=False)
     phone = _open(page_for, personas["player"], f"{live_server.url}/characters/{draft.pk}/build/")
+    phone.click("#sec-weapons summary:has-text('+ Add weapon')")  # the form loads as it opens
     skill = phone.locator("#id_weapons-new-skill")
     expect(skill.locator("option")).to_have_count(1)  # none (unproficient)
+    phone.fill("#id_weapons-new-name", "Service pistol")  # being typed when the change comes
     items.item_create(character=draft, kind_name="skills", by=personas["player"], is_gm=False,
                       data={"name": "Pistol", "breadth": "weapon_type", "ranks": 2, "stat": "ACC",
                             "weapon_category": "Firearm"})
     expect(skill.locator("option", has_text="Pistol")).to_have_count(1, timeout=SOON)
+    expect(phone.locator("#id_weapons-new-name")).to_have_value("Service pistol")  # what was typed stays
     assert _not_reloaded(phone)
 
 

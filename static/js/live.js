@@ -176,37 +176,35 @@
   }
 
   // A form that loads when its <details> opens (hx-trigger "toggle once": "+ Add", "Edit", "Roll")
-  // comes unloaded in a fresh copy. One the user opened keeps its loaded body, so what they typed
-  // is still there after the swap, and it is not asked for again.
+  // comes unloaded in a fresh copy. One the user had open is loaded again, fresh (a new skill
+  // among a weapon form's choices), and what they typed is put back once it is there.
   function loadedForms(root) {
     var loaded = {};
     root.querySelectorAll("details[hx-get][hx-target]").forEach(function (d) {
       var body = d.querySelector(d.getAttribute("hx-target").replace(/^find /, ""));
-      if (d.open && body && body.querySelector("input, select, textarea")) loaded[d.getAttribute("hx-get")] = body.innerHTML;
+      if (d.open && body && body.querySelector("input, select, textarea")) loaded[d.getAttribute("hx-get")] = true;
     });
     return loaded;
   }
 
-  function carryLoaded(fresh, loaded) {
-    fresh.querySelectorAll("details[hx-get][hx-target]").forEach(function (d) {
-      var html = loaded[d.getAttribute("hx-get")];
-      var body = d.querySelector(d.getAttribute("hx-target").replace(/^find /, ""));
-      if (html === undefined || !body) return;
-      body.innerHTML = html;
-      d.removeAttribute("hx-get");
-      d.removeAttribute("hx-trigger");
-      d.removeAttribute("hx-target");
-      d.setAttribute("open", "");
+  function reloadForms(root, loaded, kept) {
+    root.querySelectorAll("details[hx-get][hx-target]").forEach(function (d) {
+      if (!loaded[d.getAttribute("hx-get")]) return;
+      d.addEventListener("htmx:afterSwap", function back() {
+        d.removeEventListener("htmx:afterSwap", back);
+        putBack(d, kept);
+      });
+      d.open = true;  // its "toggle once" loads the form
     });
   }
 
   function swapPart(el, fresh) {
-    var kept = typed(el), opened = folds(el);
-    carryLoaded(fresh, loadedForms(el));
+    var kept = typed(el), opened = folds(el), loaded = loadedForms(el);
     [].slice.call(el.attributes).forEach(function (a) { if (!fresh.hasAttribute(a.name)) el.removeAttribute(a.name); });
     [].slice.call(fresh.attributes).forEach(function (a) { el.setAttribute(a.name, a.value); });
     htmx.swap(el, fresh.innerHTML, {swapStyle: "innerHTML"});
     putBack(el, kept);
+    reloadForms(el, loaded, kept);
     el.querySelectorAll("details").forEach(function (d) {
       var summary = d.querySelector("summary");
       var was = summary ? opened[summary.textContent.trim()] : undefined;
