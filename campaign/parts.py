@@ -106,30 +106,39 @@ def changed(asked: Iterable[tuple[LivePart, int | None]], rows, campaign_id: int
     return [(part, key) for part, key in asked if data_keys.any_covered(part.shows(campaign_id, key), keys)]
 
 
-def render(part: LivePart, key: int | None, *, campaign_id: int, gm: bool, last_event: int) -> str:
-    """The part for an audience, rendered once per write: from the cache, else rendered and kept.
+def audience_cached(what: str, key: int | None, *, campaign_id: int, gm: bool, last_event: int,
+                    make: Callable[[], object]):
+    """What ``make`` returns for an audience, made once per write: from the cache, else made and kept.
 
     Keyed by the campaign's version *and* the last event id read: a stream woken by a commit
     may read the version a moment before the change set moves it, and must not find the copy
-    rendered before that write.
+    made before that write. ``make`` returns ``None`` for nothing to keep (not kept, not counted).
     """
     audience = "gm" if gm else "players"
-    cache_key = (f"zg:part:{part.name}:{key}:{audience}:{campaign_id}:"
+    cache_key = (f"zg:part:{what}:{key}:{audience}:{campaign_id}:"
                  f"{pagecache.version(campaign_id)}:{last_event}")
     try:
-        html = cache.get(cache_key)
-    except Exception:  # the cache is a convenience: without it, render
+        kept = cache.get(cache_key)
+    except Exception:  # the cache is a convenience: without it, make
         log.warning("page cache unavailable", exc_info=True)
-        html = None
-    if html is not None:
-        return html
-    campaign = Campaign.objects.filter(pk=campaign_id).first()
-    if campaign is None:  # deleted meanwhile: nothing to show
-        return ""
-    html = part.render(campaign, key, gm)
-    RENDERS[(part.name, audience)] += 1
+        kept = None
+    if kept is not None:
+        return kept
+    made = make()
+    if made is None:
+        return None
+    RENDERS[(what, audience)] += 1
     try:
-        cache.set(cache_key, html, KEEP_SECONDS)
+        cache.set(cache_key, made, KEEP_SECONDS)
     except Exception:
         log.warning("page cache unavailable", exc_info=True)
-    return html
+    return made
+
+
+def render(part: LivePart, key: int | None, *, campaign_id: int, gm: bool, last_event: int) -> str:
+    """The part's HTML for an audience, rendered once per write (``audience_cached``)."""
+    def make() -> str | None:
+        campaign = Campaign.objects.filter(pk=campaign_id).first()
+        return None if campaign is None else part.render(campaign, key, gm)  # deleted meanwhile: nothing
+
+    return audience_cached(part.name, key, campaign_id=campaign_id, gm=gm, last_event=last_event, make=make) or ""

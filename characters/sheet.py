@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import lru_cache
 
 from rulebook import RulesError
 from rulebook.budget import Budget, PricedItem, SkillLike, character_budget
@@ -140,9 +141,15 @@ def weapon_price(weapon) -> int:
     character has "an appropriate skill": the cost is halved, rounded up (RULINGS 3), as the
     ``skilled`` tick says for a skill the sheet does not list."""
     skilled = weapon.skilled or weapon.skill_id is not None
-    return weapon_cost(weapon.damage_points, weapon.rate_of_fire, weapon.extra_damage,
-                       weapon.range_reduction_steps, skilled,
-                       melee=weapon.melee, reach_steps=weapon.reach_steps).total
+    return _weapon_total(weapon.damage_points, weapon.rate_of_fire, weapon.extra_damage,
+                         weapon.range_reduction_steps, skilled, weapon.melee, weapon.reach_steps)
+
+
+@lru_cache(maxsize=4096)
+def _weapon_total(damage_points, rate_of_fire, extra_damage, range_reduction_steps, skilled, melee, reach_steps) -> int:
+    # A party's budgets price every weapon on every read; the few weapon shapes repeat.
+    return weapon_cost(damage_points, rate_of_fire, extra_damage, range_reduction_steps, skilled,
+                       melee=melee, reach_steps=reach_steps).total
 
 
 def armour_price(armour) -> int:

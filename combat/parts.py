@@ -15,8 +15,9 @@ import hashlib
 
 from campaign import keys
 from campaign.audience import Audience
+from campaign.events import last_event_id
 from campaign.models import Membership
-from campaign.parts import LivePart, render_shared
+from campaign.parts import LivePart, audience_cached, render_shared
 from campaign.permissions import CampaignAccess
 from rolls import selectors as roll_selectors
 
@@ -33,19 +34,31 @@ def turn_key(state: dict) -> str:
     return hashlib.blake2b(repr(offered).encode(), digest_size=6).hexdigest()
 
 
-def shared_context(access: EncounterAccess) -> dict:
+def empty_slot(turn_key: str) -> str:
+    """The attack slot as the shared copy leaves it (_attack_slot.html, rendered with ``shared``)."""
+    return f'<div class="attack-slot" id="attack-{turn_key}" hx-preserve="true" data-live-slot></div>'
+
+
+def tracker_state(access: EncounterAccess, *, last_event: int) -> dict:
+    """The tracker as the viewer's audience sees it (selectors.tracker), read once per write
+    for every page of that audience, beside the part's render."""
+    return audience_cached("tracker-state", access.encounter.pk, campaign_id=access.encounter.campaign_id,
+                           gm=access.is_gm, last_event=last_event, make=lambda: selectors.tracker(access=access))
+
+
+def shared_context(access: EncounterAccess, state: dict | None = None) -> dict:
     """What the tracker shows to the viewer's audience (the GM, or every player)."""
-    state = selectors.tracker(access=access)
+    state = selectors.tracker(access=access) if state is None else state
     log = selectors.log_after(access=access, after=max(state["last_event"] - 30, 0))
     context = {"campaign": access.encounter.campaign, "access": access, "encounter": access.encounter,
                "state": state, "log": list(reversed(log)), "is_gm": access.is_gm, "turn_key": turn_key(state)}
     if access.is_gm:
         context["requests"] = selectors.requests_pending(encounter=access.encounter)
+        context["dying_forms"] = [(c, DyingForm(initial={"combatant": c["id"]})) for c in state["combatants"]
+                                  if c["dying"]]
     else:  # the players' attacks waiting for the GM, as far as every player may read them
         context["waiting"] = [r for r in selectors.requests_pending(encounter=access.encounter)
                               if r.audience == Audience.EVERYONE]
-        context["dying_forms"] = [(c, DyingForm(initial={"combatant": c["id"]})) for c in state["combatants"]
-                                  if c["dying"]]
     return context
 
 
@@ -55,7 +68,9 @@ def _tracker(campaign, key: int, gm: bool) -> str:
         return ""
     role = Membership.Role.GM if gm else Membership.Role.PLAYER
     access = EncounterAccess(encounter, CampaignAccess(campaign=campaign, role=role), None)
-    return render_shared("combat/_live.html", shared_context(access))
+    # The numbers as the pages of this audience read them (tracker_state), if one already has.
+    state = tracker_state(access, last_event=last_event_id(campaign=campaign))
+    return render_shared("combat/_live.html", shared_context(access, state))
 
 
 def _fight_shows(campaign_id: int, key: int) -> list[str]:

@@ -6,14 +6,19 @@ import uuid
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from campaign import parts as campaign_parts
 from campaign.events import last_event_id
 from campaign.permissions import access_campaign
 from characters.models import Character
 from rolls import selectors as roll_selectors
+from zenergate_site import csrf
 from zenergate_site.errors import DomainError
 
 from . import attacks, library, parts, selectors, services
@@ -37,25 +42,44 @@ def encounter_list(request, campaign_id: int):
 
 
 def _context(request, access: EncounterAccess) -> dict:
-    context = parts.shared_context(access)
-    state = context["state"]
-    mine = set(Combatant.objects.filter(encounter=access.encounter, character__owner=request.user)
+    """The page's context. The tracker comes as its audience's shared copy (parts.TRACKER, the
+    copy the stream pushes, rendered once per write for every page of that audience), with the
+    viewer's own attack form put in its slot; the tracker's numbers are read once per write too."""
+    encounter = access.encounter
+    last_event = last_event_id(campaign=encounter.campaign)
+    state = parts.tracker_state(access, last_event=last_event)
+    mine = set(Combatant.objects.filter(encounter=encounter, character__owner=request.user)
                .values_list("pk", flat=True))
     attackers = [c for c in state["combatants"] if access.is_gm or c["id"] in mine]
     if not access.is_gm:  # a player acts with their own character, on its turn
         attackers = [c for c in attackers if c["id"] == state["acting"]]
-    context.update({"attack_form": _attack_form(request, access, state, attackers), "mine": sorted(mine),
-                    "live_campaign": access.encounter.campaign_id,
-                    "live_after": last_event_id(campaign=access.encounter.campaign)})
+    context = {"campaign": encounter.campaign, "access": access, "encounter": encounter, "state": state,
+               "is_gm": access.is_gm, "turn_key": parts.turn_key(state),
+               "attack_form": _attack_form(request, access, state, attackers), "mine": sorted(mine),
+               "live_campaign": encounter.campaign_id, "live_after": last_event}
+    context["live_html"] = _live_html(request, access, context)
     if access.is_gm:
         present = {c["character"] for c in state["combatants"] if c["character"]}
-        context["characters"] = Character.objects.filter(campaign=access.encounter.campaign,
+        context["characters"] = Character.objects.filter(campaign=encounter.campaign,
                                                          state=Character.State.ACTIVE).exclude(pk__in=present)
         context["npc_form"] = NpcForm()
         # The fighters who are characters: what the Checks card's activity charges (a chase, a climb).
         context["pcs_here"] = [{"character": c["character"], "name": c["name"]}
                                for c in state["combatants"] if c["character"]]
     return context
+
+
+def _live_html(request, access: EncounterAccess, context: dict) -> str:
+    """The tracker part for this viewer: the audience's copy with the viewer's slot in it."""
+    shared = campaign_parts.render(parts.TRACKER, access.encounter.pk, campaign_id=access.encounter.campaign_id,
+                                   gm=access.is_gm, last_event=context["live_after"])
+    empty = parts.empty_slot(context["turn_key"])
+    if shared.count(empty) == 1:
+        own = render_to_string("combat/_attack_slot.html", {**context, "csrf_token": csrf.PLACEHOLDER}).strip()
+        return mark_safe(csrf.fill(shared.replace(empty, own).encode(), request).decode())
+    # A write came between the two reads and the copy shows another turn: render this viewer's own.
+    return render_to_string("combat/_live.html", {**parts.shared_context(access, context["state"]), **context},
+                            request)
 
 
 def _remembered_key(encounter_id: int, attacker_id: int) -> str:
@@ -95,8 +119,9 @@ def encounter_live(request, encounter_id: int):
     """The parts of the page that change, in one fragment: requests, order and combatants, the
     attack form, dying rounds and the log (``?part=log``: the log alone)."""
     access = access_encounter(user=request.user, encounter_id=encounter_id)
-    template = "combat/_log.html" if request.GET.get("part") == "log" else "combat/_live.html"
-    return render(request, template, _context(request, access))
+    if request.GET.get("part") == "log":
+        return render(request, "combat/_log.html", parts.shared_context(access))
+    return HttpResponse(_context(request, access)["live_html"])
 
 
 @login_required

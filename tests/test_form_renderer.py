@@ -71,3 +71,19 @@ def test_a_widget_it_does_not_know_goes_through_the_templates():
     form = forms.Form(renderer=OURS)
     form.fields["r"] = radio
     assert 'type="radio"' in str(form["r"])
+
+
+def test_error_lists_render_as_djangos_templates_empty_or_not():
+    data = {"number": "99", "pick": "nope"}
+    for bound in (Every(renderer=DJANGO), Every(data, renderer=DJANGO)):
+        bound.is_valid() if bound.is_bound else None
+        for name in ("number", "pick", "blank"):
+            errors = bound[name].errors
+            django_html = str(errors)
+            errors.renderer = OURS
+            assert str(errors) == django_html, name
+            assert (django_html == "") == (not bound.is_bound or name == "blank")
+        bound.renderer = OURS
+        ours = str(bound.non_field_errors())
+        bound.renderer = DJANGO
+        assert ours == str(bound.non_field_errors())

@@ -22,6 +22,8 @@ INPUTS = {f"{WIDGETS}{name}.html" for name in (
     "datetime", "checkbox", "color",
 )}
 SELECT, OPTION, TEXTAREA = f"{WIDGETS}select.html", f"{WIDGETS}select_option.html", f"{WIDGETS}textarea.html"
+#: An error list's templates, which write nothing for no errors (every field of every form asks).
+ERROR_LISTS = {f"django/forms/errors/list/{name}.html" for name in ("default", "ul", "text")}
 
 
 def _text(value) -> str:
@@ -74,6 +76,8 @@ class Renderer(DjangoTemplates):
     """``FORM_RENDERER``: the widgets above in Python, everything else through the templates."""
 
     def render(self, template_name, context, request=None):
+        if template_name in ERROR_LISTS and not context.get("errors"):
+            return mark_safe("")
         widget = context.get("widget")
         html = None
         if widget is not None:

@@ -45,6 +45,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=30)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--only", help="measure only the reads whose name contains this text")
+    parser.add_argument("--profile", metavar="READ:WHO",
+                        help="after measuring, profile one uncached read (e.g. 'character sheet:GM') "
+                             "and print the project's 40 costliest functions")
+    parser.add_argument("--templates", metavar="READ:WHO",
+                        help="after measuring, time each template of one uncached read (renders a "
+                             "request, inclusive and own milliseconds)")
     args = parser.parse_args()
 
     from zenergate_site.devstack import Stack
@@ -81,7 +88,7 @@ def _measure(args) -> list[tuple[str, str, float, float | None]]:
     from django.test import Client
     from django.test.utils import override_settings
 
-    from campaign import parts
+    from campaign import pagecache, parts
     from campaign.models import Campaign
     from characters.models import Character
     from combat import services as combat
@@ -125,17 +132,89 @@ def _measure(args) -> list[tuple[str, str, float, float | None]]:
     rows = []
     for name, who, path, headers in pages:
         call = get("player" if who == "anyone" else who, path, **headers)
+        if args.profile == f"{name}:{who}":
+            _profile(call, requests=args.requests)
+        if args.templates == f"{name}:{who}":
+            _template_times(call, requests=args.requests)
+        if args.only and args.only not in name and name != "/healthz":
+            continue
         with override_settings(PAGE_CACHE_SECONDS=0):
             uncached = _cpu_per_call(call, requests=args.requests, repeat=args.repeat)
         cached = _cpu_per_call(call, requests=args.requests, repeat=args.repeat)
         rows.append((name, who, uncached, None if name == "/healthz" else cached))
+        if name == "encounter page":
+            # Its tracker comes from the audience's copy, kept across requests whatever the page
+            # cache says; the first read after a write renders that copy (and the numbers) itself.
+            def after_write(call=call):
+                pagecache.move_version(campaign.pk)
+                call()
+            rows.append((f"{name}, first read after a write", who,
+                         _cpu_per_call(after_write, requests=args.requests, repeat=args.repeat), None))
     for name, key in (("roll-feed", None), ("pools", None), ("encounter", encounter.pk)):
+        if args.only and args.only not in f"live part `{name}`":
+            continue
         part = parts.PARTS[name]
         for who, gm_copy in (("players", False), ("GM", True)):
             cost = _cpu_per_call(lambda part=part, key=key, gm_copy=gm_copy: part.render(campaign, key, gm_copy),
                                  requests=args.requests, repeat=args.repeat)
             rows.append((f"live part `{name}`, one render", who, cost, None))
     return rows
+
+
+def _profile(call, *, requests: int) -> None:
+    """cProfile of ``requests`` uncached calls, the project's own functions by cumulative time."""
+    import cProfile
+    import pstats
+
+    from django.test.utils import override_settings
+
+    with override_settings(PAGE_CACHE_SECONDS=0):
+        call()
+        profile = cProfile.Profile()
+        profile.enable()
+        for _ in range(requests):
+            call()
+        profile.disable()
+    stats = pstats.Stats(profile)
+    stats.sort_stats("cumulative").print_stats(rf"{ROOT}/(?!\.venv)", 40)
+
+
+def _template_times(call, *, requests: int) -> None:
+    """Each template's renders per request and its time, with and without the templates it includes."""
+    from collections import defaultdict
+
+    import django.template.base as template_base
+    from django.test.utils import override_settings
+
+    times = defaultdict(lambda: [0, 0.0, 0.0])  # renders, inclusive, own
+    inside: list[float] = []
+    original = template_base.Template._render
+
+    def timed(self, context):
+        start = time.perf_counter()
+        inside.append(0.0)
+        try:
+            return original(self, context)
+        finally:
+            spent, children = time.perf_counter() - start, inside.pop()
+            entry = times[self.origin.template_name if self.origin else "?"]
+            entry[0] += 1
+            entry[1] += spent
+            entry[2] += spent - children
+            if inside:
+                inside[-1] += spent
+
+    with override_settings(PAGE_CACHE_SECONDS=0):
+        call()
+        template_base.Template._render = timed
+        try:
+            for _ in range(requests):
+                call()
+        finally:
+            template_base.Template._render = original
+    print("template | renders a request | inclusive ms | own ms")
+    for name, (count, inclusive, own) in sorted(times.items(), key=lambda kv: -kv[1][2])[:16]:
+        print(f"{name} | {count / requests:.0f} | {inclusive * 1000 / requests:.2f} | {own * 1000 / requests:.2f}")
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 import pytest
 from django.urls import reverse
+from django.utils.html import escape
 
 from combat import services
 from combat.models import Combatant, CombatEvent, Encounter
@@ -84,3 +85,32 @@ def test_a_player_cannot_attack_with_a_character_that_is_not_theirs(client, pers
                             "aimed_area": "whole_body"})
     assert response.status_code == 403
     assert not CombatEvent.objects.filter(kind="attack").exists()
+
+
+def test_the_gm_page_offers_the_dying_check_and_players_see_only_the_badge(client, personas, encounter):
+    services.initiative_roll(encounter=encounter, by=personas["gm"])
+    alice = Combatant.objects.exclude(name="Hidden sniper").get()
+    Combatant.objects.filter(pk=alice.pk).update(dying=True)
+    for persona, shown in (("gm", True), ("player", False)):
+        client.force_login(personas[persona])
+        page = client.get(reverse("encounter", args=[encounter.pk])).content.decode()
+        assert (f"{escape(alice.name)} is dying" in page) == shown, persona
+        assert ("Roll the CON check" in page) == shown, persona
+        assert 'class="badge bad">dying' in page
+
+
+def test_the_page_puts_the_viewers_own_attack_form_in_the_shared_tracker(client, personas, encounter):
+    """The tracker is the audience's shared copy; the form in its slot is the viewer's, with their token."""
+    from campaign import parts as campaign_parts
+
+    services.initiative_roll(encounter=encounter, by=personas["gm"])
+    client.force_login(personas["gm"])
+    campaign_parts.RENDERS.clear()
+    for _ in range(2):
+        page = client.get(reverse("encounter", args=[encounter.pk])).content.decode()
+        assert page.count('class="attack-form"') == 1 and "data-live-slot" not in page
+        assert "zg-csrf-token-here" not in page and 'name="csrfmiddlewaretoken" value="' in page
+    assert campaign_parts.RENDERS[("encounter", "gm")] == 1  # the second page read the first one's copy
+    fragment = client.get(reverse("encounter-live", args=[encounter.pk])).content.decode()
+    assert fragment.count('class="attack-form"') == 1 and "Hidden sniper" in fragment
+    assert campaign_parts.RENDERS[("encounter", "gm")] == 1

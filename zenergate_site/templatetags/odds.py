@@ -12,7 +12,9 @@ BANDS = ((Fraction(9, 10), "very likely"), (Fraction(65, 100), "likely"), (Fract
          (Fraction(1, 10), "unlikely"), (Fraction(0), "very unlikely"))
 
 
-def _chance(value) -> Fraction | None:
+def _chance(value) -> Fraction | float | None:
+    if isinstance(value, float):  # a check's probability, as most callers hold it: compared as it is
+        return value
     if isinstance(value, bool) or value is None or value == "":
         return None
     try:
