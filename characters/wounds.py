@@ -22,6 +22,7 @@ from django.utils import timezone
 from campaign.changes import change_set
 from rulebook import RulesError
 from rulebook.damage import ACTIVITY_ENDURANCE, WOUNDABLE_STATS, activity_endurance_cost
+from rulebook.damage import dying_causes as rulebook_dying_causes
 from rulebook.drugs import DrugEffect, extra_end_per_use
 from rulebook.radiation import track_step, transfer_long_term_loss
 from rulebook.recovery import HealingState, advance, spend_end, take_damage
@@ -96,18 +97,23 @@ def base_con(character: Character) -> int:
     return character.con
 
 
-def dying_causes(character: Character) -> list[str]:
-    """Return what has the character dying ("Death"): HP at 0 or a stat at 0 or below."""
-    causes = []
-    if character.hit_points is not None and character.trauma >= character.hit_points:
-        causes.append("HP")
+def wounded_stats(character: Character) -> dict[str, int]:
+    """The 13 stats as wounded (the sheet's value less stat damage and long-term radiation loss)
+    and END as much as is left: what dying is read from, on the sheet and in a fight alike.
+    Armour and drugs change a stat in play, not what the wounds left of it."""
     losses = dict(character.stat_damage or {})
     radiation = track_from_json(character.radiation_track).damage
-    stats = character.stat_values()
-    for code in stats:
-        if stats[code] - losses.get(code, 0) - radiation.get(code, 0) <= 0:
-            causes.append(code)
-    return causes
+    stats = {code: value - losses.get(code, 0) - radiation.get(code, 0)
+             for code, value in character.stat_values().items()}
+    stats["END"] = (character.endurance_max or character.con) - character.endurance_spent
+    return stats
+
+
+def dying_causes(character: Character) -> list[str]:
+    """Return what has the character dying ("Death"): HP at 0 or below, or a stat at 0 or below
+    (rulebook.damage.dying_causes, read from the stored wounds, whoever wrote them)."""
+    hit_points_left = None if character.hit_points is None else character.hit_points - character.trauma
+    return list(rulebook_dying_causes(hit_points_left, wounded_stats(character)))
 
 
 def _when(minutes: int) -> str:
@@ -158,7 +164,7 @@ def wounds_summary(character: Character) -> dict:
         "long_term_con": state.radiation.damage.get("CON", 0),
         "transitions": state.radiation.transitions,
         "radiation": track_to_json(state.radiation),
-        "dying": bool(causes) or character.dying_modifier is not None,
+        "dying": bool(causes),
         "dying_causes": causes,
         "next": next_healing(character),
     }

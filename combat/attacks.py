@@ -135,7 +135,7 @@ def attack_preview(*, encounter: Encounter, request: AttackRequest, is_gm: bool 
 
 
 def _check_turn(encounter: Encounter, attacker: Fighter, *, is_gm: bool) -> None:
-    if attacker.combatant.dead or attacker.combatant.dying or out_cold_now(encounter, attacker.combatant):
+    if attacker.combatant.dead or attacker.dying or out_cold_now(encounter, attacker.combatant):
         raise CombatConflict(f"{attacker.combatant.name} cannot act now.", field="attacker")
     if not is_gm and encounter.order[encounter.turn] != attacker.combatant.pk:
         raise CombatConflict(f"It is not {attacker.combatant.name}'s turn.", field="attacker")
@@ -207,8 +207,9 @@ def attack_make(*, encounter: Encounter, by, request: AttackRequest, dice: dict 
             until = game_time.ends_at(round_number=encounter.round, round_seconds=encounter.round_seconds,
                                       seconds=out, acts_later=victim.pk in encounter.order[encounter.turn + 1:])
             victim.out_cold_until = max(victim.out_cold_until or 0, until)
-        if hit.dying and not victim.dying:
-            victim.dying, victim.dying_modifier = True, None
+        dying = fighter(victim).dying  # from the wounds as now stored: the one rule the sheet reads
+        if dying and not target.dying:  # newly dying: its rounds start again at the first
+            victim.dying_modifier = None
         if location.next_attack_bonus:
             attacker.combatant.follow_up = {**attacker.combatant.follow_up,
                                             str(victim.pk): location.next_attack_bonus}
@@ -223,7 +224,7 @@ def attack_make(*, encounter: Encounter, by, request: AttackRequest, dice: dict 
             "unconscious_minutes": None if hit.unconscious_minutes is None else float(hit.unconscious_minutes),
             "out_cold_seconds": None if not out else min(ceil(out), game_time.LONGEST_SECONDS),
             "actions_missed": None if not out else game_time.actions_missed(out, encounter.round_seconds),
-            "stat_damage": stat_damage, "dying": victim.dying,
+            "stat_damage": stat_damage, "dying": dying,
             "hit_breakdown": [list(t) for t in hit.breakdown],
         })
     told = what_it_did(result, round_seconds=encounter.round_seconds)
@@ -284,11 +285,11 @@ def dying_check(*, encounter: Encounter, by, combatant_id: int, medical_target: 
                  .filter(encounter=encounter, pk=combatant_id).first())
     if combatant is None:
         raise CombatError(f"Combatant {combatant_id} is not in this encounter.", field="combatant")
-    if not combatant.dying:
-        raise CombatConflict(f"{combatant.name} is not dying.", field="combatant")
     if combatant.character_id:
         combatant.character = character_for_combat(character_id=combatant.character_id, lock=True)
     me = fighter(combatant)
+    if not me.dying:
+        raise CombatConflict(f"{combatant.name} is not dying.", field="combatant")
     try:
         slots = DiceSlots(dice, ("medical", "save"), rng)
         medic = None
@@ -309,14 +310,14 @@ def dying_check(*, encounter: Encounter, by, combatant_id: int, medical_target: 
               "medical": None if medic is None else {"target": medic.target, "faces": list(medic.faces),
                                                     "success": medic.success}, "dice": slots.record()}
     if not round_.survived:
-        combatant.dead, combatant.dying = True, False
+        combatant.dead, combatant.dying_modifier = True, None
         summary = f"{combatant.name} fails the CON check and dies"
     elif round_.restored:
         restored = restore_from_dying(me.wound_state())
         healed = {s: me.stat_damage.get(s, 0) - restored.stat_damage.get(s, 0) for s in me.stat_damage}
         pay_and_wound(combatant=combatant, changes=changes, trauma=restored.trauma - me.trauma,
                       stat_damage={s: -p for s, p in healed.items() if p})
-        combatant.dying, combatant.dying_modifier = False, None
+        combatant.dying_modifier = None
         summary = f"{combatant.name} is saved: back to 1 HP"
     else:
         summary = f"{combatant.name} holds on (CON check at {round_.modifier:+d})"

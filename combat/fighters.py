@@ -14,8 +14,9 @@ from characters.models import Character
 from characters.selectors import COMBAT_PREFETCH
 from characters.sheet import current_stats, worn_armour_rating
 from characters.weapons import aiming_class_for
+from characters.wounds import wounded_stats
 from rulebook.combat import defense
-from rulebook.damage import WoundState
+from rulebook.damage import WoundState, dying_causes
 from rulebook.equipment import armour_effects, damage_description
 from rulebook.stats import PRIMARY_STATS
 
@@ -40,6 +41,8 @@ class Fighter:
     stat_damage: dict[str, int]
     armour_rating: int
     weapons: list[dict] = field(default_factory=list)
+    #: The stats as wounded, without armour or drugs: what dying is read from (see ``dying``).
+    wounded: dict[str, int] = field(default_factory=dict)
 
     @property
     def endurance(self) -> int:
@@ -53,9 +56,22 @@ class Fighter:
                           stats={**self.stats, "END": self.endurance}, trauma=self.trauma, shock=self.shock,
                           shock_this_round=self.combatant.shock_this_round, stat_damage=self.stat_damage)
 
+    @property
+    def dying_causes(self) -> tuple[str, ...]:
+        """What has it dying, by the one rule the sheet reads too (rulebook.damage.dying_causes),
+        from its stored wounds: a hit, the GM's wounds form, a downtime or a transition alike."""
+        if self.combatant.dead:
+            return ()
+        return dying_causes(self.hit_points - self.trauma,
+                            {**self.wounded, "END": self.endurance_max - self.end_spent})
+
+    @property
+    def dying(self) -> bool:
+        return bool(self.dying_causes)
+
     def band(self) -> str:
         """How hurt the combatant looks to players who may not see an NPC's numbers."""
-        if self.combatant.dead or self.combatant.dying or self.trauma >= self.hit_points:
+        if self.combatant.dead or self.dying or self.trauma >= self.hit_points:
             return "down"
         share = self.trauma / self.hit_points if self.hit_points else 0
         return "unhurt" if not self.trauma and not self.shock else ("badly hurt" if share >= 0.5 else "hurt")
@@ -91,17 +107,19 @@ def fighter(combatant: Combatant) -> Fighter:
     character = combatant.character
     if character is not None:
         armour, _, _ = worn_armour_rating(character)
+        wounded = {code: value for code, value in wounded_stats(character).items() if code != "END"}
         return Fighter(combatant, current_stats(character), character.hit_points or 1,
                        character.shock_threshold or 1, character.endurance_max or character.con,
                        character.trauma, character.shock, character.endurance_spent,
-                       dict(character.stat_damage or {}), armour, _pc_weapons(character))
+                       dict(character.stat_damage or {}), armour, _pc_weapons(character), wounded)
     sheet = {code: int(combatant.stats.get(code, DEFAULT_NPC_STAT)) for code in PRIMARY_STATS}
-    stats = dict(sheet)
+    wounded = dict(sheet)
+    for code, damage in (combatant.stat_damage or {}).items():
+        if code in wounded:
+            wounded[code] -= damage
+    stats = dict(wounded)
     for code, penalty in armour_effects(combatant.armour_type).items():
         stats[code] = stats.get(code, 0) + penalty
-    for code, damage in (combatant.stat_damage or {}).items():
-        if code in stats:
-            stats[code] -= damage
     # Each NPC weapon carries its own ranks ("given per weapon"); a stat block from before
     # weapons had an aiming class reads one from the weapon's name.
     weapons = [{**w, "id": index, "ranks": int(w.get("ranks", 0)),
@@ -110,4 +128,4 @@ def fighter(combatant: Combatant) -> Fighter:
                for index, w in enumerate(combatant.weapons or [])]
     return Fighter(combatant, stats, combatant.hit_points, combatant.shock_threshold or 1,
                    combatant.endurance_max or sheet["CON"], combatant.trauma, combatant.shock, combatant.end_spent,
-                   dict(combatant.stat_damage or {}), combatant.armour_rating, weapons)
+                   dict(combatant.stat_damage or {}), combatant.armour_rating, weapons, wounded)

@@ -15,7 +15,7 @@ from .models import Combatant, CombatEvent, Encounter
 ENCOUNTER_FIELDS = ("state", "round", "turn", "order")
 COMBATANT_FIELDS = ("revealed", "trauma", "shock", "end_spent", "stat_damage", "initiative", "initiative_breakdown",
                     "surprised", "prone", "cant_move", "shock_this_round", "out_cold_until", "skipped_rounds", "held",
-                    "dying_modifier", "dying", "dead", "follow_up")
+                    "dying_modifier", "dead", "follow_up")
 
 
 def _values(obj, names) -> dict:
@@ -88,12 +88,18 @@ def record(*, changes: Changes, kind: str, by, summary: str, data: dict, gm_data
     return event
 
 
+def _kept(values: dict) -> dict:
+    """A combatant's recorded values that are still columns (an older event also recorded its
+    ``dying`` flag, which is now read from the wounds)."""
+    return {name: value for name, value in values.items() if name in COMBATANT_FIELDS}
+
+
 def restore(*, encounter: Encounter, event: CombatEvent) -> None:
     """Put back everything ``event`` changed (``campaign.changes.undo``); refuse if anything
     changed it since."""
     change_set(campaign=encounter.campaign_id)  # joins the undo's
     recorded = [Recorded(Encounter, encounter.pk, event.before["encounter"], event.after["encounter"])]
-    recorded += [Recorded(Combatant, int(pk), values, event.after["combatants"][pk])
+    recorded += [Recorded(Combatant, int(pk), _kept(values), _kept(event.after["combatants"][pk]))
                  for pk, values in event.before["combatants"].items()]
     recorded += [Recorded(Character, int(pk), values, event.after["characters"][pk])
                  for pk, values in event.before["characters"].items()]

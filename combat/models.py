@@ -84,7 +84,6 @@ class Combatant(models.Model):
     skipped_rounds = models.PositiveIntegerField(default=0)  # in a row; every second one recovers END
     held = models.BooleanField(default=False)  # holding its action this round, to come back before someone
     dying_modifier = models.SmallIntegerField(null=True, blank=True)  # the last dying round's; None: none yet
-    dying = models.BooleanField(default=False)
     dead = models.BooleanField(default=False)
     follow_up = models.JSONField(default=dict, blank=True)  # {"<target id>": +2} after a critical hit
     position = models.PositiveSmallIntegerField(default=0)

@@ -29,7 +29,7 @@ def _combatant_view(combatant, encounter: Encounter, *, is_gm: bool, acting: int
     view = {"id": combatant.pk, "name": combatant.name, "npc": combatant.is_npc, "revealed": combatant.revealed,
             "character": combatant.character_id, "initiative": combatant.initiative,
             "acting": combatant.pk == acting, **_out_cold(combatant, encounter),
-            "dying": combatant.dying, "dead": combatant.dead, "surprised": combatant.surprised,
+            "dying": me.dying, "dead": combatant.dead, "surprised": combatant.surprised,
             "prone": combatant.prone, "cant_move": combatant.cant_move, "held": combatant.held, "band": me.band()}
     if is_gm or not combatant.is_npc:
         view.update({"hp": max(me.hit_points - me.trauma, 0), "hp_max": me.hit_points, "trauma": me.trauma,

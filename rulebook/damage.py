@@ -158,6 +158,18 @@ def _frozen(mapping: Mapping[str, int], what: str) -> Mapping[str, int]:
     return MappingProxyType(dict(mapping))
 
 
+def dying_causes(hit_points_left: int | None, stats: Mapping[str, int]) -> tuple[str, ...]:
+    """Return what has a character dying: "HP" when hit points less trauma are at 0 or below,
+    and every stat at 0 or below. ``stats`` are the stats as wounded (stat damage and radiation
+    loss taken off, END as much as is left); the shock pool and threshold are never among them.
+    ``hit_points_left`` None: no hit points yet (a sheet being built).
+
+    Article: "Death" ("zero or less in any stat other than their Shock Pool or Threshold").
+    """
+    causes = ("HP",) if hit_points_left is not None and hit_points_left <= 0 else ()
+    return causes + tuple(name for name, value in stats.items() if value <= 0)
+
+
 @dataclass(frozen=True)
 class WoundState:
     """A character's wound numbers: HP and SHK, current stats, trauma, shock and stat damage.
@@ -190,8 +202,7 @@ class WoundState:
     @property
     def dying_causes(self) -> tuple[str, ...]:
         """Return what has the character dying: "HP" and every stat at 0 or below."""
-        causes = ("HP",) if self.current_hit_points <= 0 else ()
-        return causes + tuple(name for name, value in self.stats.items() if value <= 0)
+        return dying_causes(self.current_hit_points, self.stats)
 
     @property
     def dying(self) -> bool:

@@ -316,10 +316,12 @@ def _holding(world) -> dict:
 
 
 def _goon_dying(world) -> dict:
+    from django.db.models import F
+
     from combat.models import Combatant
 
     # Only the state matters here (how a fighter comes to be dying is combat's own tests' business).
-    Combatant.objects.filter(pk=world.ids["combatant_id"]).update(dying=True)
+    Combatant.objects.filter(pk=world.ids["combatant_id"]).update(trauma=F("hit_points"))  # HP left 0
     return {}
 
 

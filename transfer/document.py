@@ -81,6 +81,9 @@ class Table:
     without: tuple[str, ...] = ()
     #: Foreign keys the document says by nesting: the campaign, the row a list is inside.
     implied: tuple[str, ...] = ()
+    #: Fields documents of this version may still carry though the model dropped them: read
+    #: and ignored, so an older export still imports.
+    retired: tuple[str, ...] = ()
     #: Names the document uses instead of the field's own.
     names: dict[str, str] = field(default_factory=dict)
     #: Foreign keys to another line of the same character, written as that line's number
@@ -179,7 +182,9 @@ COMPLICATION = Table(Complication, key="complication", users=("by",), refs={"cha
                      implied=("campaign",))
 ENCOUNTER = Table(Encounter, key="encounter", blobs={"order": Each(COMBATANT)}, implied=("campaign",))
 FIGHTER = Table(Combatant, key="combatant", refs={"character": "character"},
-                blobs={"follow_up": Keys("combatant")}, implied=("encounter",))
+                blobs={"follow_up": Keys("combatant")}, implied=("encounter",),
+                # A fighter's "dying" is read from its wounds now (combat.fighters.Fighter.dying).
+                retired=("dying",))
 COMBAT_LOG = Table(CombatEvent, key="event", users=("by", "audience_user"), refs={"undoes": "event", "answers": "event"},
                    blobs={"data": _event_data, "gm_data": _event_data, "before": CHANGES, "after": CHANGES},
                    implied=("encounter",))

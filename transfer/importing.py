@@ -181,7 +181,7 @@ class Importer:
             self.problems.add(path, "Expected an object.")
             return None
         resolve = resolve or self.resolve
-        allowed = {table.name(n) for n in (*table.fields, *table.users, *table.refs)} | set(extra)
+        allowed = {table.name(n) for n in (*table.fields, *table.users, *table.refs)} | set(extra) | set(table.retired)
         if table.key:
             allowed.add("key")
         for name in value:

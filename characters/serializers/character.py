@@ -14,6 +14,7 @@ from zenergate_site.api_fields import (
     WholeNumberField,
 )
 
+from ..wounds import dying_causes
 from .common import (
     BreakdownLineOut,
     BudgetOut,
@@ -102,7 +103,7 @@ class WoundsOut(serializers.Serializer):
     dying_modifier = serializers.IntegerField(allow_null=True)
 
     def get_dying(self, obj) -> bool:
-        return obj.dying_modifier is not None
+        return bool(dying_causes(obj))
 
 
 class _CharacterBaseOut(serializers.Serializer):

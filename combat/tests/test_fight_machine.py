@@ -118,6 +118,11 @@ class Fight(RuleBasedStateMachine):
     def _any(self, **state) -> bool:
         return Combatant.objects.filter(encounter_id=self.e, **state).exists()
 
+    def _dying(self) -> list[int]:
+        """The fighters dying, as the tracker reads it from their wounds."""
+        tracker = self.gm.get(f"/api/v1/encounters/{self.e}/").json()
+        return [c["id"] for c in tracker["combatants"] if c["dying"]]
+
     def combatants(self) -> list[int]:
         return list(Combatant.objects.filter(encounter_id=self.e).order_by("pk").values_list("pk", flat=True))
 
@@ -179,10 +184,10 @@ class Fight(RuleBasedStateMachine):
     def reveal(self, who, revealed):
         self.send(f"combatants/{self.combatants()[who]}/", {"revealed": revealed}, method="patch")
 
-    @precondition(lambda self: self._any(dying=True))
+    @precondition(lambda self: self._dying())
     @rule(who=st.integers(0, 3), help=st.booleans(), save=st.none() | st.lists(d6, min_size=4, max_size=4))
     def dying(self, who, help, save):
-        dying = list(Combatant.objects.filter(encounter_id=self.e, dying=True).values_list("pk", flat=True))
+        dying = self._dying()
         body = {"combatant": dying[who % len(dying)], "medical_help": help}
         if save is not None:
             body["dice"] = {"save": save}

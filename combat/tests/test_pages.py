@@ -1,9 +1,11 @@
 """Tracker pages: who sees what, what the buttons do, and what they refuse on the server."""
 
 import pytest
+from django.db.models import F
 from django.urls import reverse
 from django.utils.html import escape
 
+from characters.models import Character
 from combat import services
 from combat.models import Combatant, CombatEvent, Encounter
 
@@ -90,7 +92,7 @@ def test_a_player_cannot_attack_with_a_character_that_is_not_theirs(client, pers
 def test_the_gm_page_offers_the_dying_check_and_players_see_only_the_badge(client, personas, encounter):
     services.initiative_roll(encounter=encounter, by=personas["gm"])
     alice = Combatant.objects.exclude(name="Hidden sniper").get()
-    Combatant.objects.filter(pk=alice.pk).update(dying=True)
+    Character.objects.filter(pk=alice.character_id).update(trauma=F("hit_points"))  # HP left 0: dying
     for persona, shown in (("gm", True), ("player", False)):
         client.force_login(personas[persona])
         page = client.get(reverse("encounter", args=[encounter.pk])).content.decode()

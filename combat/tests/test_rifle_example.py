@@ -100,7 +100,6 @@ def test_the_dying_example(fight, personas):
     +2 on the roll); in D+3 medical help turns the step to +1 (−1); in D+4 help again (0), the
     check succeeds with help and he is back at 1 HP."""
     api, encounter = fight["api"], fight["encounter"]
-    Combatant.objects.filter(pk=fight["pc"]).update(dying=True)
     Character.objects.filter(pk=fight["alice"].pk).update(trauma=30)  # HP 30 − 30 = 0: dying
     assert api.get(f"/api/v1/encounters/{encounter}/").json()["combatants"][1]["hp"] == 0
     url = f"/api/v1/encounters/{encounter}/dying/"
@@ -121,15 +120,40 @@ def test_the_dying_example(fight, personas):
     wounds = api.get(f"/api/v1/characters/{fight['alice'].pk}/wounds/").json()
     assert wounds["trauma"] == 29  # back to 1 HP of 30
     pc = Combatant.objects.get(pk=fight["pc"])
-    assert not pc.dying and pc.dying_modifier is None
+    assert pc.dying_modifier is None
+    assert not api.get(f"/api/v1/encounters/{encounter}/").json()["combatants"][1]["dying"]
     # One more round is refused: nobody is dying now.
     assert api.post(url, {"combatant": fight["pc"], "dice": {"save": low}}, format="json").status_code == 409
 
 
 def test_a_failed_dying_check_is_death(fight):
     api, encounter = fight["api"], fight["encounter"]
-    Combatant.objects.filter(pk=fight["pc"]).update(dying=True)
+    Character.objects.filter(pk=fight["alice"].pk).update(trauma=30)  # HP 30 − 30 = 0: dying
     response = api.post(f"/api/v1/encounters/{encounter}/dying/",
                         {"combatant": fight["pc"], "dice": {"save": [6, 6, 6, 6]}}, format="json")
     assert response.status_code == 201 and not response.json()["data"]["survived"]
     assert Combatant.objects.get(pk=fight["pc"]).dead
+
+
+def test_wounds_recorded_outside_the_fight_make_the_fighter_dying(fight):
+    """Dying is a state of the character (article, "Death"), whatever wrote the wound: trauma
+    recorded through the wounds form has the tracker, the dying check and the sheet agree."""
+    api, encounter, alice = fight["api"], fight["encounter"], fight["alice"]
+    recorded = api.post(f"/api/v1/characters/{alice.pk}/wounds/", {"trauma": 30, "reason": "the roof fell"},
+                        format="json")
+    assert recorded.status_code == 201, recorded.json()
+    assert recorded.json()["dying"] is True and recorded.json()["dying_causes"] == ["HP"]
+    (pc,) = [c for c in api.get(f"/api/v1/encounters/{encounter}/").json()["combatants"] if c["id"] == fight["pc"]]
+    assert pc["dying"] is True
+    assert api.get(f"/api/v1/characters/{alice.pk}/").json()["wounds"]["dying"] is True
+    check = api.post(f"/api/v1/encounters/{encounter}/dying/",
+                     {"combatant": fight["pc"], "dice": {"save": [1, 1, 1, 1]}}, format="json")
+    assert check.status_code == 201, check.json()
+    assert check.json()["data"]["modifier"] == 0  # the first round
+    # Healed at the GM's word (trauma back under HP): no longer dying anywhere, and no check to roll.
+    healed = api.post(f"/api/v1/characters/{alice.pk}/wounds/", {"trauma": -5, "reason": "stitched"}, format="json")
+    assert healed.status_code == 201 and healed.json()["dying"] is False
+    (pc,) = [c for c in api.get(f"/api/v1/encounters/{encounter}/").json()["combatants"] if c["id"] == fight["pc"]]
+    assert pc["dying"] is False
+    refused = api.post(f"/api/v1/encounters/{encounter}/dying/", {"combatant": fight["pc"]}, format="json")
+    assert refused.status_code == 409 and "not dying" in str(refused.json())

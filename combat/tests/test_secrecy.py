@@ -22,6 +22,7 @@ import json
 import re
 
 import pytest
+from django.db.models import F
 from django.test import Client
 from django.urls import reverse
 
@@ -358,7 +359,7 @@ def dying_npc(fight):
     assert response.status_code == 201, response.content
     dier = response.json()["id"]
     fight["roll"]((*ALICE_FIRST, (dier, 1)))  # the dier 1 + 2 = 3 acts after alice
-    Combatant.objects.filter(pk=dier).update(dying=True)
+    Combatant.objects.filter(pk=dier).update(trauma=F("hit_points"))  # HP left 0: dying
     return dier
 
 

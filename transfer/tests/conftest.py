@@ -13,6 +13,7 @@ def _play_combat(campaign, gm):
     """Initiative, an attack, turns, a refused and a waiting attack request, a reaction and its undo."""
     from combat import attacks, library
     from combat import services as combat
+    from combat.fighters import fighter
     from combat.models import Combatant
 
     fight = campaign.encounters.get()
@@ -27,7 +28,7 @@ def _play_combat(campaign, gm):
     for _ in range(len(fighters) * 2):  # on to a player character's turn, for a request with its weapon id
         fight.refresh_from_db()
         acting = Combatant.objects.select_related("character").get(pk=fight.order[fight.turn])
-        if acting.character_id and not (acting.dead or acting.dying or acting.out_cold_until):
+        if acting.character_id and not (acting.dead or fighter(acting).dying or acting.out_cold_until):
             break
         combat.turn_next(encounter=fight, by=gm, rng=random.Random(3))
     other = next(f for f in fighters if f.pk != acting.pk)
