@@ -32,7 +32,7 @@ def _combatant_view(combatant, encounter: Encounter, *, is_gm: bool, acting: int
             "dying": me.dying, "dead": combatant.dead, "surprised": combatant.surprised,
             "prone": combatant.prone, "cant_move": combatant.cant_move, "held": combatant.held, "band": me.band()}
     if is_gm or not combatant.is_npc:
-        view.update({"hp": max(me.hit_points - me.trauma, 0), "hp_max": me.hit_points, "trauma": me.trauma,
+        view.update({"hp": me.hit_points - me.trauma, "hp_max": me.hit_points, "trauma": me.trauma,
                      "shock": me.shock, "shock_threshold": me.shock_threshold, "end": me.endurance,
                      "end_max": me.endurance_max, "stat_damage": me.stat_damage,
                      "defense": me.defense().total,

@@ -8,12 +8,9 @@ from characters.selectors import budget_lines
 from economy import services as economy
 from economy.models import KarmaEntry
 from rulebook import RulesError
+from zenergate_site.templatetags.bars import share
 
 Active = Character.State.ACTIVE
-
-
-def _percent(part: int, whole: int) -> int:
-    return max(0, min(100, round(100 * part / whole))) if whole else 0
 
 
 def _party_row(character: Character, lines: dict | None) -> dict:
@@ -25,12 +22,12 @@ def _party_row(character: Character, lines: dict | None) -> dict:
             hp, shk, end = d.hit_points.total, d.shock_threshold.total, d.endurance.total
         except RulesError:
             hp = shk = end = 0
-    hp_now = max(hp - character.trauma, 0)
+    hp_now = hp - character.trauma  # below zero when trauma passes HP (RULINGS §8)
     end_now = max(end - character.endurance_spent, 0)
     return {
-        "character": character, "hp": hp, "hp_now": hp_now, "hp_pct": _percent(hp_now, hp),
-        "shk": shk, "shock_over": character.shock > shk, "shock_pct": _percent(character.shock, shk),
-        "end": end, "end_now": end_now, "end_pct": _percent(end_now, end),
+        "character": character, "hp": hp, "hp_now": hp_now, "hp_pct": share(hp_now, hp),
+        "shk": shk, "shock_over": character.shock > shk, "shock_pct": share(character.shock, shk),
+        "end": end, "end_now": end_now, "end_pct": share(end_now, end),
         "flags": economy.karma_flags(character, lines) if lines is not None else [],
     }
 

@@ -52,11 +52,11 @@ class WoundForm(forms.Form):
 
 
 def wound_bars(character: Character, hp: int, shk: int, end: int, *, game_hours: int) -> dict:
-    """Return what the wound bars show: HP less trauma, shock against SHK, END less what is
-    spent, and how long a knock-out from a fight that ended still runs on the campaign clock."""
+    """Return what the wound bars show: HP less trauma (below zero when trauma passes it, as the
+    article's death example counts), shock against SHK, END less what is spent, and how long a knock-out from a fight that ended still runs on the campaign clock."""
     left = out_cold_left(character, game_hours)
     return {
-        "hp": max(hp - character.trauma, 0), "hp_max": hp, "trauma": character.trauma,
+        "hp": hp - character.trauma, "hp_max": hp, "trauma": character.trauma,
         "shock": character.shock, "shk": shk, "shock_over": character.shock > shk,
         "end": max(end - character.endurance_spent, 0), "end_max": end,
         "out_cold": duration(left) if left else "",

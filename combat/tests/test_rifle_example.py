@@ -157,3 +157,19 @@ def test_wounds_recorded_outside_the_fight_make_the_fighter_dying(fight):
     assert pc["dying"] is False
     refused = api.post(f"/api/v1/encounters/{encounter}/dying/", {"combatant": fight["pc"]}, format="json")
     assert refused.status_code == 409 and "not dying" in str(refused.json())
+
+
+def test_hit_points_count_below_zero(fight, client, personas):
+    """Article, "Death": "a character goes to -2 hit points in round D"; RULINGS §8: HP may go
+    below zero. Trauma 32 against HP 30 reads −2 in the tracker, on the sheet and the dashboard."""
+    api, encounter, alice = fight["api"], fight["encounter"], fight["alice"]
+    Character.objects.filter(pk=alice.pk).update(trauma=32)
+    (pc,) = [c for c in api.get(f"/api/v1/encounters/{encounter}/").json()["combatants"] if c["id"] == fight["pc"]]
+    assert pc["hp"] == -2 and pc["hp_max"] == 30 and pc["dying"] is True
+    client.force_login(personas["gm"])
+    sheet = client.get(f"/characters/{alice.pk}/").content.decode()
+    assert "<strong>-2 / 30</strong>" in sheet
+    tracker = client.get(f"/encounters/{encounter}/").content.decode()
+    assert 'data-hp>-2/30</span>' in tracker and 'aria-valuenow="0" aria-valuetext="-2 of 30"' in tracker
+    dashboard = client.get(f"/campaigns/{personas['campaign'].pk}/").content.decode()
+    assert '<span class="v-num">-2/30</span>' in dashboard
