@@ -222,8 +222,11 @@ def attack_make(*, encounter: Encounter, by, request: AttackRequest, dice: dict 
                 "breakdown": [list(t) for t in hit.save.breakdown]},
             "unconscious_seconds": None if hit.unconscious_seconds is None else float(hit.unconscious_seconds),
             "unconscious_minutes": None if hit.unconscious_minutes is None else float(hit.unconscious_minutes),
-            "out_cold_seconds": None if not out else min(ceil(out), game_time.LONGEST_SECONDS),
-            "actions_missed": None if not out else game_time.actions_missed(out, encounter.round_seconds),
+            # The time chart's last row is "10,000+": the rest of the fight, not a count of actions.
+            "out_cold_seconds": None if not out else min(ceil(out), game_time.OPEN_ENDED_SECONDS),
+            "out_cold_rest_of_fight": bool(out) and game_time.open_ended(out),
+            "actions_missed": None if not out or game_time.open_ended(out) else
+            game_time.actions_missed(out, encounter.round_seconds),
             "stat_damage": stat_damage, "dying": dying,
             "hit_breakdown": [list(t) for t in hit.breakdown],
         })

@@ -17,6 +17,8 @@ def _out_cold(combatant, encounter: Encounter) -> dict:
                                   round_seconds=encounter.round_seconds)
     if not left:
         return {"out_cold_seconds": 0, "out_cold": ""}
+    if game_time.open_ended(left):
+        return {"out_cold_seconds": left, "out_cold": game_time.REST_OF_FIGHT}
     back = f"until round {game_time.back_in_round(combatant.out_cold_until, encounter.round_seconds):,}"
     return {"out_cold_seconds": left,
             "out_cold": back if left < game_time.MINUTE else f"{game_time.duration(left)}, {back}"}

@@ -411,7 +411,10 @@ def encounter_end(*, encounter: Encounter, by) -> Encounter:
         # The fight's clock stops at the end of this round; a knock-out runs on past it, on the
         # campaign clock for a character (the next fight or the sheet reads it from there).
         left = max((combatant.out_cold_until or 0) - encounter.round * encounter.round_seconds, 0)
-        if left > 0:
+        if game_time.open_ended(left):  # the table's "10,000+": that long at least, then the GM says
+            left = game_time.OPEN_ENDED_SECONDS
+            still.append((f"{combatant.name} for {left:,} s or more (the GM says when they wake)", combatant))
+        elif left > 0:
             still.append((f"{combatant.name} for {game_time.duration(left)}", combatant))
         if combatant.character is not None:
             out_cold_carry(combatant.character, seconds=left, game_hours=encounter.campaign.game_hours)

@@ -20,10 +20,15 @@ from rulebook import RulesError
 
 MINUTE, HOUR, DAY, YEAR = 60, 3600, 86400, 31_557_600  # a Julian year: 365.25 days
 
-#: The longest stretch a fight records: a century. The time chart goes on without end (a huge
-#: shock excess); past this the victim is out for longer than any campaign, and the record
-#: says so instead of holding a number no column can.
+#: The time chart's last row, "×10,000+" (RULINGS §8): a knock-out this long or longer lasts
+#: the rest of the fight, and after it the GM says when the character wakes.
+OPEN_ENDED_SECONDS = 10_000
+#: Where the fight's clock puts the end of an open-ended knock-out: later than any fight runs.
 LONGEST_SECONDS = 100 * YEAR
+
+
+#: What an open-ended knock-out is called (RULINGS §8).
+REST_OF_FIGHT = f"for the rest of the fight ({OPEN_ENDED_SECONDS:,}+ s)"
 
 
 def round_start(round_number: int, round_seconds: int) -> int:
@@ -34,11 +39,18 @@ def round_start(round_number: int, round_seconds: int) -> int:
 def ends_at(*, round_number: int, round_seconds: int, seconds: Fraction | int, acts_later: bool = False) -> int:
     """The second on the fight clock at which a knock-out of ``seconds`` in ``round_number``
     ends, dated to the victim's next chance to act (``acts_later``: its turn in this round is
-    still to come), the time rounded up to a whole second and capped at LONGEST_SECONDS."""
+    still to come), the time rounded up to a whole second. An open-ended knock-out (the time
+    chart's last row) ends later than any fight runs: LONGEST_SECONDS on."""
     if seconds < 0:
         raise RulesError(f"A duration cannot be negative, not {seconds}.")
     start = round_start(round_number, round_seconds) if acts_later else round_number * round_seconds
-    return start + min(ceil(seconds), LONGEST_SECONDS)
+    return start + (LONGEST_SECONDS if open_ended(seconds) else ceil(seconds))
+
+
+def open_ended(seconds: Fraction | int) -> bool:
+    """Whether a knock-out (or what is left of one in a fight) is the time chart's "10,000+":
+    the rest of the fight."""
+    return seconds >= OPEN_ENDED_SECONDS
 
 
 def misses_action(*, until: int | None, round_number: int, round_seconds: int) -> bool:
@@ -94,6 +106,9 @@ def _plural(count, unit: str) -> str:
 
 
 def out_cold(seconds: Fraction | int, round_seconds: int) -> str:
-    """A knock-out as the log and the card say it: "20 s — misses 2 actions"."""
+    """A knock-out as the log and the card say it: "20 s — misses 2 actions", or "for the rest
+    of the fight (10,000+ s)" from the time chart's last row on."""
+    if open_ended(seconds):
+        return REST_OF_FIGHT
     missed = actions_missed(seconds, round_seconds)
     return f"{duration(seconds)} — misses {missed:,} action{'' if missed == 1 else 's'}"

@@ -53,17 +53,13 @@ def _amount(value: object, what: str, *, positive: bool = True) -> Fraction:
 def time_multiplier(index: int) -> Fraction:
     """Return the time-chart multiplier for ``index`` ("Tables", Aiming/Extra Time).
 
-    Index −6 ("less than ×0.1") and anything lower is a moment: 0. Beyond the printed
-    ×10,000+ at index 13 the chart goes on in its own 1-2-5 rhythm (14 → ×20,000,
-    15 → ×50,000, 16 → ×100,000, …), so a large shock excess still yields a finite time.
+    Index −6 ("less than ×0.1") and anything lower is a moment: 0. The chart ends at index 13,
+    "×10,000+": an index above it reads as that row, ten thousand or more (RULINGS §8; the
+    chart is never carried on past its last row).
     """
     if index <= TIME_CHART_MIN_INDEX:
         return Fraction(0)
-    if index <= TIME_CHART_LAST_LISTED:
-        return TIME_CHART[index]
-    steps = index - TIME_CHART_LAST_LISTED
-    decades, rest = divmod(steps, 3)
-    return Fraction(10000) * 10**decades * (1, 2, 5)[rest]
+    return TIME_CHART[min(index, TIME_CHART_LAST_LISTED)]
 
 
 def time_index(ratio: Real | str) -> int:
@@ -75,7 +71,7 @@ def time_index(ratio: Real | str) -> int:
     if x < TIME_CHART[-5]:
         return TIME_CHART_MIN_INDEX
     index = -5
-    while time_multiplier(index + 1) <= x:
+    while index < TIME_CHART_LAST_LISTED and time_multiplier(index + 1) <= x:
         index += 1
     return index
 

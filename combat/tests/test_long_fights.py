@@ -28,29 +28,32 @@ def fight(personas, api_as):
     return {"gm": gm, "encounter": encounter, "pc": pc, "npc": npc}
 
 
-def test_a_knock_out_past_the_time_chart_is_kept_as_time_and_the_fight_goes_on(fight):
-    """Regression: out cold for longer than a small integer holds was a 500 on this attack and
-    on every later one against the same combatant (DataError: smallint out of range). It is now
-    the second on the fight's clock the knock-out ends, said with its unit."""
+def test_a_knock_out_past_the_time_chart_lasts_the_rest_of_the_fight(fight):
+    """RULINGS §8: a time index above the chart's last row (13, "×10,000+") reads as that row,
+    and in a fight the victim stays out for the rest of it. Regression: this knock-out was once
+    a 500 (a small integer overflowed), then "100 years or more — misses 315,576,000 actions"."""
     gm, e = fight["gm"], fight["encounter"]
     url = f"/api/v1/encounters/{e}/attacks/"
     first = gm.post(url, {"attacker": fight["pc"], "target": fight["npc"], "stat": "MEL", "dice": BIG_HIT},
                     format="json")
     assert first.status_code == 201, first.content
-    out = first.json()["data"]["out_cold_seconds"]
-    assert out > 32767 * 10  # far past what the old count of turns could hold
-    # Its turn was still to come in round 1: the knock-out counts from that round's start.
-    assert Combatant.objects.get(pk=fight["npc"]).out_cold_until == out
+    data = first.json()["data"]
+    assert data["out_cold_seconds"] == 10_000 and data["out_cold_rest_of_fight"] is True
+    assert data["actions_missed"] is None
     gm_line = gm.get(f"/api/v1/encounters/{e}/log/").json()["events"][-1]["summary"]
-    assert f"out cold {game_time.duration(out)} — misses" in gm_line, gm_line
+    assert "out cold for the rest of the fight (10,000+ s)" in gm_line and "years" not in gm_line, gm_line
     again = gm.post(url, {"attacker": fight["pc"], "target": fight["npc"], "stat": "MEL",
                           "dice": {"attack": [6, 6, 6]}}, format="json")
     assert again.status_code == 201, again.content
     assert gm.post(f"/api/v1/encounters/{e}/undo/", {}, format="json").status_code == 201
-    assert gm.post(f"/api/v1/encounters/{e}/next-turn/", {}, format="json").status_code in (200, 201)
+    for _ in range(3):  # rounds go by: still out, for the rest of the fight
+        assert gm.post(f"/api/v1/encounters/{e}/next-turn/", {}, format="json").status_code in (200, 201)
     card = next(c for c in gm.get(f"/api/v1/encounters/{e}/").json()["combatants"] if c["id"] == fight["npc"])
-    assert card["out_cold"].endswith(f"until round {game_time.back_in_round(out, 10):,}"), card["out_cold"]
-
+    assert card["out_cold"] == "for the rest of the fight (10,000+ s)", card["out_cold"]
+    ended = gm.post(f"/api/v1/encounters/{e}/end/", {}, format="json")
+    assert ended.status_code in (200, 201), ended.content
+    last = gm.get(f"/api/v1/encounters/{e}/log/").json()["events"][-1]["summary"]
+    assert "for 10,000 s or more (the GM says when they wake)" in last, last
 
 def test_twenty_seconds_out_cold_misses_two_actions_then_comes_round(fight):
     """A knock-out of 20 s in 10-second rounds, landed in round 1 before the NPC's turn, misses
@@ -91,12 +94,12 @@ def test_a_hit_on_an_npc_is_told_in_full_to_the_gm_and_as_its_look_to_players(fi
     assert hit.status_code == 201, hit.content
     gm_line = gm.get(f"/api/v1/encounters/{e}/log/").json()["events"][-1]["summary"]
     assert gm_line.startswith("Brute attacks Frail Mook with Club: hit at the ") and " trauma, " in gm_line, gm_line
-    assert "shock save failed (CON " in gm_line and "out cold 100 years or more" in gm_line, gm_line
+    assert "shock save failed (CON " in gm_line and "out cold for the rest of the fight" in gm_line, gm_line
     for persona in ("player", "viewer"):
         line = api_as(persona).get(f"/api/v1/encounters/{e}/log/").json()["events"][-1]["summary"]
         where = gm_line.split(": ")[1]  # "hit at the left abdomen"
-        assert line == (f"Brute attacks Frail Mook with Club: {where}: looks down, out cold 100 years or more "
-                        "— misses 315,576,000 actions, dying"), (persona, line)
+        assert line == (f"Brute attacks Frail Mook with Club: {where}: looks down, out cold for the rest of "
+                        "the fight (10,000+ s), dying"), (persona, line)
 
 
 def test_acting_now_when_the_one_holding_is_the_one_acting(fight):

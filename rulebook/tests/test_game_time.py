@@ -26,6 +26,13 @@ def test_out_cold_says_the_time_and_the_actions_missed():
     assert game_time.out_cold(Fraction(1, 10), 10) == "a moment — misses 1 action"
 
 
+def test_out_cold_from_the_time_charts_last_row_is_the_rest_of_the_fight():
+    """RULINGS §8: "out cold for the rest of the fight (10,000+ s)", no count of actions."""
+    assert game_time.out_cold(10_000, 10) == "for the rest of the fight (10,000+ s)"
+    assert game_time.out_cold(5_000, 10) == "1 h 24 min — misses 500 actions"  # row 12: a time
+    assert game_time.ends_at(round_number=1, round_seconds=10, seconds=10_000) == 10 + game_time.LONGEST_SECONDS
+
+
 def test_a_knock_out_ends_on_the_clock_from_the_victims_next_chance_to_act():
     assert game_time.ends_at(round_number=1, round_seconds=10, seconds=20) == 30  # it had acted
     assert game_time.ends_at(round_number=2, round_seconds=10, seconds=20, acts_later=True) == 30

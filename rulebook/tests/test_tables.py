@@ -75,7 +75,7 @@ def test_lookup_past_the_rows_follows_the_progression():
     row = lookup("distance", index=40)
     assert (row.value, row.derived, row.label) == (F(10_000), True, "")
     assert lookup("weight", index=44).value == 880
-    assert lookup("time", index=16).value == 100_000
+    assert lookup("time", index=16).value == 10_000  # the time chart ends at 13 (RULINGS §8)
     assert lookup("assistants", index=17).value == 151
 
 
@@ -83,7 +83,7 @@ def test_lookup_past_the_rows_follows_the_progression():
 @pytest.mark.parametrize(
     ("ratio", "index"),
     [(0, -6), (0.05, -6), (0.1, -5), (0.5, -3), (0.75, -1), (1, 0), (1.4, 0), (2, 2), (4, 2), (4.99, 2),
-     (5, 3), (17, 4), (600, 9), (10_000, 13), (20_000, 14)],
+     (5, 3), (17, 4), (600, 9), (10_000, 13), (20_000, 13), (10**9, 13)],
 )
 def test_time_index_takes_the_largest_multiplier_reached(ratio, index):
     """RULINGS section 5: the largest index whose multiplier ≤ the ratio (x < 0.1 → −6)."""
@@ -91,9 +91,14 @@ def test_time_index_takes_the_largest_multiplier_reached(ratio, index):
 
 
 def test_time_multiplier_and_index_round_trip():
-    for index in range(-5, 25):
+    for index in range(-5, 14):
         assert time_index(time_multiplier(index)) == index
     assert time_multiplier(-6) == 0 and time_multiplier(-9) == 0
+
+
+def test_past_the_last_row_the_time_chart_reads_as_that_row():
+    """RULINGS §8: "A time index above 13 reads as row 13": ×10,000 or more, never extrapolated."""
+    assert [time_multiplier(index) for index in (13, 14, 16, 40)] == [10_000] * 4
 
 
 def test_time_index_rejects_a_negative_ratio():
