@@ -187,7 +187,8 @@ def attack_make(*, encounter: Encounter, by, request: AttackRequest, dice: dict 
               "roll": {"faces": list(attack.check.faces), "total": attack.check.total, "margin": attack.check.margin},
               "outcome": attack.outcome, "critical": attack.critical, "area_hit": attack.area_hit,
               "end_paid": attack.endurance_cost, "dice": slots.record()}
-    summary = f"{attacker.combatant.name} attacks {target.combatant.name} with {weapon['name']}: {attack.outcome}"
+    attempt = f"{attacker.combatant.name} attacks {target.combatant.name} with {weapon['name']}"
+    summary = f"{attempt}: {outcome_words(attack.outcome, critical=attack.critical)}"
     if hit is not None:
         location = attack.location
         result["location"] = {"location": location.location, "part": location.part,
@@ -243,12 +244,19 @@ def attack_make(*, encounter: Encounter, by, request: AttackRequest, dice: dict 
     else:
         summary += told
     seen = seen_by(attacker.combatant, target.combatant)
-    record_roll(campaign=encounter.campaign_id, by=by, kind="combat", label=summary,
+    # The feed tells the attack roll in its own words (what it hit, what the wound did is the log's).
+    record_roll(campaign=encounter.campaign_id, by=by, kind="combat",
+                label=f"{attempt}: {outcome_words(attack.outcome, critical=attack.critical)}",
                 faces=result["dice"].get("attack", []), total=attack.check.total, success=attack.check.success,
                 probability=check_odds(attack.target.total, 3).probability, seen=seen,
                 detail={"critical": True} if attack.critical else None)
     return record(changes=changes, kind="attack", by=by, summary=summary, data=public, gm_data=gm_data,
                   idempotency_key=idempotency_key, answers=answers, seen=seen)
+
+
+def outcome_words(outcome: str, *, critical: bool = False) -> str:
+    """An attack roll's result in words: "critical hit" (3d6 showing 1-1-1), "hit", "near miss", "miss"."""
+    return "critical hit" if critical and outcome == "hit" else outcome.replace("_", " ")
 
 
 def what_it_did(result: dict, *, round_seconds: int) -> str:

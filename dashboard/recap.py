@@ -23,8 +23,11 @@ def _line_told(entry: LogEntry) -> bool:
 
 
 def _roll_told(roll: Roll) -> str:
-    """What makes a roll worth telling: a critical, a miracle, a reroll bought with Karma."""
+    """What makes a roll worth telling: a critical, a miracle, a reroll bought with Karma. An
+    attack's roll is not told apart: its log line, told already, names the critical hit."""
     detail = roll.detail or {}
+    if roll.kind == Roll.Kind.COMBAT:
+        return ""
     if detail.get("critical"):
         return "a critical!"
     if roll.reroll_of_id:

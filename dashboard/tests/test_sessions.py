@@ -13,6 +13,7 @@ from characters import items
 from downtime import services as downtime
 from economy.pools import macguffin_create
 from economy.tests.conftest import make_character  # noqa: F401  (a fixture)
+from rolls.models import Roll
 
 pytestmark = pytest.mark.django_db
 
@@ -64,6 +65,14 @@ def test_a_nights_recap_tells_what_happened_in_order_and_nothing_hidden(personas
     assert all(isinstance(n, int) for n in order), order
     assert order == sorted(order), draft
     assert "Hidden Assassin" not in draft and "Rooftop: Mara" in draft
+    # The critical is named once, in the attack's own line; the roll is not told again beside it.
+    (attack,) = [line for line in lines if "Mara attacks Sniper" in line]
+    assert "with Pistol: critical hit at the " in attack and "(rolled" not in attack, attack
+    roll = Roll.objects.get(campaign=campaign, kind=Roll.Kind.COMBAT)
+    assert roll.label == "Mara attacks Sniper with Pistol: critical hit" and roll.detail == {"critical": True}
+    client.force_login(personas["gm"])
+    feed = client.get(reverse("campaign-roller", args=[campaign.pk])).content.decode()
+    assert '<span class="badge ok">critical</span>' in feed
 
     # Players see nothing until the GM publishes; then the recap and their notes.
     client.force_login(personas["player"])
