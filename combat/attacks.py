@@ -218,8 +218,9 @@ def attack_make(*, encounter: Encounter, by, request: AttackRequest, dice: dict 
             "trauma": hit.trauma, "shock": hit.shock_taken, "shock_rolled": hit.full_shock,
             "shock_this_round": hit.round_shock, "shock_threshold": target.shock_threshold,
             "save": None if hit.save is None else {
-                "target": hit.save.target, "faces": list(hit.save.check.faces), "total": hit.save.check.total,
-                "dice": len(hit.save.check.faces), "saved": hit.save.saved,
+                # The target and dice it was rolled at (the miracle rule's, when it escalated).
+                "target": hit.save.check.effective_target, "faces": list(hit.save.check.faces),
+                "total": hit.save.check.total, "dice": hit.save.check.dice, "saved": hit.save.saved,
                 "breakdown": [list(t) for t in hit.save.breakdown]},
             "unconscious_seconds": None if hit.unconscious_seconds is None else float(hit.unconscious_seconds),
             "unconscious_minutes": None if hit.unconscious_minutes is None else float(hit.unconscious_minutes),
@@ -269,7 +270,7 @@ def what_it_did(result: dict, *, round_seconds: int) -> str:
         said.append(f"{result['trauma']} trauma, {result['shock']} shock")
         save = result.get("save")
         if save is not None:
-            said.append(f"shock save {'made' if save['saved'] else 'failed'} (CON {save['target']} on "
+            said.append(f"shock save {'made' if save['saved'] else 'failed'} (needs ≤ {save['target']} on "
                         f"{save.get('dice', 4)}d6, rolled {save.get('total', sum(save['faces']))})")
         said += [f"{stat} −{points}" for stat, points in sorted(result.get("stat_damage", {}).items()) if points]
     elif result.get("band"):
@@ -315,7 +316,8 @@ def dying_check(*, encounter: Encounter, by, combatant_id: int, medical_target: 
     changes = Changes(encounter)
     changes.watch(combatant)
     combatant.dying_modifier = round_.modifier
-    result = {"combatant": combatant.pk, "modifier": round_.modifier, "target": round_.target,
+    result = {"combatant": combatant.pk, "modifier": round_.modifier, "target": round_.check.effective_target,
+              "dice": round_.check.dice,
               "breakdown": [list(t) for t in round_.breakdown], "faces": list(round_.check.faces),
               "survived": round_.survived, "restored": round_.restored, "medical_help": round_.medical_help,
               "medical": None if medic is None else {"target": medic.target, "faces": list(medic.faces),

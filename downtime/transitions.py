@@ -20,7 +20,7 @@ from characters.models import Character
 from characters.wounds import WOUND_COLUMNS, healing_state, lock_in_play, wound_columns
 from economy.models import KarmaEntry
 from rulebook import RulesError
-from rulebook.dice import DiceSlots, EnteredDice, check_odds
+from rulebook.dice import DiceSlots, EnteredDice, check_odds, target_terms
 from rulebook.radiation import (
     TRANSITION_SAVE_LABEL,
     TRANSITION_SAVE_MODIFIER,
@@ -87,7 +87,7 @@ def transition_preview(*, campaign: Campaign, category: str, character_ids: list
         out.append({
             "character": character.pk, "name": character.name, "category": category, "number": number,
             "target": target, "breakdown": [["CON now", con], [TRANSITION_SAVE_LABEL, TRANSITION_SAVE_MODIFIER],
-                                            ["target on 4d6", target]],
+                                            *[[k, v] for k, v in target_terms(target, STAT_CHECK_DICE)]],
             "odds": _odds(target), "repeat_extra": extra, "extra_breakdown": [[k, v] for k, v in extra_terms],
             "postponed": _delay_text(delay) if delay else None,
         })
@@ -147,7 +147,9 @@ def _transition_one(character: Character, *, category: str, faces, rng) -> tuple
     save = outcome.save
     result = {
         "character": character.pk, "name": character.name, "number": outcome.transition_number,
-        "save": {"target": save.target, "breakdown": [[k, v] for k, v in outcome.save_breakdown],
+        # The target and dice the save was rolled at (the miracle rule's, when it escalated).
+        "save": {"target": save.effective_target, "dice": save.dice,
+                 "breakdown": [[k, v] for k, v in outcome.save_breakdown],
                  "odds": _odds(save.target), "faces": list(save.faces), "total": save.total,
                  "success": save.success, "margin": save.margin},
         "repeat_extra": outcome.repeat_extra, "extra_breakdown": [[k, v] for k, v in outcome.extra_breakdown],

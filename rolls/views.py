@@ -185,7 +185,8 @@ def _built_odds(build, form: SituationForm) -> dict:
         odds = built.odds(extra)
     except DomainError as exc:
         return {"error": exc.message, "field": getattr(exc, "field", "")}
-    return {"built": built, "target": built.target, "dice": odds.dice, "kept": odds.kept,
+    # The target and dice rolled at: the miracle rule's or the extra-benefit dice's, when they apply.
+    return {"built": built, "target": odds.effective_target, "dice": odds.dice, "kept": odds.kept,
             "percent": _percent(odds.probability), "exact": services.fraction_text(odds.probability),
             "miracle": odds.miracle, "extra": extra, "extra_limit": built.extra_limit,
             "terms": built.breakdown, "chart": _chart(built, extra)}

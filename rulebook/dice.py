@@ -222,6 +222,18 @@ def miracle_dice(target: int, dice: int = 3) -> tuple[int, int]:
     return dice, target
 
 
+def target_terms(target: int, dice: int) -> list[tuple[str, int]]:
+    """The last terms of a check's breakdown: the target and the dice it is rolled on, once. A
+    check the impossible-chances rule escalates says so, and ends on the target it is rolled at
+    and the dice it is rolled on, never the raw target beside the dice it was not rolled on."""
+    rolled, effective = miracle_dice(target, dice)
+    if rolled == dice:
+        return [(f"target on {dice}d6", target)]
+    added = rolled - dice
+    return [(f"impossible on {dice}d6: miracle rule, {added} more dice", 2 * added),
+            (f"target on {rolled}d6", effective)]
+
+
 def extra_benefit_limit(target: int, dice: int = 3) -> int:
     """Return the most extra-benefit dice a roller may add to a check that cannot fail.
 

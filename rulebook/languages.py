@@ -17,7 +17,7 @@ from numbers import Real
 
 from rulebook import RulesError
 from rulebook._numbers import require_int
-from rulebook.dice import CheckRoll, roll_check
+from rulebook.dice import CheckRoll, roll_check, target_terms
 from rulebook.stats import STAT_CHECK_DICE, BreakdownLine, CheckTarget
 from rulebook.tables import as_fraction
 
@@ -386,7 +386,7 @@ def immerse(
                     ("era adjustment (LAN check at +15)" if era else "immersion", modifier),
                     ("related languages", related),
                     ("GM modifier", gm_modifier),
-                    ("target on 4d6", target),
+                    *target_terms(target, 4),
                 ],
                 roll,
                 roll.success,

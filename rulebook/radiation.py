@@ -13,7 +13,7 @@ from numbers import Real
 
 from rulebook import RulesError
 from rulebook._numbers import ceil_div, require_int
-from rulebook.dice import CheckRoll, roll_check, roll_dice, roll_die
+from rulebook.dice import CheckRoll, roll_check, roll_dice, roll_die, target_terms
 from rulebook.stats import PRIMARY_STATS, STAT_CHECK_DICE
 from rulebook.tables import as_fraction
 
@@ -126,7 +126,7 @@ def transition(
     save_terms = [
         ("CON", con),
         (TRANSITION_SAVE_LABEL, TRANSITION_SAVE_MODIFIER),
-        ("target on 4d6", target),
+        *target_terms(target, STAT_CHECK_DICE),
     ]
     if save.success:
         d3 = roll_die(3, rng)

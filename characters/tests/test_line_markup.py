@@ -29,7 +29,7 @@ def test_a_line_shows_its_facts_odds_and_actions_with_every_value_escaped():
     assert 'hx-get="/characters/7/roll/?line=skill%3A12"' in html and "Rifle &lt;b&gt;" in html
     assert html.count('name="csrfmiddlewaretoken" value="tok"') == 1  # Remove (no classify form here)
     assert 'action="/characters/7/lines/skills/12/delete/"' in html and 'hx-get="/characters/7/lines/skills/12/edit/?next=sheet"' in html
-    assert "Impossible as it stands" not in html
+    assert "miracle rule" not in html and "≤ <strong>12</strong> <span class=\"muted small\">on 3d6</span>" in html
 
 
 def test_a_line_without_rights_token_or_check_shows_only_what_it_has():
@@ -41,6 +41,8 @@ def test_a_line_without_rights_token_or_check_shows_only_what_it_has():
 
 
 def test_the_miracle_rule_is_said_when_more_dice_are_rolled():
-    check = CheckLine("Leap", -2, [("AGI", -2)], 3, 0.001, 5, Fraction(1, 7776))
+    check = CheckLine("Leap", 1, [("AGI", 1)], 3, 0.001, 5, Fraction(1, 7776))
     html = line_html(_line(check=check), SECTION, first=False, csrf_token="tok")
-    assert "roll 5d6 (miracle rule)" in html
+    # One target, one dice count: the ones rolled (RULINGS §1: +1 die and +2 until possible).
+    assert "≤ <strong>5</strong> <span class=\"muted small\">on 5d6</span>" in html
+    assert "Impossible on 3d6 at 1: the miracle rule adds 2 dice and 4 to the target." in html

@@ -17,6 +17,7 @@ from django.template.loader import render_to_string
 from django.utils.html import conditional_escape as esc
 from django.utils.safestring import SafeString, mark_safe
 
+from rulebook.dice import miracle_dice
 from zenergate_site.templatetags.odds import likelihood
 
 
@@ -65,13 +66,15 @@ def _facts(line) -> str:
 
 def _odds(line) -> str:
     check, exact = line.check, esc(line.exact)
+    # One target and one dice count: the ones rolled (the miracle rule's, when it escalates).
+    dice, target = miracle_dice(check.target, check.dice)
     terms = "".join(f"<li><span>{esc(label)}</span> <b>{value:+d}</b></li>" for label, value in check.breakdown)
-    miracle = (f'\n      <p class="small">Impossible as it stands: roll {check.rolled_dice}d6 (miracle rule).</p>'
-               if check.rolled_dice != check.dice else "")
+    miracle = (f'\n      <p class="small">Impossible on {check.dice}d6 at {check.target}: the miracle rule adds '
+               f'{dice - check.dice} dice and {2 * (dice - check.dice)} to the target.</p>' if dice != check.dice else "")
     return (
         '  <div class="odds">\n'
         '    <details class="breakdown">\n'
-        f'      <summary>≤ <strong>{check.target}</strong> <span class="muted small">on 3d6</span></summary>\n'
+        f'      <summary>≤ <strong>{target}</strong> <span class="muted small">on {dice}d6</span></summary>\n'
         f"      <ul>{terms}</ul>\n"
         f'      <p class="small muted">{exact}.</p>{miracle}\n'
         "    </details>\n"

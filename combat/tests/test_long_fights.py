@@ -94,7 +94,7 @@ def test_a_hit_on_an_npc_is_told_in_full_to_the_gm_and_as_its_look_to_players(fi
     assert hit.status_code == 201, hit.content
     gm_line = gm.get(f"/api/v1/encounters/{e}/log/").json()["events"][-1]["summary"]
     assert gm_line.startswith("Brute attacks Frail Mook with Club: hit at the ") and " trauma, " in gm_line, gm_line
-    assert "shock save failed (CON " in gm_line and "out cold for the rest of the fight" in gm_line, gm_line
+    assert "shock save failed (needs ≤ " in gm_line and "out cold for the rest of the fight" in gm_line, gm_line
     for persona in ("player", "viewer"):
         line = api_as(persona).get(f"/api/v1/encounters/{e}/log/").json()["events"][-1]["summary"]
         where = gm_line.split(": ")[1]  # "hit at the left abdomen"

@@ -68,7 +68,7 @@ def test_the_rifle_example_end_to_end(fight):
     # The log line says everything the hit did, to every reader: the victim is a player character.
     line = api.get(f"/api/v1/encounters/{encounter}/log/").json()["events"][-1]["summary"]
     assert line == ("Rifleman attacks Ambush-victim with Rifle: hit at the right chest: 4 trauma, 8 shock, "
-                    "shock save failed (CON 5 on 4d6, rolled 24), RES −1, out cold 10 s — misses 1 action"
+                    "shock save failed (needs ≤ 5 on 4d6, rolled 24), RES −1, out cold 10 s — misses 1 action"
                     ).replace("Ambush-victim", alice.name), line
 
     wounds = api.get(f"/api/v1/characters/{alice.pk}/wounds/").json()

@@ -158,7 +158,10 @@ def test_a_miracle_save_rolls_the_extra_dice_first(personas, api_as, make_charac
                            dice={bob: [1] * 9 + [3]})
     assert response.status_code == 201, response.content
     (result,) = response.json()["characters"]
-    assert result["save"]["target"] == -1 and len(result["save"]["faces"]) == 9
+    # One target and one dice count, the ones rolled; the breakdown says how −1 on 4d6 became them.
+    assert (result["save"]["target"], result["save"]["dice"], len(result["save"]["faces"])) == (9, 9, 9)
+    assert result["save"]["breakdown"][-2:] == [["impossible on 4d6: miracle rule, 5 more dice", 10],
+                                                ["target on 9d6", 9]]
     odds = result["save"]["odds"]
     assert (odds["probability"], odds["dice"], odds["effective_target"]) == ("1/10077696", 9, 9)
     assert result["save"]["success"] is True  # nine ones: 9 ≤ 9
