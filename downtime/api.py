@@ -49,7 +49,8 @@ class DowntimeApi(APIView):
         data.is_valid(raise_exception=True)
         if data.validated_data["preview"]:
             report = services.downtime_preview(campaign=access.campaign, request=data.validated_data)
-            sheets = sheet_rest.sheet_reports(campaign=access.campaign, hours=data.validated_data["hours"])
+            sheets = sheet_rest.sheet_reports(campaign=access.campaign, hours=data.validated_data["hours"],
+                                             rest=data.validated_data.get("rest", "comfortable"))
             return Response(DowntimePreviewOut({"report": report, "sheets": sheets}).data)
         job, created = services.downtime_start(campaign=access.campaign, by=request.user,
                                                request=data.validated_data)

@@ -36,10 +36,10 @@ def _numbers(sheet: SystemSheet) -> dict:
     return {p.name: sheet.numbers.get(p.name, p.default) for p in spec_for(sheet.system).numbers}
 
 
-def sheet_reports(*, campaign: Campaign, hours: int) -> list[dict]:
+def sheet_reports(*, campaign: Campaign, hours: int, rest: str = "comfortable") -> list[dict]:
     """What the downtime would do to each sheet, changing nothing (the preview)."""
-    return [{"sheet": sheet.pk, "name": sheet.name, "lines": list(recover(sheet.system, sheet.condition, sheet.pools,
-                                                                          _numbers(sheet), hours).lines)}
+    return [{"sheet": sheet.pk, "name": sheet.name,
+             "lines": list(recover(sheet.system, sheet.condition, sheet.pools, _numbers(sheet), hours, rest=rest).lines)}
             for sheet in SystemSheet.objects.filter(pk__in=sheets_in_play(campaign)).order_by("pk")]
 
 
@@ -54,7 +54,8 @@ def rest_sheets(job: Job, ids: list[int]) -> int:
         done = set(SheetClaim.objects.filter(job=job, sheet_id__in=ids).values_list("sheet_id", flat=True))
         claims = []
         for sheet in (s for s in sheets if s.pk not in done):
-            rested = recover(sheet.system, sheet.condition, sheet.pools, _numbers(sheet), hours)
+            rested = recover(sheet.system, sheet.condition, sheet.pools, _numbers(sheet), hours,
+                             rest=job.params.get("rest", "comfortable"))
             before = {"condition": sheet.condition, "pools": sheet.pools}
             for key, after in rested.pools.items():
                 move_pool(sheet, pool=key, to=after, action=LONG_REST if hours >= LONG_REST_HOURS else SHORT_REST,

@@ -113,7 +113,8 @@ def downtime_page(request, campaign_id: int):
             try:
                 if request.POST.get("action") == "preview":
                     preview = services.downtime_preview(campaign=campaign, request=form.request_data())
-                    sheet_preview = sheet_rest.sheet_reports(campaign=campaign, hours=form.request_data()["hours"])
+                    sheet_preview = sheet_rest.sheet_reports(campaign=campaign, hours=form.request_data()["hours"],
+                                                                   rest=form.request_data().get("rest", "comfortable"))
                 else:
                     job, _ = services.downtime_start(campaign=campaign, by=request.user, request=form.request_data())
                     return redirect("campaign-job", campaign_id=campaign.pk, job_id=job.pk)

@@ -508,7 +508,7 @@ def test_a_plot_point_buys_a_bonus_die_and_a_rally(api_as, personas):
                                                                       "use": "rally"}, format="json")
     assert rally.status_code == 201, rally.json()
     soraya.refresh_from_db()
-    assert soraya.condition == {"endurance": 3}  # 3 lost, 1 back (rounded down)
+    assert soraya.condition == {"endurance": 3, "half_back": True}  # 3 lost, 1 back (rounded down); the rest's half spent
 
 
 def test_wounds_bleed_each_round_until_first_aid(api_as, personas, camelot):

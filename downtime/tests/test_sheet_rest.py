@@ -85,12 +85,20 @@ def test_success_check_edge_comes_back_by_the_ledger_and_undo_takes_it(personas,
     assert PoolEntry.objects.filter(sheet=sheet, action="undo").get().amount == -2
 
 
-def test_zerospace_endurance_comes_back_by_halves(personas, api_as):
+def test_zerospace_endurance_comes_back_half_once_then_all_with_sleep(personas, api_as):
+    """001, "Endurance" (RULINGS §8): an hour's rest gives half the loss back once (Brawn 4 at 1:
+    3 lost, 1 back → 2); another hour gives nothing; a night's sleep gives all of it."""
     campaign, sheet = _sheet(personas, "zerospace", brawn=4, presence=2)
     _set(sheet, condition={"endurance": 1})
-    services.downtime_run(job_id=_downtime(api_as, campaign, 1, "hour"))  # 1 → 2 (3 lost: 1 back) → 3
+    services.downtime_run(job_id=_downtime(api_as, campaign, 1, "hour"))
     sheet.refresh_from_db()
-    assert sheet.condition == {"endurance": 3}
+    assert sheet.condition == {"endurance": 2, "half_back": True}
+    services.downtime_run(job_id=_downtime(api_as, campaign, 1, "another hour"))
+    sheet.refresh_from_db()
+    assert sheet.condition["endurance"] == 2
+    services.downtime_run(job_id=_downtime(api_as, campaign, 8, "a night"))
+    sheet.refresh_from_db()
+    assert sheet.condition == {"endurance": 4}
 
 
 def test_undo_is_refused_for_a_sheet_changed_since(personas, api_as):

@@ -171,7 +171,9 @@ def zerospace_attack(*, av: int, dv: int, bonus_dice: int = 0, defense_dice: int
     breakdown += (("Endurance lost", lost), ("target's Endurance", left))
     summary = (f"hits for {lost} Endurance ({left} left{', defeated' if left == 0 else ''})" if roll.success
                else f"misses (margin {roll.details['margin']})")
-    return Blow(summary, breakdown, roll.details["rolls"], {"second": {**target, "endurance": left}} if lost else {},
+    # A new loss: the half-hour's half may come back once more after this conflict.
+    hurt = {**{k: v for k, v in target.items() if k != HALF_BACK}, "endurance": left}
+    return Blow(summary, breakdown, roll.details["rolls"], {"second": hurt} if lost else {},
                 {"first.plot_points": point}, roll.probability)
 
 
@@ -405,19 +407,30 @@ class Recovery:
     lines: tuple[str, ...]
 
 
+#: ZeroSpace: the condition's mark that the half-hour's half has come back since the last loss.
+HALF_BACK = "half_back"
+
+
 def rally(condition: Mapping | None, numbers: Mapping[str, int]) -> dict:
-    """ZeroSpace's rally, a plot point spent: half the Endurance lost comes back, rounded down."""
+    """ZeroSpace's rally, a plot point spent: half the Endurance lost comes back at once, rounded
+    down, "as though they'd had a half-hour's worth of rest" (001, "Endurance"): that rest's half
+    is then spent, and resting gives no more until a night's sleep (RULINGS §8)."""
     condition = condition_of("zerospace", condition, numbers)
     base = zerospace.base_endurance(numbers.get("brawn", 0), numbers.get("presence", 0))
-    return {**condition, "endurance": zerospace.rest_endurance(base, min(condition["endurance"], base))}
+    return {**condition, "endurance": zerospace.rest_endurance(base, min(condition["endurance"], base)),
+            HALF_BACK: True}
 
 
 def recover(system: str, condition: Mapping | None, pools: Mapping[str, int], numbers: Mapping[str, int],
-            hours: int) -> Recovery:
-    """Rest ``hours`` between sessions (the bleeding stopped, as first aid between fights does).
+            hours: int, *, rest: str = "comfortable") -> Recovery:
+    """Rest ``hours`` between sessions (the bleeding stopped, as first aid between fights does);
+    ``rest`` is the downtime's kind (rulebook.recovery.REST_KINDS): comfortable or rough rest
+    has a night's sleep in it when long enough, "awake" rests without sleep, "none" is no rest.
 
-    - ZeroSpace: every half hour of rest gives back half the Endurance lost, rounded down
-      (001, "Erholung"), so a few hours bring all of it back but the last point of an odd loss.
+    - ZeroSpace (001, "Endurance"; RULINGS §8): about half an hour of rest gives back half the
+      Endurance lost, rounded down, once since the last loss (a rally counts as it); more comes
+      back only from a night's sleep (``SLEEP_HOURS_A_DAY`` hours or more, asleep), which
+      restores all of it.
     - Success Check: a rest of 8 hours or more is a long rest (all Edge back), a shorter one a
       short rest (+1); the text gives no healing rate for damage, so damage waits for the GM.
     - Rocket House: a Fatigue per half hour of sleep and per hour of restful activity (8 hours
@@ -431,10 +444,19 @@ def recover(system: str, condition: Mapping | None, pools: Mapping[str, int], nu
     if system == "zerospace":
         base = zerospace.base_endurance(numbers.get("brawn", 0), numbers.get("presence", 0))
         current = min(condition["endurance"], base)
-        for _ in range(min(hours * 2, 64)):  # every half hour; the loss halves each time, 64 is plenty
-            current = zerospace.rest_endurance(base, current)
+        if rest in ("comfortable", "rough") and hours >= SLEEP_HOURS_A_DAY:  # a night's sleep: all of it
+            current, how = base, "a night's sleep"
+            condition.pop(HALF_BACK, None)
+        elif hours and rest != "none" and not condition.get(HALF_BACK):  # half an hour's rest: half, once
+            current, how = zerospace.rest_endurance(base, current), "half an hour's rest: half the loss"
+            condition[HALF_BACK] = True
+        else:
+            how = ""
         if current != condition["endurance"]:
-            lines.append(f"Endurance {condition['endurance']} → {current} of {base}")
+            lines.append(f"Endurance {condition['endurance']} → {current} of {base} ({how})")
+        elif current < base and hours and rest != "none":
+            lines.append(f"Endurance stays {current} of {base}: the half-hour's half is spent; "
+                         "the rest comes back with a night's sleep")
         condition["endurance"] = current
     elif system == "success_check":
         maximum, edge = numbers.get("edge_max", 0), int(pools.get("edge", 0))

@@ -122,8 +122,44 @@ def test_rest():
     edge = exchanges.recover("success_check", {}, {"edge": 0}, {"edge_max": 3}, 2)
     assert edge.pools == {"edge": 1} and edge.lines == ("Edge 0 → 1 of 3 (short rest)",)
     assert exchanges.recover("success_check", {}, {"edge": 0}, {"edge_max": 3}, 8).pools == {"edge": 3}
-    assert exchanges.recover("zerospace", {"endurance": 0}, {}, {"brawn": 5}, 1).condition == {"endurance": 3}
+    assert exchanges.recover("zerospace", {"endurance": 0}, {}, {"brawn": 5}, 1).condition == {
+        "endurance": 2, "half_back": True}  # 5 lost: 2 back (rounded down)
     assert exchanges.recover("core_rules", {}, {}, {}, 100).lines == ()
+
+
+def _zs(endurance, hours, rest="comfortable", base=5, **more):
+    return exchanges.recover("zerospace", {"endurance": endurance, **more}, {}, {"brawn": base}, hours, rest=rest)
+
+
+def test_zerospace_rest_gives_half_back_once_and_sleep_all():
+    """001, "Endurance" (RULINGS §8): about half an hour's rest after a conflict gives back half the
+    Endurance lost, rounded down, once; more only from a night's sleep, which restores all of it.
+    Hand-worked: Brawn 5 at 2 (3 lost) → 2 + ⌊3 / 2⌋ = 3."""
+    assert _zs(2, 2, rest="awake").condition["endurance"] == 3  # not 4: the half comes once
+    assert _zs(2, 8).condition == {"endurance": 5}  # a night's sleep: all back
+    assert _zs(2, 8, rest="awake").condition["endurance"] == 3  # eight hours awake are no night
+    assert _zs(3, 8, base=4).condition == {"endurance": 4}  # once "Nothing to heal or refill"
+    assert _zs(3, 1, base=4).condition["endurance"] == 3  # 1 lost: ⌊1 / 2⌋ = 0 back
+    assert _zs(2, 4, rest="none").condition == {"endurance": 2}  # no rest at all: nothing back
+    once = _zs(2, 1)
+    again = exchanges.recover("zerospace", once.condition, {}, {"brawn": 5}, 3, rest="rough")
+    assert again.condition["endurance"] == 3 and "the half-hour's half is spent" in again.lines[0]
+    night = exchanges.recover("zerospace", again.condition, {}, {"brawn": 5}, 8, rest="rough")
+    assert night.condition == {"endurance": 5} and night.lines == ("Endurance 3 → 5 of 5 (a night's sleep)",)
+
+
+def test_zerospace_rally_is_the_half_hours_half_and_a_new_loss_allows_it_again():
+    """001: a rally (a plot point spent) restores Endurance "as though they'd had a half-hour's
+    worth of rest": 2 of 5 → 3, and resting then gives nothing more until sleep; a new hit
+    starts a new conflict, whose half-hour rest gives half back again."""
+    rallied = exchanges.rally({"endurance": 2}, {"brawn": 5})
+    assert rallied == {"endurance": 3, "half_back": True}
+    assert exchanges.recover("zerospace", rallied, {}, {"brawn": 5}, 1).condition["endurance"] == 3
+    hit = exchanges.zerospace_attack(av=6, dv=5, attacker={}, target=rallied, attacker_numbers={"brawn": 4},
+                                     target_numbers={"brawn": 5}, dice=[4, 4, 3, 3])
+    assert hit.conditions == {"second": {"endurance": 2}}  # hit for 1: the mark is gone
+    assert exchanges.recover("zerospace", hit.conditions["second"], {}, {"brawn": 5}, 1).condition[
+        "endurance"] == 3
 
 
 def test_bleeding_adds_up_and_first_aid_stops_it():
