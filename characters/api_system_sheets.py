@@ -83,8 +83,9 @@ class SystemSheetOut(serializers.Serializer):
 class PoolIn(StrictInput):
     pool = TextField(max_length=20, help_text="plot_points (ZeroSpace), edge (Success Check) or strength_effect "
                                               "(Rocket House).")
-    action = serializers.ChoiceField(choices=list(ACTIONS), help_text="spend; short_rest, long_rest; session, "
-                                     "award and new_fight are the GM's; burn: Success Check's Edge Burn, when down.")
+    action = serializers.ChoiceField(choices=list(ACTIONS), help_text="spend; short_rest, long_rest, session, "
+                                     "award and new_fight are the GM's (a player asks for a rest: rest-asks/); "
+                                     "burn: Success Check's Edge Burn, when down.")
     use = TextField(max_length=40, required=False, default="", allow_blank=True,
                     help_text="What a spent point buys (bonus die, advantage …), for the ledger.")
     idempotency_key = TextField(min_length=1, max_length=100, trim_whitespace=False, required=False)
@@ -178,4 +179,25 @@ class SystemSheetPoolsApi(APIView):
         return Response(PoolEntryOut(entry).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
-__all__ = ["SystemSheetDetailApi", "SystemSheetListApi", "SystemSheetPoolsApi"]
+class RestAskIn(StrictInput):
+    rest = serializers.ChoiceField(choices=list(system_sheets.REST_ASKS), help_text="short_rest or long_rest.")
+
+
+class RestAskOut(serializers.Serializer):
+    asked = serializers.CharField(help_text="The line the campaign's log and the GM's view of the sheet show.")
+
+
+class SystemSheetRestAskApi(APIView):
+    @extend_schema(request=RestAskIn, responses={201: RestAskOut},
+                   description="A player asks the GM for a rest (rests are the GM's call): a line in the log "
+                               "and a notice on the sheet for the GM until a rest is given. Nothing else changes.")
+    def post(self, request, sheet_id: int):
+        access = access_system_sheet(user=request.user, sheet_id=sheet_id, write=True)
+        data = RestAskIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        system_sheets.rest_ask(sheet=access.sheet, by=request.user, rest=data.validated_data["rest"])
+        asked = selectors.rest_asked(sheet=access.sheet)
+        return Response(RestAskOut({"asked": asked.summary if asked else ""}).data, status=status.HTTP_201_CREATED)
+
+
+__all__ = ["SystemSheetDetailApi", "SystemSheetListApi", "SystemSheetPoolsApi", "SystemSheetRestAskApi"]

@@ -99,6 +99,20 @@ def pool_ledger(*, sheet: SystemSheet, limit: int = 50) -> list[PoolEntry]:
     return list(PoolEntry.objects.filter(sheet=sheet).select_related("by").order_by("-created_at", "-id")[:limit])
 
 
+def rest_asked(*, sheet: SystemSheet):
+    """The player's latest ask for a rest that no rest has answered since (a log entry), or None."""
+    from campaign.models import LogEntry
+    from rulebook.systems.sheets import LONG_REST, SHORT_REST
+
+    asked = (LogEntry.objects.filter(campaign_id=sheet.campaign_id, action="sheet.rest_asked", data__sheet=sheet.pk)
+             .order_by("-created_at", "-id").first())
+    if asked is None:
+        return None
+    rested = PoolEntry.objects.filter(sheet=sheet, action__in=(SHORT_REST, LONG_REST),
+                                      created_at__gte=asked.created_at).exists()
+    return None if rested else asked
+
+
 def system_sheet_view(*, sheet: SystemSheet, rulings: dict | None = None) -> dict:
     """What a sheet shows: each line with its odds at every step of its system's ladder, the
     sheet's numbers with their labels, and each resource with its maximum (odds come from the

@@ -19,7 +19,17 @@ from rulebook import RulesError
 from rulebook.systems import get_system, success_check
 from rulebook.systems.base import ParamError
 from rulebook.systems.exchanges import condition_of, rally, standing
-from rulebook.systems.sheets import ACTIONS, AWARD, BURN, NEW_FIGHT, SESSION, SPEND, spec_for
+from rulebook.systems.sheets import (
+    ACTIONS,
+    AWARD,
+    BURN,
+    LONG_REST,
+    NEW_FIGHT,
+    SESSION,
+    SHORT_REST,
+    SPEND,
+    spec_for,
+)
 from zenergate_site import limits
 
 from .events import SystemSheetChanged
@@ -139,7 +149,8 @@ def pool_act(*, sheet: SystemSheet, by, is_gm: bool, pool: object, action: objec
              idempotency_key: object = None) -> tuple[PoolEntry, bool]:
     """Spend or refill one resource of the sheet; return (entry, created).
 
-    The sheet's player and the GM spend and rest; a new session and an award are the GM's.
+    The sheet's player and the GM spend; rests, a new session and an award are the GM's (a rest
+    happens in the fiction, which the GM calls: RULINGS §8); a player asks (``rest_ask``).
     Replaying ``idempotency_key`` returns the first entry and changes nothing.
     """
     changes = change_set(campaign=sheet.campaign_id, by=by)
@@ -148,6 +159,8 @@ def pool_act(*, sheet: SystemSheet, by, is_gm: bool, pool: object, action: objec
         raise CampaignError("The idempotency key is a string of 1–100 characters.", field="idempotency_key")
     if not isinstance(action, str) or action not in ACTIONS:
         raise CampaignError(f"Choose an action: {', '.join(ACTIONS)}.", field="action")
+    if action in (SHORT_REST, LONG_REST) and not is_gm:
+        raise PermissionDenied(f"{ACTIONS[action]}: the GM calls rests; ask the GM for one.")
     if action in (SESSION, AWARD, NEW_FIGHT) and not is_gm:
         raise PermissionDenied(f"{ACTIONS[action]}: the GM's to give.")
     sheet = changes.lock(SystemSheet.objects.filter(pk=sheet.pk))[0]
@@ -188,3 +201,19 @@ def pool_act(*, sheet: SystemSheet, by, is_gm: bool, pool: object, action: objec
 def forget_campaign(sender, campaign, **_) -> None:
     """A deleted campaign takes its sheets' pool ledgers with it (campaign.signals.campaign_clearing)."""
     PoolEntry.objects.filter(campaign=campaign).delete()
+
+
+#: What a player may ask the GM for, in the log's words.
+REST_ASKS = {SHORT_REST: "a short rest", LONG_REST: "a long rest"}
+
+
+@transaction.atomic
+def rest_ask(*, sheet: SystemSheet, by, rest: str) -> None:
+    """A player asks the GM for a rest: a line in the campaign's log and a notice on the sheet for
+    the GM (``selectors.rest_asked``), until the GM gives a rest. Nothing else changes."""
+    if rest not in REST_ASKS:
+        raise CampaignError(f"Ask for one of: {', '.join(REST_ASKS)}.", field="rest")
+    changes = change_set(campaign=sheet.campaign_id, by=by)
+    changes.audit("sheet.rest_asked", f"{sheet.name}: {getattr(by, 'username', by)} asks the GM for {REST_ASKS[rest]}",
+                  data={"sheet": sheet.pk, "rest": rest})
+    changes.publish(SystemSheetChanged(sheets=[sheet.pk]))

@@ -21,6 +21,8 @@ urlpatterns = [
          name="api-system-sheet"),
     path("system-sheets/<int:sheet_id>/pools/", api_system_sheets.SystemSheetPoolsApi.as_view(),
          name="api-system-sheet-pools"),
+    path("system-sheets/<int:sheet_id>/rest-asks/", api_system_sheets.SystemSheetRestAskApi.as_view(),
+         name="api-system-sheet-rest-asks"),
 ]
 
 # Nested CRUD for each kind of sheet line: api-character-skills, api-character-skills-detail, …

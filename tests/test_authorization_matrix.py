@@ -303,6 +303,7 @@ MATRIX: dict[str, dict[str, Rule]] = {
     "api-campaign-system-sheets": {"GET": MEMBERS_READ, "POST": PLAYERS_OR_GM_WRITE(body={"name": "Matrix"})},
     "api-system-sheet": {"GET": MEMBERS_READ, "PATCH": OWNER_OR_GM_WRITES},
     "api-system-sheet-pools": {"POST": OWNER_OR_GM_WRITES(body={"pool": "plot_points", "action": "spend"})},
+    "api-system-sheet-rest-asks": {"POST": OWNER_OR_GM_WRITES(body={"rest": "short_rest"})},
     **{name: methods for kind in LINE_KINDS for name, methods in (
         (f"api-character-{kind}", {"GET": MEMBERS_READ, "POST": OWNER_OR_GM_WRITES}),
         (f"api-character-{kind}-detail", {"GET": MEMBERS_READ, "PATCH": OWNER_OR_GM_WRITES,

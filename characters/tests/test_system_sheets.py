@@ -88,14 +88,14 @@ def test_edge_is_spent_once_per_key_and_never_below_zero(api_as, sheet):
     sheet.refresh_from_db()
     assert sheet.pools == {"edge": 0}
     assert [e.balance_after for e in PoolEntry.objects.filter(sheet=sheet).order_by("id")] == [2, 1, 0]
-    rest = player.post(url, {"pool": "edge", "action": "long_rest"}, format="json")
+    rest = api_as("gm").post(url, {"pool": "edge", "action": "long_rest"}, format="json")
     assert rest.status_code == 201 and rest.json()["balance_after"] == 3
 
 
 def test_a_key_used_for_another_change_is_refused(api_as, sheet):
     url = f"/api/v1/system-sheets/{sheet.pk}/pools/"
     api_as("player").post(url, {"pool": "edge", "action": "spend", "idempotency_key": "k"}, format="json")
-    again = api_as("player").post(url, {"pool": "edge", "action": "short_rest", "idempotency_key": "k"}, format="json")
+    again = api_as("gm").post(url, {"pool": "edge", "action": "short_rest", "idempotency_key": "k"}, format="json")
     assert again.status_code == 409
 
 
@@ -104,6 +104,34 @@ def test_only_the_gm_awards(api_as, sheet):
     assert api_as("player").post(url, {"pool": "edge", "action": "award"}, format="json").status_code == 403
     assert api_as("gm").post(url, {"pool": "edge", "action": "spend"}, format="json").status_code == 201
     assert api_as("gm").post(url, {"pool": "edge", "action": "award"}, format="json").json()["balance_after"] == 3
+
+
+def test_rests_are_the_gms_and_a_player_asks_for_one(api_as, sheet, client, personas):
+    """RULINGS §8: Edge comes back with the rests the text names (002, "Edge": a short rest one,
+    a long rest all), which the GM calls; a player may ask but not take one alone."""
+    url = f"/api/v1/system-sheets/{sheet.pk}/pools/"
+    player = api_as("player")
+    assert player.post(url, {"pool": "edge", "action": "spend"}, format="json").status_code == 201
+    for rest in ("short_rest", "long_rest"):
+        refused = player.post(url, {"pool": "edge", "action": rest}, format="json")
+        assert refused.status_code == 403 and "ask the GM" in str(refused.json()), rest
+    sheet.refresh_from_db()
+    assert sheet.pools == {"edge": 2}
+    asked = player.post(f"/api/v1/system-sheets/{sheet.pk}/rest-asks/", {"rest": "long_rest"}, format="json")
+    assert asked.status_code == 201 and "asks the GM for a long rest" in asked.json()["asked"]
+    assert api_as("other_player").post(f"/api/v1/system-sheets/{sheet.pk}/rest-asks/", {"rest": "long_rest"},
+                                       format="json").status_code == 403
+    sheet.refresh_from_db()
+    assert sheet.pools == {"edge": 2}  # asking changes nothing
+    client.force_login(personas["gm"])
+    page = client.get(f"/system-sheets/{sheet.pk}/").content.decode()
+    assert "asks the GM for a long rest" in page and 'value="long_rest"' in page
+    given = api_as("gm").post(url, {"pool": "edge", "action": "long_rest"}, format="json")
+    assert given.status_code == 201 and given.json()["balance_after"] == 3
+    assert "asks the GM for a long rest" not in client.get(f"/system-sheets/{sheet.pk}/").content.decode()
+    client.force_login(personas["player"])
+    mine = client.get(f"/system-sheets/{sheet.pk}/").content.decode()
+    assert "Ask for a long rest" in mine and 'name="action" value="long_rest"' not in mine
 
 
 @pytest.mark.parametrize(("persona", "read", "write"), [

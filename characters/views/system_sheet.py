@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import uuid
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
@@ -57,6 +58,7 @@ def _page(request, access, *, error: str = "", typed: list[dict] | None = None, 
         "rows": _rows(sheet.lines, spec, typed),
         "labels": [(p, spec.rule_set.param_named(p).label) for p in spec.line_params],
         "ledger": selectors.pool_ledger(sheet=sheet, limit=10),
+        "rest_asked": selectors.rest_asked(sheet=sheet),
         "action_key": uuid.uuid4().hex,  # one tap, one spend, however often the form is sent
         "live_campaign": sheet.campaign_id, "live_after": last_event_id(campaign=sheet.campaign),
     }
@@ -99,6 +101,10 @@ def system_sheet_page(request, sheet_id: int):
 def system_sheet_pool(request, sheet_id: int):
     access = access_system_sheet(user=request.user, sheet_id=sheet_id, write=True)
     try:
+        if request.POST.get("action") == "ask_rest":
+            system_sheets.rest_ask(sheet=access.sheet, by=request.user, rest=request.POST.get("rest", ""))
+            messages.success(request, "Asked: the GM sees it on this sheet and in the log.")
+            return redirect("system-sheet", access.sheet.pk)
         system_sheets.pool_act(sheet=access.sheet, by=request.user, is_gm=access.is_gm,
                                pool=request.POST.get("pool", ""), action=request.POST.get("action", ""),
                                use=request.POST.get("use", ""), idempotency_key=request.POST.get("key") or None)
