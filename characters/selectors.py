@@ -100,7 +100,8 @@ def pool_ledger(*, sheet: SystemSheet, limit: int = 50) -> list[PoolEntry]:
 
 
 def rest_asked(*, sheet: SystemSheet):
-    """The player's latest ask for a rest that no rest has answered since (a log entry), or None."""
+    """The player's latest ask for a rest that no rest has answered since (a log entry), or None:
+    a rest given on the sheet, or a downtime done in the campaign (it rests every sheet in play)."""
     from campaign.models import LogEntry
     from rulebook.systems.sheets import LONG_REST, SHORT_REST
 
@@ -108,8 +109,10 @@ def rest_asked(*, sheet: SystemSheet):
              .order_by("-created_at", "-id").first())
     if asked is None:
         return None
-    rested = PoolEntry.objects.filter(sheet=sheet, action__in=(SHORT_REST, LONG_REST),
-                                      created_at__gte=asked.created_at).exists()
+    rested = (PoolEntry.objects.filter(sheet=sheet, action__in=(SHORT_REST, LONG_REST),
+                                       created_at__gte=asked.created_at).exists()
+              or LogEntry.objects.filter(campaign_id=sheet.campaign_id, action="downtime.done",
+                                         created_at__gte=asked.created_at).exists())
     return None if rested else asked
 
 

@@ -216,4 +216,5 @@ def rest_ask(*, sheet: SystemSheet, by, rest: str) -> None:
     changes = change_set(campaign=sheet.campaign_id, by=by)
     changes.audit("sheet.rest_asked", f"{sheet.name}: {getattr(by, 'username', by)} asks the GM for {REST_ASKS[rest]}",
                   data={"sheet": sheet.pk, "rest": rest})
+    changes.changed(sheet)  # the sheet's pages show the ask: their data key moves
     changes.publish(SystemSheetChanged(sheets=[sheet.pk]))

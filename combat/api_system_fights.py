@@ -167,11 +167,12 @@ class SystemFightBlowApi(APIView):
 class SystemFightBlowPreviewApi(APIView):
     @extend_schema(request=BlowIn, responses=BlowOddsOut)
     def post(self, request, fight_id: int):
-        fight, _ = access_system_fight(user=request.user, fight_id=fight_id, act=True)
+        fight, access = access_system_fight(user=request.user, fight_id=fight_id, act=True)
         data = BlowIn(data=request.data)
         data.is_valid(raise_exception=True)
         odds = system_blows.blow_preview(fight=fight, attacker=data.validated_data["attacker"],
-                                         target=data.validated_data["target"], inputs=data.validated_data["inputs"])
+                                         target=data.validated_data["target"], inputs=data.validated_data["inputs"],
+                                         is_gm=access.is_gm)
         return Response(BlowOddsOut({**odds, "hit": str(odds["hit"]),
                                      "percent": f"{float(odds['hit']) * 100:.1f} %"}).data)
 

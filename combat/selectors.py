@@ -93,7 +93,8 @@ def blow_view(blow: dict, fight=None, *, is_gm: bool = True) -> dict:
                                               "probability", "undone")}, "by": blow.get("struck_by") or ""}
     if not is_gm and fight is not None and any(not fight.fighters.get(name) for name in (view["attacker"],
                                                                                           view["target"])):
-        view["breakdown"] = []
+        # Nor the words that carry them (an NPC's Endurance left, a margin that gives its DV away).
+        view["breakdown"], view["summary"] = [], blow.get("public") or view["summary"]
     return view
 
 

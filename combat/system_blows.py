@@ -97,14 +97,26 @@ def _clean_inputs(system: str, raw: object, attacker: Side, target: Side) -> dic
     return inputs
 
 
+#: What a blow cannot go without, in the words of its form.
+NEEDED = {"av": "the attack value (AV)", "dv": "the defence value (DV)", "bonus": "the skill bonus",
+          "tn": "the target number", "weapon_dice": "the weapon's d6", "modifier": "the damage modifier",
+          "first_skill": "the first fighter's combat Trait", "second_skill": "the second fighter's combat Trait"}
+
+
 def _resolve(system: str, inputs: dict, attacker: Side, target: Side, rulings: dict,
              rng: random.Random | None) -> exchanges.Blow:
-    """Resolve the blow with the rulebook; armour not typed comes from the sheets."""
+    """Resolve the blow with the rulebook; armour not typed comes from the sheets, and so does a
+    ZeroSpace defender's DV (an NPC's from the GM's numbers, which a striking player never sees)."""
+    if system == "zerospace" and "dv" not in inputs and target.numbers.get("dv"):
+        inputs = {**inputs, "dv": target.numbers["dv"]}
     need = {"zerospace": ("av", "dv"), "success_check": ("bonus", "tn", "weapon_dice", "modifier"),
             "rocket_house": ("first_skill", "second_skill")}[system]
     missing = [key for key in need if key not in inputs]
     if missing:
-        raise CampaignError(f"The blow needs {', '.join(missing)}.", field=f"inputs.{missing[0]}")
+        said = " and ".join(NEEDED[key] for key in missing)
+        if missing == ["dv"]:
+            said += f": {target.name} has none on their numbers; type it, or the GM gives it"
+        raise CampaignError(f"Type {said}.", field=f"inputs.{missing[0]}")
     if system == "zerospace":
         return _rules(exchanges.zerospace_attack, av=inputs["av"], dv=inputs["dv"],
                       bonus_dice=inputs.get("bonus_dice", 0), defense_dice=inputs.get("defense_dice", 0),
@@ -156,12 +168,20 @@ def _sides(fight: SystemFight, attacker: object, target: object, changes=None) -
     return first, second
 
 
-def blow_preview(*, fight: SystemFight, attacker: object, target: object, inputs: object) -> dict:
-    """The blow's exact odds before the roll, with what each input comes to (no dice, no write)."""
+def blow_preview(*, fight: SystemFight, attacker: object, target: object, inputs: object,
+                 is_gm: bool = True) -> dict:
+    """The blow's exact odds before the roll, with what each input comes to (no dice, no write).
+    A ZeroSpace NPC's DV, not typed, counts only for the GM: odds against it would tell a player
+    the GM's number."""
     sides = _sides(fight, attacker, target)
     if fight.system not in INPUTS:
         raise CampaignConflict(_no_blows(fight), field="fight")
     cleaned = _clean_inputs(fight.system, inputs, *sides)
+    if fight.system == "zerospace" and "dv" not in cleaned and sides[1].numbers.get("dv"):
+        if not is_gm and sides[1].sheet is None:
+            raise CampaignError(f"{sides[1].name}'s DV is the GM's: strike, and the tracker rolls against it.",
+                                field="inputs.dv")
+        cleaned["dv"] = sides[1].numbers["dv"]
     cleaned = {k: v for k, v in cleaned.items() if not (k.endswith("dice") and k not in
                                                           ("bonus_dice", "defense_dice", "weapon_dice"))}
     odds = _odds(fight.system, cleaned, *sides, fight.rulings())
@@ -177,8 +197,10 @@ def _odds(system: str, inputs: dict, attacker: Side, target: Side, rulings: dict
         need = ("bonus", "tn")
     else:
         need = ("first_skill", "second_skill")
-    if any(key not in inputs for key in need):
-        raise CampaignError(f"The odds need {', '.join(need)}.", field=f"inputs.{need[0]}")
+    missing = [key for key in need if key not in inputs]
+    if missing:
+        raise CampaignError(f"Type {' and '.join(NEEDED[key] for key in missing)} for the odds.",
+                            field=f"inputs.{missing[0]}")
     try:
         if system == "zerospace":
             bonus = inputs.get("bonus_dice", 0) + (1 if inputs.get("plot_point") else 0) + exchanges.tired_dice(
@@ -256,6 +278,7 @@ def system_fight_blow(*, fight: SystemFight, by, is_gm: bool, attacker: object, 
             after[f"npc:{side.name}"] = new
     entries = _spend(fight, result, spent_pools, first, second, by)
     blow = {"n": len(fight.blows) + 1, "attacker": attacker, "target": target, "summary": result.summary,
+            "public": result.public or result.summary,
             "breakdown": [[str(label), _plain(value)] for label, value in result.breakdown],
             "dice": [dict(d) for d in result.dice], "probability": f"{float(result.probability) * 100:.1f} %",
             "key": idempotency_key or None, "before": before, "after": after, "entries": entries,

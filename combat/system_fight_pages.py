@@ -32,7 +32,7 @@ ORDER_COLUMNS = {
 }
 #: The sheet numbers an NPC brings to a fight, by system (the rest take their defaults).
 NPC_NUMBERS = {
-    "zerospace": ("brawn", "presence"),
+    "zerospace": ("brawn", "presence", "dv"),
     "success_check": ("health", "pt", "dr"),
     "rocket_house": ("toughness", "armour"),
     "core_rules": (),
@@ -110,7 +110,8 @@ def system_fight_list(request, campaign_id: int):
 #: The blow form's boxes by system: (input, label, kind, help); kind "n" a number, "faces" typed dice,
 #: "flag" a tick box, "stance" Rocket House's stances.
 BLOW_FIELDS = {
-    "zerospace": (("av", "Attack value (AV)", "n", ""), ("dv", "Defence value (DV)", "n", ""),
+    "zerospace": (("av", "Attack value (AV)", "n", "your attribute plus the equipment's rating"),
+                  ("dv", "Defence value (DV)", "n", "empty: the target's own (an NPC's is the GM's)"),
                   ("bonus_dice", "Bonus dice (− for penalty dice)", "n", ""),
                   ("defense_dice", "Defender's bonus dice", "n", ""),
                   ("plot_point", "Spend a plot point for a bonus die", "flag", ""),
@@ -193,14 +194,15 @@ def _blow_form(fight, view, access, mine, post=None) -> dict | None:
             "target": target}
 
 
-def _fight_page(request, fight, access, *, error: str = "", status: int = 200, post=None, odds=None):
+def _fight_page(request, fight, access, *, error: str = "", blow_error: str = "", status: int = 200, post=None,
+                odds=None):
     view = selectors.system_fight_view(fight=fight, is_gm=access.is_gm)
     mine = set() if access.is_gm else system_fights.own_fighters(fight, request.user)
     if odds is not None:
         odds = {**odds, "percent": f"{float(odds['hit']) * 100:.1f} %",
                 "hurt_back_percent": f"{float(odds['hurt_back']) * 100:.1f} %" if "hurt_back" in odds else ""}
     context = {"fight": fight, "campaign": fight.campaign, "access": access, "view": view, "mine": mine,
-               "error": error, "system_name": get_system(fight.system).name, "core": fight.system == "core_rules",
+               "error": error, "blow_error": blow_error, "system_name": get_system(fight.system).name, "core": fight.system == "core_rules",
                "has_live_blow": any(not b["undone"] for b in view["blows"]), "odds": odds,
                "blow_form": _blow_form(fight, view, access, mine, post), "blow_key": uuid.uuid4().hex,
                "live_campaign": fight.campaign_id, "live_after": last_event_id(campaign=fight.campaign)}
@@ -243,14 +245,14 @@ def system_fight_blow(request, fight_id: int):
     try:
         if post.get("preview"):
             odds = system_blows.blow_preview(fight=fight, attacker=post.get("attacker"), target=post.get("target"),
-                                             inputs=inputs)
+                                             inputs=inputs, is_gm=access.is_gm)
             return _fight_page(request, fight, access, post=post, odds=odds)
         system_blows.system_fight_blow(fight=fight, by=request.user, is_gm=access.is_gm,
                                        attacker=post.get("attacker"), target=post.get("target"), inputs=inputs,
                                        idempotency_key=post.get("key") or None)
     except DomainError as exc:
         fight.refresh_from_db()
-        return _fight_page(request, fight, access, error=str(exc), status=exc.status_code, post=post)
+        return _fight_page(request, fight, access, blow_error=str(exc), status=exc.status_code, post=post)
     return redirect("system-fight", fight.pk)
 
 

@@ -390,6 +390,7 @@ WRITES: list[Write] = [
     _w("api-system-sheet", "PATCH", "owner", {"name": "Kestrel Vane"}),
     _w("api-system-sheet-pools", "POST", "owner", {"pool": "plot_points", "action": "spend", "use": "bonus die",
                                                    "idempotency_key": "matrix-plot"}),
+    _w("api-system-sheet-rest-asks", "POST", "owner", {"rest": "long_rest"}),
     _w("character-new", "POST", "owner", {"name": "Matrix", **STATS, "int_plus": INT_DICE[0],
                                           "int_minus": INT_DICE[1]}),
     _w("character-stats", "POST", "owner", {"name": "Sketch, redrawn", **{f"rolled_{c}": v for c, v in STATS.items()},

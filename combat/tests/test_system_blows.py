@@ -348,6 +348,56 @@ def test_a_zerospace_hit_costs_endurance(api_as, personas):
     assert "Lackey is out of the fight" in str(out)
 
 
+def test_a_player_strikes_an_npc_with_its_dv_unseen(api_as, personas):
+    """001: AV 6 against the Lackey's DV 5 (the GM's number, given when it joined), 4 + 4 against
+    3 + 3: a hit. The player types only their own AV and dice; what they read of the blow holds
+    none of the NPC's numbers, while the GM reads it whole."""
+    campaign = _campaign(personas, "zerospace")
+    soraya = system_sheets.system_sheet_create(campaign=campaign, owner=personas["player"], by=personas["player"],
+                                               name="Soraya", lines=[{"name": "Close combat", "inputs": {"av": 6}}],
+                                               numbers={"brawn": 2, "presence": 1, "dv": 4})
+    gm, player = api_as("gm"), api_as("player")
+    fight = _start(gm, campaign, [{"sheet": soraya.pk, "total": 9},
+                                  {"name": "Lackey", "total": 5, "numbers": {"brawn": 2, "dv": 5}}])
+    odds = player.post(f"/api/v1/system-fights/{fight['id']}/blows/preview/",
+                       {"attacker": "Soraya", "target": "Lackey", "inputs": {"av": 6}}, format="json")
+    assert odds.status_code == 400 and "Lackey's DV is the GM's" in str(odds.json())
+    gm_odds = gm.post(f"/api/v1/system-fights/{fight['id']}/blows/preview/",
+                      {"attacker": "Soraya", "target": "Lackey", "inputs": {"av": 6}}, format="json")
+    # 2d6 + 6 against 2d6 + 5, a tie the attacker's: 861 of 1,296 pairs (721 with A ≥ D, 140 with A = D − 1).
+    assert gm_odds.status_code == 200 and gm_odds.json()["hit"] == "287/432"
+    blow = _blow(player, fight["id"], "Soraya", "Lackey", av=6, dice=[4, 4, 3, 3])
+    assert blow["summary"] == "hits"  # not "hits for 1 Endurance (1 left)": the Lackey's numbers are the GM's
+    seen = player.get(f"/api/v1/system-fights/{fight['id']}/").json()["blows"][-1]
+    assert (seen["summary"], seen["breakdown"]) == ("hits", [])
+    full = gm.get(f"/api/v1/system-fights/{fight['id']}/").json()["blows"][-1]
+    assert full["summary"] == "hits for 1 Endurance (1 left)" and ["difficulty value", 5] in full["breakdown"]
+    # The Lackey strikes back: Soraya's own DV comes from her sheet.
+    back = _blow(gm, fight["id"], "Lackey", "Soraya", av=3, dice=[1, 1, 6, 6])
+    assert back["summary"].startswith("misses") and ["difficulty value", 4] in back["breakdown"]
+
+
+def test_a_blow_with_its_values_left_empty_says_what_to_type(personas, api_as):
+    """An empty AV and DV (a target with no DV on its numbers): 400 beside the form, nothing struck."""
+    campaign = _campaign(personas, "zerospace")
+    soraya = system_sheets.system_sheet_create(campaign=campaign, owner=personas["player"], by=personas["player"],
+                                               name="Soraya", numbers={"brawn": 2})
+    started = _start(api_as("gm"), campaign, [{"sheet": soraya.pk, "total": 9},
+                                              {"name": "Thug", "total": 5, "numbers": {"brawn": 2}}])
+    fight = SystemFight.objects.get(pk=started["id"])
+    gm = Client()
+    gm.force_login(personas["gm"])
+    page = gm.post(f"/system-fights/{fight.pk}/blow/", {"attacker": "Soraya", "target": "Thug", "av": "",
+                                                         "dv": ""})
+    text = page.content.decode()
+    assert page.status_code == 400
+    assert ('id="blow-error">Type the attack value (AV) and the defence value (DV).</p>' in text), text[:2000]
+    fight.refresh_from_db()
+    assert fight.blows == []
+    only_dv = gm.post(f"/system-fights/{fight.pk}/blow/", {"attacker": "Soraya", "target": "Thug", "av": "6"})
+    assert "Type the defence value (DV): Thug has none on their numbers" in only_dv.content.decode()
+
+
 # --- Core Rules: declarations and reaction checks -------------------------------------------------------
 def test_the_ambush_declarations_and_a_reaction_check(api_as, personas):
     """004, V.6: the picker of the lock is surprised and sits the first turn out, declaring from the

@@ -131,6 +131,8 @@ class Blow:
     conditions: Mapping[str, dict]
     spent: Mapping[str, int]
     probability: Fraction
+    #: What players read of a blow an NPC took part in, without the NPC's numbers ("" : the summary).
+    public: str = ""
 
 
 def _faces(value: object, label: str) -> tuple[int, ...] | None:
@@ -173,8 +175,9 @@ def zerospace_attack(*, av: int, dv: int, bonus_dice: int = 0, defense_dice: int
                else f"misses (margin {roll.details['margin']})")
     # A new loss: the half-hour's half may come back once more after this conflict.
     hurt = {**{k: v for k, v in target.items() if k != HALF_BACK}, "endurance": left}
+    public = ("hits" + (", defeated" if left == 0 else "")) if roll.success else "misses"
     return Blow(summary, breakdown, roll.details["rolls"], {"second": hurt} if lost else {},
-                {"first.plot_points": point}, roll.probability)
+                {"first.plot_points": point}, roll.probability, public)
 
 
 # --- Success Check: 2d10 + skill against the TN, then damage through PT/DR ---------------------------

@@ -216,7 +216,11 @@ SPECS: dict[str, SheetSpec] = {
         system="zerospace", line_params=("av",), difficulty="dv",
         ladder=tuple((level, value) for level, value in zerospace.DIFFICULTY.items() if value is not None),
         numbers=(Param("brawn", "Brawn", 0, zerospace.MAX_VALUE, default=0),
-                 Param("presence", "Presence", 0, zerospace.MAX_VALUE, default=0)),
+                 Param("presence", "Presence", 0, zerospace.MAX_VALUE, default=0),
+                 # 001: DV is Brawn in close combat or Agility at range, plus armour; the fight's
+                 # blows read it when none is typed (0: not given).
+                 Param("dv", "Defence value (DV)", 0, zerospace.MAX_VALUE, default=0,
+                       help="Brawn (close combat) or Agility (at range), plus armour.")),
         pools=(PLOT_POINTS,),
         line_help="Action value: the attribute plus the equipment rating (the rating alone when unskilled).",
     ),
