@@ -27,7 +27,7 @@ from characters.events import SystemSheetChanged
 from characters.models import SystemSheet
 from characters.system_sheets import move_pool
 from rulebook import RulesError
-from rulebook.systems import exchanges, get_system, rocket_house
+from rulebook.systems import core_rules, exchanges, get_system, rocket_house
 from rulebook.systems.base import ParamError
 from rulebook.systems.sheets import SPEND, UNDO, spec_for
 
@@ -44,10 +44,12 @@ INPUTS = {
     "rocket_house": ("first_skill", "second_skill", "first_weapon", "second_weapon", "first_armour",
                      "second_armour", "first_stance", "second_stance", "first_strength", "second_strength",
                      "first_toughness", "second_toughness", "less_lethal", "dice"),
+    # A declared action: the ARC against the threshold (no damage track in chapter V).
+    "core_rules": ("ks", "us", "es", "threshold", "other", "dice"),
 }
 #: The line of the attacker's (and, in Rocket House, the defender's) sheet a blow may name instead.
 LINE_INPUT = {"zerospace": ("av", None), "success_check": ("bonus", None),
-              "rocket_house": ("first_skill", "second_skill")}
+              "rocket_house": ("first_skill", "second_skill"), "core_rules": (None, None)}
 #: A resource a blow spends: (the input, the pool, what the point buys, the side that pays).
 SPENDS = {
     "zerospace": (("plot_point", "plot_points", "bonus die", "first"),),
@@ -57,6 +59,7 @@ SPENDS = {
                      ("second_strength", "strength_effect", "melee damage", "second"),
                      ("first_toughness", "toughness_armour", "armour", "first"),
                      ("second_toughness", "toughness_armour", "armour", "second")),
+    "core_rules": (),
 }
 MAX_BLOWS = 500
 
@@ -79,7 +82,9 @@ def _clean_inputs(system: str, raw: object, attacker: Side, target: Side) -> dic
         raise CampaignError(f"Unknown input {unknown[0]!r}: use {', '.join(sorted(allowed))}.", field="inputs")
     inputs = {key: value for key, value in raw.items() if value is not None and value != ""}
     first_line, second_line = LINE_INPUT[system]
-    if "line" in inputs:
+    if "line" in inputs and first_line is None:  # a Core Rules line carries its KS, US and ES: typed ones win
+        inputs = {**attacker.line_inputs(inputs.pop("line"), "inputs.line"), **inputs}
+    elif "line" in inputs:
         inputs[first_line] = attacker.line(inputs.pop("line"), "inputs.line")
     if "target_line" in inputs:
         if second_line is None:
@@ -100,7 +105,8 @@ def _clean_inputs(system: str, raw: object, attacker: Side, target: Side) -> dic
 #: What a blow cannot go without, in the words of its form.
 NEEDED = {"av": "the attack value (AV)", "dv": "the defence value (DV)", "bonus": "the skill bonus",
           "tn": "the target number", "weapon_dice": "the weapon's d6", "modifier": "the damage modifier",
-          "first_skill": "the first fighter's combat Trait", "second_skill": "the second fighter's combat Trait"}
+          "first_skill": "the first fighter's combat Trait", "second_skill": "the second fighter's combat Trait",
+          "ks": "the KS score", "us": "the US score", "es": "the ES score"}
 
 
 def _resolve(system: str, inputs: dict, attacker: Side, target: Side, rulings: dict,
@@ -110,13 +116,17 @@ def _resolve(system: str, inputs: dict, attacker: Side, target: Side, rulings: d
     if system == "zerospace" and "dv" not in inputs and target.numbers.get("dv"):
         inputs = {**inputs, "dv": target.numbers["dv"]}
     need = {"zerospace": ("av", "dv"), "success_check": ("bonus", "tn", "weapon_dice", "modifier"),
-            "rocket_house": ("first_skill", "second_skill")}[system]
+            "rocket_house": ("first_skill", "second_skill"), "core_rules": ("ks", "us", "es")}[system]
     missing = [key for key in need if key not in inputs]
     if missing:
         said = " and ".join(NEEDED[key] for key in missing)
         if missing == ["dv"]:
             said += f": {target.name} has none on their numbers; type it, or the GM gives it"
         raise CampaignError(f"Type {said}.", field=f"inputs.{missing[0]}")
+    if system == "core_rules":
+        return _rules(exchanges.core_rules_action, ks=inputs["ks"], us=inputs["us"], es=inputs["es"],
+                      threshold=inputs.get("threshold", core_rules.AVERAGE_THRESHOLD), other=inputs.get("other", 0),
+                      es_dice=rulings.get("es_dice", core_rules.PAIRS), rng=rng, dice=inputs.get("dice"))
     if system == "zerospace":
         return _rules(exchanges.zerospace_attack, av=inputs["av"], dv=inputs["dv"],
                       bonus_dice=inputs.get("bonus_dice", 0), defense_dice=inputs.get("defense_dice", 0),
@@ -195,6 +205,8 @@ def _odds(system: str, inputs: dict, attacker: Side, target: Side, rulings: dict
         need = ("av", "dv")
     elif system == "success_check":
         need = ("bonus", "tn")
+    elif system == "core_rules":
+        need = ("ks", "us", "es")
     else:
         need = ("first_skill", "second_skill")
     missing = [key for key in need if key not in inputs]
@@ -202,6 +214,11 @@ def _odds(system: str, inputs: dict, attacker: Side, target: Side, rulings: dict
         raise CampaignError(f"Type {' and '.join(NEEDED[key] for key in missing)} for the odds.",
                             field=f"inputs.{missing[0]}")
     try:
+        if system == "core_rules":
+            odds = core_rules.check_odds(inputs["ks"], inputs["us"], inputs["es"],
+                                         inputs.get("threshold", core_rules.AVERAGE_THRESHOLD), inputs.get("other", 0),
+                                         es_dice=rulings.get("es_dice", core_rules.PAIRS))
+            return {"hit": odds.probability, "says": "chance of success"}
         if system == "zerospace":
             bonus = inputs.get("bonus_dice", 0) + (1 if inputs.get("plot_point") else 0) + exchanges.tired_dice(
                 attacker.condition, attacker.numbers)
@@ -222,8 +239,7 @@ def _odds(system: str, inputs: dict, attacker: Side, target: Side, rulings: dict
 
 
 def _no_blows(fight: SystemFight) -> str:
-    return (f"{get_system(fight.system).name} gives no damage: the tracker runs its turns and reaction checks."
-            if fight.system == "core_rules" else "This fight takes no blows.")
+    return "This fight takes no blows."
 
 
 @transaction.atomic

@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.events import last_event_id
+from campaign.models import Membership
 from campaign.permissions import access_campaign
 from characters.selectors import system_sheet_list
 from rulebook.systems import get_system, rocket_house
@@ -94,7 +95,13 @@ def system_fight_list(request, campaign_id: int):
             error, status = str(exc), exc.status_code
         else:
             return redirect("system-fight", fight.pk)
+    gms = set(campaign.memberships.filter(role=Membership.Role.GM).values_list("user_id", flat=True))
+    # Every player's sheet comes ticked into a Core Rules fight (the GM's own sheets are NPCs' to add);
+    # a refused start keeps what was ticked.
+    ticked = ({s.pk for s in sheets if request.POST.get(f"sheet-{s.pk}-in")} if request.method == "POST"
+              else {s.pk for s in sheets if s.owner_id not in gms})
     context = {"campaign": campaign, "access": access, "sheets": sheets, "npc_rows": range(NPC_ROWS),
+               "ticked": ticked,
                "fights": list(selectors.system_fight_list(campaign_id=campaign.pk)), "error": error,
                "runs_fights": campaign.rule_set in system_fights.FIGHT_SYSTEMS,
                "columns": ORDER_COLUMNS.get(campaign.rule_set, ()), "core": campaign.rule_set == "core_rules",
@@ -141,11 +148,19 @@ BLOW_FIELDS = {
                      ("less_lethal", "Less-lethal weapons", "flag", "no kill, no bleeding"),
                      ("dice", "Dice rolled", "faces", "the first's d100, the second's, then Toughness checks")),
 }
+BLOW_FIELDS["core_rules"] = (
+    ("ks", "KS score", "n", "the key stat"), ("us", "US score", "n", "the stat that helps"),
+    ("es", "ES score", "n", "the skill: it picks the die"),
+    ("threshold", "Threshold", "n", "the ARC must beat it; empty: 9, average"),
+    ("other", "Other adjustments", "n", "+1 per advantage, −1 per disadvantage"),
+    ("dice", "ES die rolled", "faces", "the face, if rolled at the table"))
 BLOW_HELP = {
     "zerospace": "2d6 + AV against 2d6 + DV; a hit costs the target Endurance.",
     "success_check": "2d10 + skill against the target number; a hit rolls damage through the target's PT/DR.",
     "rocket_house": "Both roll their combat Trait; the higher Effect wins and deals its net Effect plus weapon, "
                     "less armour, as Fatigue and maybe a wound.",
+    "core_rules": "The declared action: KS + US + the ES die's adjustment + other adjustments must beat the "
+                  "threshold. The chapter gives no damage: the GM says what the action did.",
 }
 
 

@@ -279,6 +279,13 @@ class Side:
             self.numbers, condition = {**defaults, **npc.get("numbers", {})}, npc.get("condition")
         self.condition = exchanges.condition_of(fight.system, condition, self.numbers)
 
+    def line_inputs(self, name: object, field: str) -> dict:
+        """All the values of a line of the sheet, by its name (a Core Rules line: KS, US, ES)."""
+        for line in self.sheet.lines if self.sheet is not None else []:
+            if line["name"] == name:
+                return dict(line["inputs"])
+        raise CampaignError(f"{self.name} has no line {name!r} on their sheet.", field=field)
+
     def line(self, name: object, field: str) -> int:
         """The value of a line of the sheet, by its name (an NPC has none)."""
         for line in self.sheet.lines if self.sheet is not None else []:

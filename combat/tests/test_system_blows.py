@@ -438,9 +438,44 @@ def test_the_ambush_declarations_and_a_reaction_check(api_as, personas):
     joined = gm.post(url, {"action": "insert", "name": "Late", "scores": {"som": 5, "empathy": 1,
                                                                          "perception": 1}}, format="json").json()
     assert [f["name"] for f in joined["order"]] == ["Hood", "Picker", "Late", "Guard B", "Guard A", "Calm"]
-    blows = gm.post(f"/api/v1/system-fights/{fight['id']}/blows/", {"attacker": "Hood", "target": "Calm",
+    empty = gm.post(f"/api/v1/system-fights/{fight['id']}/blows/", {"attacker": "Hood", "target": "Calm",
                                                                      "inputs": {}}, format="json")
-    assert blows.status_code == 409 and "gives no damage" in str(blows.json())
+    assert empty.status_code == 400 and "Type the KS score and the US score and the ES score" in str(empty.json())
+
+
+def test_a_declared_action_is_rolled_as_the_chapters_check(api_as, personas):
+    """004, V.7: ES Tamper 5 rolls a d8; Control 7 + Accuracy 4 + 5 = 16 beats the average threshold
+    9, odds 3 in 4 before the roll; a face of 8 is 5 − 8 = −3, ARC 8: a failure. The chapter has no
+    damage track: nothing changes on either side, the outcome goes in the fight's log."""
+    campaign = _campaign(personas, "core_rules")
+    picker = system_sheets.system_sheet_create(campaign=campaign, owner=personas["player"], by=personas["player"],
+                                               name="Picker", numbers={"som": 4, "empathy": 5, "perception": 6},
+                                               lines=[{"name": "Tamper", "inputs": {"ks": 7, "us": 4, "es": 5}}])
+    gm, player = api_as("gm"), api_as("player")
+    fight = _start(gm, campaign, [{"sheet": picker.pk}, {"name": "Lock", "som": 1, "empathy": 1, "perception": 1}])
+    odds = player.post(f"/api/v1/system-fights/{fight['id']}/blows/preview/",
+                       {"attacker": "Picker", "target": "Lock", "inputs": {"line": "Tamper"}}, format="json")
+    assert odds.status_code == 200 and odds.json()["hit"] == "3/4" and odds.json()["says"] == "chance of success"
+    good = _blow(player, fight["id"], "Picker", "Lock", line="Tamper", dice=[5])
+    assert good["summary"] == "succeeds: ARC 16 beats 9"
+    bad = _blow(gm, fight["id"], "Picker", "Lock", ks=7, us=4, es=5, dice=[8])
+    assert bad["summary"] == "fails: ARC 8 does not beat 9"
+    body = gm.get(f"/api/v1/system-fights/{fight['id']}/").json()
+    assert [b["summary"] for b in body["blows"]] == ["fails: ARC 8 does not beat 9", "succeeds: ARC 16 beats 9"]
+    assert ["ES adjustment", 5] in body["blows"][1]["breakdown"]  # newest first
+    picker.refresh_from_db()
+    assert picker.condition in ({}, None) or "damage" not in picker.condition
+
+
+def test_the_core_rules_start_form_ticks_every_players_sheet(personas, client):
+    campaign = _campaign(personas, "core_rules")
+    mine = system_sheets.system_sheet_create(campaign=campaign, owner=personas["player"], by=personas["player"],
+                                             name="Picker")
+    gms = system_sheets.system_sheet_create(campaign=campaign, owner=personas["gm"], by=personas["gm"],
+                                            name="Contact")
+    client.force_login(personas["gm"])
+    page = client.get(f"/campaigns/{campaign.pk}/system-fights/").content.decode()
+    assert f'name="sheet-{mine.pk}-in" checked' in page and f'name="sheet-{gms.pk}-in" checked' not in page
 
 
 def test_a_zerospace_hold_is_not_a_core_rules_action(api_as, personas):

@@ -29,11 +29,11 @@ from fractions import Fraction
 from rulebook import RulesError
 from rulebook._numbers import require_int
 
-from . import rocket_house, success_check, zerospace
+from . import core_rules, rocket_house, success_check, zerospace
 from .base import Breakdown, SystemRoll, dice_record, table_dice
 
 #: The systems whose fights have blows (Core Rules ch. V gives turns and reactions, no damage).
-BLOW_SYSTEMS = ("zerospace", "success_check", "rocket_house")
+BLOW_SYSTEMS = ("zerospace", "success_check", "rocket_house", "core_rules")
 
 
 # --- Conditions -----------------------------------------------------------------------------------
@@ -178,6 +178,19 @@ def zerospace_attack(*, av: int, dv: int, bonus_dice: int = 0, defense_dice: int
     public = ("hits" + (", defeated" if left == 0 else "")) if roll.success else "misses"
     return Blow(summary, breakdown, roll.details["rolls"], {"second": hurt} if lost else {},
                 {"first.plot_points": point}, roll.probability, public)
+
+
+# --- Core Rules: a declared action, rolled as the system's check -------------------------------------
+def core_rules_action(*, ks: int, us: int, es: int, threshold: int = core_rules.AVERAGE_THRESHOLD, other: int = 0,
+                      es_dice: int = core_rules.PAIRS, rng: random.Random | None = None,
+                      dice: Sequence[int] | None = None) -> Blow:
+    """A declared action rolled as the chapter's check (V.7, V.8): KS + US + the ES adjustment +
+    other adjustments, which must beat the threshold. The chapter gives no damage track, so the
+    action changes neither side: what it did is the GM's to say (RULINGS §8)."""
+    roll = core_rules.roll_check(ks, us, es, threshold, other, es_dice=es_dice, rng=rng, dice=dice)
+    arc, needed = roll.total, roll.details["threshold"]
+    summary = f"succeeds: ARC {arc} beats {needed}" if roll.success else f"fails: ARC {arc} does not beat {needed}"
+    return Blow(summary, roll.breakdown, roll.details["rolls"], {}, {}, roll.probability)
 
 
 # --- Success Check: 2d10 + skill against the TN, then damage through PT/DR ---------------------------
