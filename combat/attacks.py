@@ -20,6 +20,7 @@ from rolls.services import record_roll
 from rulebook import RulesError, game_time
 from rulebook.combat import ATTACK_DICE_SLOTS, LOCATION_DIE, attack_odds, attack_with_damage
 from rulebook.damage import dying_round, restore_from_dying
+from rulebook.hit_locations import stat_risks
 from rulebook.dice import DiceSlots, check_odds, roll_check
 from rulebook.tables import aiming_bonus
 
@@ -128,7 +129,10 @@ def attack_preview(*, encounter: Encounter, request: AttackRequest, is_gm: bool 
     preview = {"target_number": odds.target.total, "breakdown": breakdown, "dice": odds.odds.dice,
                "effective_target": odds.odds.effective_target, **_fraction(odds.hit),
                "critical": _fraction(odds.critical),
-               "near_miss": _fraction(odds.near_miss_one_up + odds.near_miss_two_up), "weapon": weapon["name"]}
+               "near_miss": _fraction(odds.near_miss_one_up + odds.near_miss_two_up), "weapon": weapon["name"],
+               # Which stats a hit at the aimed area damages, per 100 hits: what a called shot weighs.
+               "stat_risks": [[stat, round(float(share) * 100)]
+                              for stat, share in stat_risks(request.aimed_area).items()][:6]}
     if is_gm or not target.combatant.is_npc:  # an NPC's Defense terms (RES, armour) stay behind the screen
         preview["defense"] = target.defense().breakdown
     return preview

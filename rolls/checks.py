@@ -6,7 +6,7 @@ Nothing here writes; ``services.sheet_roll`` and ``services.built_roll`` roll wh
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from campaign.errors import CampaignError
@@ -16,7 +16,14 @@ from characters.selectors import SHEET_PREFETCH
 from characters.sheet import current_stats, line_check
 from rulebook import RulesError
 from rulebook.dice import check_odds, extra_benefit_limit, extra_benefit_odds
-from rulebook.situation import LineFacts, Situation, SituationError, best_assistance, situation_terms
+from rulebook.situation import (
+    LineFacts,
+    Situation,
+    SituationError,
+    best_assistance,
+    shared_load_term,
+    situation_terms,
+)
 from rulebook.skills import eventual_success
 from rulebook.stats import PRIMARY_STATS, SKILL_CHECK_DICE, STAT_CHECK_DICE, stat_check_target
 
@@ -113,7 +120,8 @@ def party_built(campaign: Campaign, stat: str, situation: Situation = Situation(
     """
     if stat not in PARTY_STATS:
         raise CampaignError(f"The party checks one of {', '.join(PARTY_STATS)}, not {stat!r}.", field="line")
-    members = [(current_stats(c)[stat], c.name) for c in party(campaign)]
+    characters = party(campaign)
+    members = [(current_stats(c)[stat], c.name) for c in characters]
     if not members:
         raise CampaignError("No character is in play to check.", field="line")
     members.sort(key=lambda m: -m[0])
@@ -123,7 +131,15 @@ def party_built(campaign: Campaign, stat: str, situation: Situation = Situation(
         breakdown += best_assistance(lead, tuple(value for value, _ in others))[1]
     if situation.assistants:
         raise CampaignError("The party's own members are its assistants.", field="assistants")
-    terms = _terms(situation, LineFacts(kind="stat", stat=stat, level=lead))
+    if situation.load_kg is not None:  # the party shares it: the most burdened sets the pace ("Loads")
+        try:
+            breakdown.append(shared_load_term(situation.load_kg, situation.load_kind,
+                                              {c.name: current_stats(c)["STR"] for c in characters}, situation.bearers))
+        except SituationError as exc:
+            raise CampaignError(str(exc), field=exc.field) from None
+        terms = _terms(replace(situation, load_kg=None), LineFacts(kind="stat", stat=stat, level=lead))
+    else:
+        terms = _terms(situation, LineFacts(kind="stat", stat=stat, level=lead))
     breakdown += terms
     base = stat_check_target(sum(v for _, v in breakdown))
     return Built(label=f"Party: collective {stat} check", target=base.total, dice=STAT_CHECK_DICE,

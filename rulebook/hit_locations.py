@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from fractions import Fraction
 
 from rulebook import RulesError
 from rulebook.dice import roll_die
@@ -340,3 +341,34 @@ def stat_risk_tally() -> dict[str, int]:
         for stat in body.faces:
             tally[stat] = tally.get(stat, 0) + body.rolls
     return tally
+
+
+def stat_risks(area: str) -> dict[str, Fraction]:
+    """How often a hit aimed at ``area`` damages each stat: the expected number of effect rolls
+    naming it per hit, over the area's column, its sub-tables and the effects chart (attacker's
+    choice read as its default: the eye for the eye, the hand for a hand, else the skull). What
+    a GM choosing a called shot weighs; largest first.
+
+    Article: "Hit Location" (table, sub-tables, effects chart).
+    """
+    require_area(area)
+    risks: dict[str, Fraction] = {}
+    for first, last, location in _COLUMN_ROWS[area]:
+        share, chosen_part = Fraction(last - first + 1, 100), None
+        if location == "attackers_choice":
+            location, chosen_part = _DEFAULT_CHOICE.get(area, ("skull", None))
+        _, kind = _split(location)
+        if kind in _FIXED_PARTS:
+            parts = {_FIXED_PARTS[kind]: Fraction(1)}
+        elif chosen_part is not None or upper_leg_only(area, location):
+            parts = {chosen_part or "upper_leg": Fraction(1)}
+        else:
+            die, faces = _SUB_TABLES[kind]
+            parts = {}
+            for part in faces:
+                parts[part] = parts.get(part, Fraction(0)) + Fraction(1, die)
+        for part, chance in parts.items():
+            body = BODY_PARTS[part]
+            for stat in body.faces:
+                risks[stat] = risks.get(stat, Fraction(0)) + share * chance * body.rolls / len(body.faces)
+    return dict(sorted(risks.items(), key=lambda kv: (-kv[1], kv[0])))

@@ -26,6 +26,7 @@ Readings (docs/rules.md, "The check builder"):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -258,6 +259,19 @@ def load_term(kg, kind: str, bearers: int, strength: int | None) -> BreakdownLin
     share = f", shared by {bearers}" if bearers > 1 else ""
     return (f"{float(as_fraction(kg)):g} kg {kind} load{share}: counts {float(weight):.3g} kg "
             f"(weight row {index}) against STR {strength}", -over)
+
+
+def shared_load_term(kg, kind: str, strengths: Mapping[str, int], bearers: int | None = None) -> BreakdownLine:
+    """A load a group shares: each bearer carries the load divided among them, and the group
+    moves only as fast and as far as its most heavily burdened member ("Loads"): the term of the
+    bearer whose STR the share exceeds most, named. ``bearers`` defaults to everyone in ``strengths``."""
+    if not strengths:
+        raise SituationError("A shared load needs its bearers.", "bearers")
+    count = len(strengths) if bearers in (None, 1) else bearers
+    terms = {name: load_term(kg, kind, count, strength) for name, strength in strengths.items()}
+    slowest = min(terms, key=lambda name: (terms[name][1], name))
+    label, value = terms[slowest]
+    return (f"{label}; {slowest}, the most burdened, sets the group's pace", value)
 
 
 def carrying_capacity_kg(strength: int) -> Fraction:

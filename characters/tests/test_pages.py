@@ -184,6 +184,8 @@ def test_adding_a_skill_updates_the_section_and_the_budget_in_place(personas, ch
     assert remaining(response) == before - 4  # a Broad skill's first rank
     skill = character.skills.get(name="Xenobiology")
     assert (skill.breadth, skill.ranks, skill.stat, skill.classified) == ("broad", 1, "THEO", False)
+    # "Skill Standards": one rank is a trainee / junior assistant, said beside the ranks.
+    assert "<dt>Ranks</dt><dd>1 (trainee / junior assistant)</dd>" in html
 
 
 def test_a_refused_line_keeps_what_was_typed_next_to_the_field(personas, character, client):

@@ -16,7 +16,7 @@ from rulebook.equipment import weapon_cost
 from rulebook.karma import disadvantage_check_modifier, disadvantage_points
 from rulebook.languages import ASPECTS, effective_ranks, language_check_modifier
 from rulebook.situation import carrying_capacity_kg
-from rulebook.skills import skill_cost
+from rulebook.skills import SKILL_STANDARDS, skill_cost
 from rulebook.stats import PRIMARY_STATS
 
 from .. import selectors, services
@@ -100,7 +100,9 @@ def _facts(kind: str, item, character: Character, computed) -> tuple[list, int |
     cap = character.campaign.max_skill_ranks
     if kind == "skills":
         cost = try_rules(skill_cost, item.breadth, item.ranks, max_ranks=cap)
-        facts = [("Breadth", BREADTH_LABELS.get(item.breadth, item.breadth)), ("Ranks", item.ranks),
+        # "Skill Standards": what the ranks make the character at the table (and as an assistant).
+        facts = [("Breadth", BREADTH_LABELS.get(item.breadth, item.breadth)),
+                 ("Ranks", f"{item.ranks} ({SKILL_STANDARDS[min(max(item.ranks, 0), 3)].lower()})"),
                  ("Stat", item.stat)]
         if item.weapon_category:
             facts.append(("Weapons", item.weapon_category))

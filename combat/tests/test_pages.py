@@ -76,6 +76,20 @@ def test_the_attack_preview_shows_the_odds(client, personas, encounter):
     assert response.status_code == 200 and b"to hit" in response.content and b"/" in response.content
 
 
+def test_the_attack_preview_says_which_stats_a_called_shot_risks(client, personas, encounter):
+    """"Hit Location": aimed at a hand, stat damage falls most on MEL and DEX, 20 in 100 hits each
+    (the hand's d10 names DEX three times in ten and is rolled twice); the preview says so where
+    the GM chooses the aim."""
+    client.force_login(personas["gm"])
+    services.initiative_roll(encounter=encounter, by=personas["gm"])
+    sniper = Combatant.objects.get(name="Hidden sniper")
+    alice = Combatant.objects.exclude(pk=sniper.pk).get()
+    page = client.get(reverse("encounter-preview", args=[encounter.pk]),
+                      {"attacker": sniper.pk, "target": alice.pk, "stat": "ACC", "aimed_area": "right_hand"})
+    text = page.content.decode()
+    assert page.status_code == 200 and "Per 100 hits aimed here, stat damage falls on: MEL 20 · DEX 20 · " in text
+
+
 def test_a_player_cannot_attack_with_a_character_that_is_not_theirs(client, personas, encounter):
     services.initiative_roll(encounter=encounter, by=personas["gm"])
     sniper = Combatant.objects.get(name="Hidden sniper")

@@ -92,6 +92,15 @@ def test_the_partys_collective_awa_and_the_secret_surprise_check(crew, api_as):
     assert secret.json()["id"] in [r["id"] for r in gm.get(feed_url).json()["rolls"]]
 
 
+def test_a_party_march_with_a_shared_load_goes_at_the_pace_of_the_most_burdened(crew, api_as):
+    """"Loads": the party shares 90 kg unbalanced, 30 kg each (weight row 10); the group moves only
+    as fast as its most heavily burdened member: Mara's STR 5, five rows under, sets it (−5)."""
+    body = _preview(api_as("gm"), crew, subject="party:CON", load_kg=90).json()
+    (term,) = [t for t in body["breakdown"] if "load" in t[0]]
+    assert term == ["90 kg unbalanced load, shared by 3: counts 30 kg (weight row 10) against STR 5; Mara, "
+                    "the most burdened, sets the group's pace", -5]
+
+
 @pytest.mark.parametrize("persona, status", [("player", 403), ("viewer", 403), ("outsider", 404), (None, 401)])
 def test_only_the_gm_uses_the_campaigns_builder(crew, api_as, persona, status):
     assert api_as(persona).post(crew["checks"], {"subject": "party:AWA"}, format="json").status_code == status

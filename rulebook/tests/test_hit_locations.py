@@ -1,6 +1,7 @@
 """Hit location table, sub-tables, critical locations and effects ("Hit Location")."""
 
 import random
+from fractions import Fraction
 
 import pytest
 from hypothesis import given
@@ -18,6 +19,7 @@ from rulebook.hit_locations import (
     require_area,
     resolve_location,
     stat_risk_tally,
+    stat_risks,
     upper_leg_only,
 )
 from rulebook.tests.scripted import ScriptedRng
@@ -232,3 +234,18 @@ def test_require_area_knows_the_six_columns():
     assert [require_area(area) for area in AREAS] == list(AREAS)
     with pytest.raises(RulesError, match="torso"):
         require_area("torso")
+
+
+def test_the_risks_of_an_aimed_area_add_up_to_the_effect_rolls_of_a_hit():
+    """"Hit Location": per hit, each location's part rolls its effect die once (twice for a hand or
+    an eye). Aimed at the eye: 25 % the attacker's choice, the eye itself (two rolls), +1/4; 10 %
+    a forearm, whose d6 finds the hand (two rolls) one time in six, +1/60: 1 + 1/4 + 1/60 = 19/15
+    effect rolls per hit."""
+    eye = stat_risks("eye")
+    assert sum(eye.values()) == Fraction(19, 15)
+    assert list(eye)[0] == "AWA"  # skull 2/8, face 2/5, eye 3/10 twice: the eye shot's first risk
+    # Whole body: the hand (d6 = 6 on a forearm) rolls twice too; all parts at least once.
+    assert sum(stat_risks("whole_body").values()) > 1
+    assert stat_risks("left_hand")["DEX"] > stat_risks("whole_body")["DEX"]
+    with pytest.raises(RulesError):
+        stat_risks("tail")

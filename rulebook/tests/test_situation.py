@@ -17,6 +17,7 @@ from rulebook.situation import (
     SituationError,
     best_assistance,
     carrying_capacity_kg,
+    shared_load_term,
     situation_terms,
 )
 
@@ -95,6 +96,18 @@ def test_an_unbalanced_load_counts_in_full_and_a_shared_one_per_bearer():
     assert total(Situation(load_kg=Fraction(45))) == -4
     assert total(Situation(load_kg=Fraction(45), bearers=3)) == 0
     assert total(Situation(load_kg=Fraction(90), load_kind="distributed")) == 0  # 30 kg, row 10
+
+
+def test_a_shared_load_moves_at_the_pace_of_its_most_burdened_bearer():
+    """"Loads": a shared load is divided among its bearers, and the group moves only as fast and
+    as far as its most heavily burdened member. 90 kg unbalanced among three is 30 kg each (row
+    10): nothing for STR 10 or 12, 5 rows over STR 5: the group's term is −5, named for her."""
+    label, value = shared_load_term(Fraction(90), "unbalanced", {"Jon": 12, "Mara": 5, "Kit": 10})
+    assert value == -5 and label.endswith("against STR 5; Mara, the most burdened, sets the group's pace")
+    assert "shared by 3" in label
+    assert shared_load_term(Fraction(90), "unbalanced", {"Jon": 12, "Kit": 10})[1] == -4  # 45 kg each: row 14, Kit 4 under
+    with pytest.raises(SituationError):
+        shared_load_term(Fraction(90), "unbalanced", {})
 
 
 def test_carrying_capacity_is_the_weight_row_of_str():
