@@ -20,8 +20,14 @@ class EncounterForm(forms.Form):
     name = forms.CharField(max_length=limits.ENCOUNTER_NAME, validators=[validate_name])
     initiative_stat = forms.ChoiceField(choices=[("MEL", "MEL"), ("ACC", "ACC")], initial="MEL",
                                         label="Initiative ranks by")
+    # "Combat Time": typically 10 seconds, more or less at the GM's discretion (the API's bounds).
+    round_seconds = forms.IntegerField(min_value=1, max_value=3600, initial=10, required=False,
+                                       label="Round length (seconds)")
     gm_notes = forms.CharField(required=False, max_length=limits.GM_NOTES, widget=forms.Textarea(attrs={"rows": 2}),
                                label="GM notes (never shown to players)")
+
+    def clean_round_seconds(self):
+        return self.cleaned_data.get("round_seconds") or 10  # left empty: the article's usual 10 s
 
 
 class NpcForm(forms.Form):

@@ -130,3 +130,16 @@ def test_the_page_puts_the_viewers_own_attack_form_in_the_shared_tracker(client,
     fragment = client.get(reverse("encounter-live", args=[encounter.pk])).content.decode()
     assert fragment.count('class="attack-form"') == 1 and "Hidden sniper" in fragment
     assert campaign_parts.RENDERS[("encounter", "gm")] == 1
+
+
+def test_the_gm_sets_the_round_length_on_the_page_as_through_the_api(client, personas):
+    """"Combat Time": a turn is typically 10 seconds, more or less at the GM's discretion; the page
+    takes the same bounds as the API (1 to 3,600 s), refusing the rest with a word."""
+    client.force_login(personas["gm"])
+    url = reverse("campaign-encounters", args=[personas["campaign"].pk])
+    client.post(url, {"name": "Siege", "initiative_stat": "MEL", "round_seconds": "60"})
+    assert Encounter.objects.get(name="Siege").round_seconds == 60
+    refused = client.post(url, {"name": "Blink", "initiative_stat": "MEL", "round_seconds": "0"})
+    assert refused.status_code == 400 and not Encounter.objects.filter(name="Blink").exists()
+    client.post(url, {"name": "Usual", "initiative_stat": "MEL"})
+    assert Encounter.objects.get(name="Usual").round_seconds == 10
