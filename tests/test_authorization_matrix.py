@@ -192,6 +192,9 @@ MATRIX: dict[str, dict[str, Rule]] = {
     # --- Campaign pages -----------------------------------------------------------------------
     "home": {"GET": ANYONE_LOGGED_IN, "POST": ANYONE_LOGGED_IN},  # POST creates a campaign of one's own
     "campaign-import": {"POST": ANYONE_LOGGED_IN},  # imports as a new campaign of one's own
+    # Whom an imported document named: the GM's to invite (the world's campaign was not imported:
+    # the GM reads an empty list, and inviting from it is 409).
+    "campaign-imported": {"GET": GM_WRITES, "POST": GM_WRITES(body={"invite": ["outsider"]})},
     "campaign-dashboard": {"GET": MEMBERS_READ},
     "campaign-settings": {"GET": MEMBERS_READ, "POST": GM_WRITES},
     # --- Character pages ----------------------------------------------------------------------
@@ -289,6 +292,7 @@ MATRIX: dict[str, dict[str, Rule]] = {
                                                      anonymous=401))},
     "api-campaign-export": {"GET": GM_WRITES},
     "api-campaign-import": {"POST": ANYONE_LOGGED_IN},
+    "api-campaign-import-invitations": {"GET": GM_WRITES, "POST": GM_WRITES(body={"usernames": ["outsider"]})},
     # --- Character API ------------------------------------------------------------------------
     "api-character-list": {"GET": MEMBERS_READ(query=lambda w: {"campaign": w.ids["campaign_id"]}),
                            "POST": PLAYERS_OR_GM_WRITE(body=_new_character)},

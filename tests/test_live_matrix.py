@@ -325,6 +325,15 @@ def _goon_dying(world) -> dict:
     return {}
 
 
+def _imported(world) -> dict:
+    """The world's campaign as if imported from a document naming the outsider."""
+    from campaign.models import LogEntry
+
+    LogEntry.objects.create(campaign_id=world.ids["campaign_id"], action="campaign.import",
+                            summary="imported the campaign from a document", data={"named": ["outsider"], "held": []})
+    return {}
+
+
 def _an_invitation(world) -> dict:
     from campaign import services as campaign_services
     from campaign.models import Campaign
@@ -557,6 +566,8 @@ WRITES: list[Write] = [
     _w("api-system-fight-undo", "POST", "gm", setup=_a_blow),
     _w("system-fight-undo", "POST", "gm", setup=_a_blow),
     _w("api-invitation-accept", "POST", "outsider", lambda w: {"token": w.made["token"]}, setup=_an_invitation),
+    _w("campaign-imported", "POST", "gm", {"invite": ["outsider"]}, setup=_imported),
+    _w("api-campaign-import-invitations", "POST", "gm", {"usernames": ["outsider"]}, setup=_imported),
     _w("join", "POST", "outsider", setup=_an_invitation, url=lambda w: reverse("join", args=[w.made["token"]])),
     _w("character-roll", "POST", "owner", setup=_stats_rolled_in_the_app),
     _w("api-encounter-act-now", "POST", "gm", lambda w: {"combatant": w.ids["pc_combatant_id"]}, setup=_holding),

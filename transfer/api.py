@@ -5,6 +5,7 @@ from django.utils.text import slugify
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -13,7 +14,7 @@ from campaign.models import Campaign
 from campaign.permissions import access_campaign
 
 from . import services
-from .serializers import ImportOut
+from .serializers import ImportInviteIn, ImportOut, ImportReportOut
 
 
 def download_name(campaign: Campaign) -> str:
@@ -41,5 +42,31 @@ class CampaignImportApi(APIView):
         # A body over DATA_UPLOAD_MAX_MEMORY_SIZE is refused (413) by the API's JSON parser
         # before a byte is read, as for every endpoint.
         campaign = services.import_campaign(request.data, request.user)
-        return Response(ImportOut({"id": campaign.pk, "skipped_members": campaign.skipped_members}).data,
-                        status=status.HTTP_201_CREATED)
+        report = services.import_report(campaign)
+        return Response(ImportOut({"id": campaign.pk, "skipped_members": [p["username"] for p in report["people"]],
+                                   **report}).data, status=status.HTTP_201_CREATED)
+
+
+class CampaignImportInvitationsApi(APIView):
+    def _access(self, request, campaign_id: int, write: bool):
+        access = access_campaign(user=request.user, campaign_id=campaign_id, write=write)
+        if not access.is_gm:
+            raise PermissionDenied("The import's people are the GM's to invite.")
+        return access
+
+    @extend_schema(responses={200: ImportReportOut}, description="Whom the imported document named and what "
+                   "became of each (GM); empty lists for a campaign that was not imported.")
+    def get(self, request, campaign_id: int):
+        report = services.import_report(self._access(request, campaign_id, write=False).campaign)
+        return Response(ImportReportOut(report or {"people": [], "characters": []}).data)
+
+    @extend_schema(request=ImportInviteIn, responses={200: ImportReportOut},
+                   description="Invite as players the people named that the GM confirms (only those the document "
+                               "named and this server knows); the GM promotes whom they choose once joined.")
+    def post(self, request, campaign_id: int):
+        access = self._access(request, campaign_id, write=True)
+        data = ImportInviteIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        report = services.import_invite(campaign=access.campaign, by=request.user,
+                                        usernames=data.validated_data["usernames"])
+        return Response(ImportReportOut(report).data)

@@ -81,9 +81,14 @@ class Importer:
         #: character id → line kind → how many lines are on the sheet (the rest are history only)
         self.line_counts: dict[int, dict[str, int]] = defaultdict(dict)
         self.characters: dict[int, Character] = {}
-        self.skipped_members: list[str] = []
-        #: (username, role) of each member the document names besides the importer.
-        self.invited: list[tuple[str, str]] = []
+        #: Everyone the document names besides the importer (members, characters' owners), in order.
+        self.named: list[str] = []
+        #: Each character held for a person the document names: (its name, theirs).
+        self.held: list[tuple[str, str]] = []
+
+    def _name(self, username: str) -> None:
+        if username not in self.named:
+            self.named.append(username)
 
     def _spend(self, path: str) -> None:
         """Count a row against the check's budget; past it, refuse the document at once."""
@@ -321,9 +326,9 @@ class Importer:
                 seen.add(username)
                 if username == self.user.username:
                     continue  # the caller is the copy's GM already
-                # Nobody else joins through a document: each is invited, and accepts or ignores it.
-                self.skipped_members.append(username)
-                self.invited.append((username, member.role))
+                # Nobody joins through a document, whatever role it says: the importer confirms
+                # whom to invite, as players (transfer.services.import_invite).
+                self._name(username)
 
     def read_characters(self, rows: list) -> None:
         ids = allocate(Character, len(rows))
@@ -340,6 +345,8 @@ class Importer:
                 named = value.get(doc.CHARACTER.name("owner"))
                 if isinstance(named, str) and named != self.user.username:
                     character.imported_owner = named  # handed back when they join (characters.handback)
+                    self._name(named)
+                    self.held.append((character.name, named))
             character.karma = 0
             self.characters[pk] = character
             history = value.get("history", {})

@@ -1,10 +1,15 @@
-"""The import page action: anyone logged in uploads a campaign file and lands on the copy as its GM."""
+"""The import page action: anyone logged in uploads a campaign file and lands on the copy as its GM,
+then says whom of the people it names to invite as players."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import redirect
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
+
+from campaign.permissions import access_campaign
+from zenergate_site.errors import DomainError
 
 from . import services
 from .errors import TransferError
@@ -35,9 +40,33 @@ def import_page(request):
             messages.error(request, f"Import: and {len(problems) - SHOWN_PROBLEMS} more problems. Nothing was "
                                     "imported.")
         return redirect(back)
-    done = f"Campaign “{campaign.name}” imported. You are its GM."
-    if campaign.skipped_members:
-        done += (f" Not on this server, so not added: {', '.join(campaign.skipped_members)}"
-                 "; their characters are owned by you.")
-    messages.success(request, done)
+    messages.success(request, f"Campaign “{campaign.name}” imported. You are its GM.")
+    report = services.import_report(campaign)
+    if report and report["people"]:  # the people it names: the GM confirms whom to invite
+        return redirect("campaign-imported", campaign_id=campaign.pk)
     return redirect("campaign-dashboard", campaign_id=campaign.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def imported_page(request, campaign_id: int):
+    """Who the imported document named and what became of each, with the GM's choice of whom to
+    invite as players (nobody is invited before)."""
+    access = access_campaign(user=request.user, campaign_id=campaign_id, write=request.method == "POST")
+    if not access.is_gm:
+        raise PermissionDenied("The import's people are the GM's to invite.")
+    report = services.import_report(access.campaign)
+    error = ""
+    if request.method == "POST":
+        try:
+            report = services.import_invite(campaign=access.campaign, by=request.user,
+                                            usernames=request.POST.getlist("invite"))
+        except DomainError as exc:
+            error = exc.message
+        else:
+            chosen = request.POST.getlist("invite")
+            messages.success(request, f"Invited as players: {', '.join(chosen)}." if chosen else "Nobody invited.")
+            return redirect("campaign-imported", campaign_id=access.campaign.pk)
+    return render(request, "transfer/imported.html", {"campaign": access.campaign, "access": access,
+                                                      "report": report, "error": error},
+                  status=400 if error else 200)

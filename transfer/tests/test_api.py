@@ -107,6 +107,39 @@ def test_members_without_an_account_here_are_listed(personas, api_as):
     document["members"].append({"username": "moved-away", "role": "player"})
     response = api_as("outsider").post("/api/v1/campaigns/import/", document, format="json")
     assert response.status_code == 201 and "moved-away" in response.json()["skipped_members"]
+    people = {p["username"]: (p["on_server"], p["outcome"]) for p in response.json()["people"]}
+    assert people["moved-away"] == (False, "not on this server")
+    assert people["player"] == (True, "on this server, not invited")
+
+
+def test_an_import_invites_no_one_until_the_gm_confirms_and_only_as_players(personas, api_as):
+    """A forged document naming alice its GM sends her nothing; the importer sees who is on this
+    server, confirms, and each is invited as a player, whatever role the document gave."""
+    from campaign.models import Invitation
+
+    document = services.export_campaign(personas["campaign"])
+    for member in document["members"]:
+        member["role"] = "gm"
+    document["members"].append({"username": "moved-away", "role": "gm"})
+    gm = api_as("outsider")
+    copy = gm.post("/api/v1/campaigns/import/", document, format="json").json()["id"]
+    assert not Invitation.objects.filter(campaign_id=copy).exists()
+    url = f"/api/v1/campaigns/{copy}/import-invitations/"
+    assert api_as("player").get(url).status_code == 404  # not a member of the copy
+    refused = gm.post(url, {"usernames": ["moved-away"]}, format="json")
+    assert refused.status_code == 400 and "Not on this server: moved-away" in str(refused.json())
+    assert gm.post(url, {"usernames": ["stranger"]}, format="json").status_code == 400
+    assert not Invitation.objects.filter(campaign_id=copy).exists()
+    report = gm.post(url, {"usernames": ["player", "gm"]}, format="json")
+    assert report.status_code == 200, report.json()
+    outcomes = {p["username"]: p["outcome"] for p in report.json()["people"]}
+    assert outcomes == {"gm": "invited as player", "player": "invited as player",
+                        "other_player": "on this server, not invited", "viewer": "on this server, not invited",
+                        "moved-away": "not on this server"}
+    assert set(Invitation.objects.filter(campaign_id=copy).values_list("username", "role")) == {
+        ("gm", "player"), ("player", "player")}
+    again = gm.post(url, {"usernames": ["player"]}, format="json")  # invited already: no second invitation
+    assert again.status_code == 200 and Invitation.objects.filter(campaign_id=copy, username="player").count() == 1
 
 
 def test_a_document_over_the_size_limit_is_refused_before_it_is_read(personas, api_as, settings):
@@ -164,7 +197,11 @@ def test_imported_authors_stay_text_and_sheets_go_back_to_their_players_when_the
     history = gm_of_copy.get(reverse("character-history", args=[sheet.pk])).content.decode()
     assert "by player (imported)" in history and "by gm (imported)" in history
 
-    # The viewer's invitation hands nothing over; the player's gives the sheet back.
+    # Invited once the GM of the copy confirms; the viewer's invitation hands nothing over; the
+    # player's gives the sheet back.
+    confirmed = api_as("outsider").post(f"/api/v1/campaigns/{copy.pk}/import-invitations/",
+                                        {"usernames": ["viewer", "player"]}, format="json")
+    assert confirmed.status_code == 200, confirmed.content
     viewer_invitation = Invitation.objects.get(campaign=copy, username="viewer")
     invitation_accept(token=viewer_invitation.token, user=personas["viewer"])
     assert Character.objects.get(pk=sheet.pk).owner == personas["outsider"]

@@ -50,10 +50,18 @@ def test_the_import_form_is_on_the_campaigns_page_and_lands_on_the_new_campaign(
     response = _upload(client, exported)
 
     copy = Campaign.objects.exclude(pk=personas["campaign"].pk).get()
-    assert response.status_code == 302 and response.url == reverse("campaign-dashboard", args=[copy.pk])
+    assert response.status_code == 302 and response.url == reverse("campaign-imported", args=[copy.pk])
     assert Membership.objects.get(campaign=copy, user=personas["outsider"]).role == "gm"
     landing = client.get(response.url).content.decode()
-    assert "imported" in landing
+    assert "imported" in landing and "Nobody joins through a document" in landing
+    assert '<th scope="row">player</th><td data-outcome>on this server, not invited</td>' in landing
+    chosen = client.post(response.url, {"invite": ["player"]})
+    assert chosen.status_code == 302
+    after = client.get(response.url).content.decode()
+    assert '<th scope="row">player</th><td data-outcome>invited as player</td>' in after
+    assert '<th scope="row">viewer</th><td data-outcome>on this server, not invited</td>' in after
+    client.force_login(personas["player"])
+    assert client.get(response.url).status_code == 404  # not a member of the copy
 
 
 @pytest.mark.parametrize("content, shown", [

@@ -92,7 +92,8 @@ def test_export_import_export_gives_the_same_document(rich, personas):
     copy = services.import_campaign(json.loads(json.dumps(first)), personas["gm"])
     second = services.export_campaign(copy)
 
-    assert copy.pk != rich.pk and sorted(copy.skipped_members) == ["alice", "bob", "carol"]
+    named = sorted(p["username"] for p in services.import_report(copy)["people"])
+    assert copy.pk != rich.pk and named == ["alice", "bob", "carol"]
     assert _normalised(second) == _normalised(_as_imported_by(first, "gm", copy.name))
     assert {**_rows(copy), "campaign.Membership": None} == {**_rows(rich), "campaign.Membership": None}
     assert _rows(copy)["campaign.Membership"] == 1  # the importer alone
@@ -195,8 +196,9 @@ def test_the_import_rebuilds_balances_and_makes_the_caller_gm(rich, personas, ma
     copy = services.import_campaign(document, newcomer)
 
     roles = dict(Membership.objects.filter(campaign=copy).values_list("user__username", "role"))
-    assert roles == {"newcomer": "gm"}  # the others are listed for the GM to add, not added
-    assert copy.skipped_members == ["gm", "alice", "carol", "nobody-here"]
+    assert roles == {"newcomer": "gm"}  # the others are listed for the GM to invite, not added
+    named = [p["username"] for p in services.import_report(copy)["people"]]
+    assert named[:4] == ["gm", "alice", "carol", "nobody-here"]  # then the characters' owners not listed
     source = {c.name: c.karma for c in rich.characters.all()}
     for character in copy.characters.all():
         changed = 5 if character.name == "Mara Velez" else 0
@@ -208,7 +210,7 @@ def test_the_import_rebuilds_balances_and_makes_the_caller_gm(rich, personas, ma
             running += entry.amount
             assert entry.balance_after == running
     log = LogEntry.objects.get(campaign=copy, action=IMPORT_ACTION)
-    assert log.actor == newcomer and log.data["skipped_members"] == ["gm", "alice", "carol", "nobody-here"]
+    assert log.actor == newcomer and log.data["named"] == named
 
 
 def test_the_copy_plays_on_undo_revert_and_delays_included(rich, personas):
