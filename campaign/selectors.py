@@ -1,6 +1,6 @@
 """Reads for the campaign app, always scoped by the viewer."""
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from .audience import visible
 from .models import Campaign, Job, LogEntry, Membership
@@ -65,8 +65,8 @@ def log_page(*, campaign: Campaign, user, is_gm: bool, kind: str = "", character
             rows = rows.filter(created_at__lte=night["ended_at"])
     if kind:
         rows = rows.filter(action__startswith=f"{kind}.")
-    if character is not None:
-        rows = rows.filter(data__character=character)
+    if character is not None:  # every line naming them: the one it is about, or among several (a fight)
+        rows = rows.filter(Q(data__character=character) | Q(data__characters__contains=[character]))
     if before is not None:
         rows = rows.filter(id__lt=before)
     found = list(rows.order_by("-id")[:limit + 1])

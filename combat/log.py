@@ -66,6 +66,35 @@ class Changes:
                 changes.changed(combatant)
 
 
+#: Where an event's data names combatants (combat.services, combat.attacks; transfer.document's EVENT_DATA).
+_NAMING = ("attacker", "target", "combatant", "acting")
+
+
+def characters_named(data: dict, changes: Changes, undoes: CombatEvent | None = None) -> list[int]:
+    """The characters an event is about, for the log's filter by character: whose wounds it
+    changed, and the characters behind every combatant it names (an attacker who missed, the
+    target of a refused request, the one acting), or those of the event it undoes."""
+    ids = {int(pk) for pk in changes.before["characters"]}
+    request = data.get("request")  # a waiting attack's own; an answer names its request by id
+    combatants = [data.get(key) for key in _NAMING] + ([request.get(key) for key in ("attacker", "target")]
+                                                       if isinstance(request, dict) else [])
+    combatants = [pk for pk in combatants if isinstance(pk, int) and not isinstance(pk, bool)]
+    loaded = changes.combatants  # those the event changed are in hand: no query for them
+    ids.update(loaded[pk].character_id for pk in combatants if pk in loaded and loaded[pk].character_id)
+    unread = [pk for pk in combatants if pk not in loaded]
+    if unread:
+        ids.update(Combatant.objects.filter(pk__in=unread, character__isnull=False)
+                   .values_list("character_id", flat=True))
+    if undoes is not None:
+        ids.update(undoes_characters(undoes))
+    return sorted(ids)
+
+
+def undoes_characters(event: CombatEvent) -> list[int]:
+    entry = event.encounter.campaign.log_entries.filter(action=f"combat.{event.kind}", data__event=event.pk).first()
+    return list((entry.data.get("characters") if entry else None) or [])
+
+
 def record(*, changes: Changes, kind: str, by, summary: str, data: dict, gm_data: dict | None = None,
            seen: Seen = EVERYONE, undoes: CombatEvent | None = None, idempotency_key: str | None = None,
            answers: CombatEvent | None = None) -> CombatEvent:
@@ -78,8 +107,9 @@ def record(*, changes: Changes, kind: str, by, summary: str, data: dict, gm_data
                                        gm_data=gm_data or {}, before=changes.before, after=changes.after(),
                                        undoes=undoes, by=by, idempotency_key=idempotency_key or None,
                                        answers=answers, **seen.columns())
-    write.audit(f"combat.{kind}", f"{encounter.name}: {summary}", data={"encounter": encounter.pk, "event": event.pk},
-                seen=seen)
+    write.audit(f"combat.{kind}", f"{encounter.name}: {summary}",
+                data={"encounter": encounter.pk, "event": event.pk,
+                      "characters": characters_named(data, changes, undoes)}, seen=seen)
     event._state.fields_cache["undone_by"] = None  # a new entry is undone by nothing: no query to ask
     characters = [int(pk) for pk in changes.before["characters"]]
     # Whose wounds changed is no secret (the victim's sheet must follow even a hidden NPC's hit).

@@ -212,7 +212,7 @@ def transition_make(*, campaign: Campaign, by, category: str, character_ids: lis
             batch.save(update_fields=["response"])
             write.audit("transition.make",
                         f"{by} put {len(results)} characters through a category {category} Zener Transition",
-                        data={"batch": batch.pk})
+                        data={"batch": batch.pk, "characters": [r["character"] for r in results]})
             write.publish(WoundsChanged(characters=[r["character"] for r in results]))
     except IntegrityError:  # the same key sent twice at once: the other request answered
         done = TransitionBatch.objects.get(campaign=campaign, idempotency_key=idempotency_key)
@@ -243,6 +243,7 @@ def transition_undo(*, batch: TransitionBatch, by) -> TransitionBatch:
     write.changed(*records)
     batch.undone_at = timezone.now()
     batch.save(update_fields=["undone_at"])
-    write.audit("transition.undo", f"{by} undid a category {batch.category} Zener Transition", data={"batch": batch.pk})
+    write.audit("transition.undo", f"{by} undid a category {batch.category} Zener Transition",
+                data={"batch": batch.pk, "characters": [r.character_id for r in records]})
     write.publish(WoundsChanged(characters=[r.character_id for r in records]))
     return batch

@@ -108,7 +108,7 @@ def treatment_give(*, character: Character, by, kind: str, therapy_id: int | Non
                                                  idempotency_key=idempotency_key, before=before, after=after,
                                                  outcome=record, by=by)
             write.audit("treatment.give", f"{by} gave {record['name']} to {character.name}",
-                        data={"treatment": treatment.pk})
+                        data={"treatment": treatment.pk, "character": character.pk})
             write.publish(WoundsChanged(characters=[character.pk]))
     except IntegrityError:  # the same key sent twice at once: the other request treated
         done = Treatment.objects.get(campaign=campaign, idempotency_key=idempotency_key)
@@ -138,7 +138,7 @@ def treatment_undo(*, treatment: Treatment, by) -> Treatment:
     treatment.undone_at = timezone.now()
     treatment.save(update_fields=["undone_at"])
     write.audit("treatment.undo", f"{by} undid {treatment.outcome.get('name', treatment.kind)} on a character",
-                data={"treatment": treatment.pk})
+                data={"treatment": treatment.pk, "character": treatment.character_id})
     write.publish(WoundsChanged(characters=[treatment.character_id]))
     return treatment
 

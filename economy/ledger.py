@@ -82,7 +82,10 @@ def karma_post(*, character: Character, amount: int, kind: str, by, reason: str 
                 data={**(data or {}), **(extra or {})}, by=by if getattr(by, "is_authenticated", False) else None,
             )
             write.audit(f"karma.{kind}", f"{locked.name}: {amount:+d} Karma ({KarmaEntry.Kind(kind).label.lower()})"
-                        + (f": {reason}" if reason else ""), data={"character": locked.pk, "entry": entry.pk})
+                        + (f": {reason}" if reason else ""),
+                        data={"character": locked.pk, "entry": entry.pk,
+                              # An assist names the helped too: the log's filter finds it under both.
+                              **({"characters": [locked.pk, helped]} if (helped := entry.data.get("helped")) else {})})
             character.karma = balance
             return entry, True
     except IntegrityError:

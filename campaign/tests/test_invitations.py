@@ -86,14 +86,16 @@ def test_with_account_creation_for_staff_a_link_makes_no_account(link, client, s
     assert response.status_code == 403 and not get_user_model().objects.filter(username="dora").exists()
 
 
-def test_an_imported_documents_members_are_invited_by_name(personas, client):
+def test_an_imported_documents_members_are_invited_by_name_once_confirmed(personas, client):
     from transfer import services as transfer
 
     document = transfer.export_campaign(personas["campaign"])
     copy = transfer.import_campaign(document, personas["outsider"])
     assert list(copy.memberships.values_list("user__username", flat=True)) == ["outsider"]
+    assert not Invitation.objects.filter(campaign=copy).exists()  # nobody before the importer confirms
+    transfer.import_invite(campaign=copy, by=personas["outsider"], usernames=["gm", "player", "viewer"])
     invited = dict(Invitation.objects.filter(campaign=copy).values_list("username", "role"))
-    assert invited == {"gm": "gm", "player": "player", "other_player": "player", "viewer": "viewer"}
+    assert invited == {"gm": "player", "player": "player", "viewer": "player"}  # players all, whatever it said
     client.login(username="player", password=PASSWORD)
     home = client.get(reverse("home")).content.decode()
     assert "Invitations for you" in home and copy.name in home

@@ -76,3 +76,41 @@ def test_pages_of_the_log_and_their_queries(rolled, client, personas, api_as):
 def test_a_bad_query_is_400(personas, api_as, query):
     response = api_as("gm").get(f"/api/v1/campaigns/{personas['campaign'].pk}/log/", query)
     assert response.status_code == 400
+
+
+def test_the_filter_by_character_follows_them_into_a_fight(personas, api_as, make_character):
+    """A character who attacks and misses, is hit, and gets first aid: "Combat" with that character
+    lists each of those fight lines, and "Everything" with them shows them too."""
+    from combat import services as combat
+
+    from characters import items
+
+    hero = make_character("player", name="Theo")
+    items.item_create(character=hero, kind_name="weapons", by=personas["gm"], is_gm=True,
+                      data={"name": "Pistol", "damage_points": 4})
+    other = make_character("other_player", name="Mira")
+    gm = api_as("gm")
+    campaign = personas["campaign"]
+    encounter = combat.encounter_create(campaign=campaign, by=personas["gm"], name="Docks")
+    theo = combat.combatant_add(encounter=encounter, by=personas["gm"], character_id=hero.pk)
+    mira = combat.combatant_add(encounter=encounter, by=personas["gm"], character_id=other.pk)
+    thug = combat.combatant_add(encounter=encounter, by=personas["gm"], npc={"name": "Thug", "revealed": True,
+                                                                                "weapons": [{"name": "Club", "damage_points": 3}]})
+    gm.post(f"/api/v1/encounters/{encounter.pk}/initiative/",
+            {"dice": {str(theo.pk): [6], str(thug.pk): [3], str(mira.pk): [1]}}, format="json")
+    missed = gm.post(f"/api/v1/encounters/{encounter.pk}/attacks/",
+                     {"attacker": theo.pk, "target": thug.pk, "dice": {"attack": [6, 6, 6]}}, format="json")
+    assert missed.status_code == 201 and missed.json()["data"]["outcome"] == "miss", missed.json()
+    gm.post(f"/api/v1/encounters/{encounter.pk}/next-turn/", {}, format="json")
+    hit = gm.post(f"/api/v1/encounters/{encounter.pk}/attacks/",
+                  {"attacker": thug.pk, "target": theo.pk, "dice": {"attack": [1, 2, 2]}}, format="json")
+    assert hit.status_code == 201, hit.json()
+    url = f"/api/v1/campaigns/{campaign.pk}/log/"
+    fights = gm.get(url, {"kind": "combat", "character": hero.pk}).json()["entries"]
+    said = [e["summary"] for e in fights]
+    assert any("Theo attacks Thug" in s and ": miss" in s for s in said), said
+    assert any("Thug attacks Theo" in s for s in said), said
+    assert any("Theo joins the fight" in s for s in said), said
+    assert not any("Mira joins" in s for s in said)  # another character's line is not Theo's
+    everything = [e["summary"] for e in gm.get(url, {"character": hero.pk}).json()["entries"]]
+    assert any("Thug attacks Theo" in s for s in everything)
