@@ -36,7 +36,7 @@ from functools import cached_property
 
 from django.db import models
 
-from campaign.models import Campaign, Event, Job, LogEntry, Membership
+from campaign.models import Campaign, Event, GameSession, Job, LogEntry, Membership, SessionNote
 from characters.items import ITEM_KINDS
 from characters.models import Character, PoolEntry, SystemSheet
 from combat.models import Combatant, CombatEvent, Encounter, NpcSetup, SystemFight
@@ -114,7 +114,7 @@ LOG_DATA = Fields({
     "adventure": Ref("adventure"), "macguffin": Ref("macguffin"), "complication": Ref("complication"),
     "entry": Ref("entry"), "encounter": Ref("encounter"), "event": Ref("event"), "therapy": Ref("therapy"),
     "job": Ref("downtime"), "batch": Ref("transition"), "treatment": Ref("treatment"),
-    "sheet": Ref("sheet"), "fight": Ref("system_fight"),
+    "sheet": Ref("sheet"), "fight": Ref("system_fight"), "session": Ref("session"),
     "id": Drop(), "history_id": Drop(),
 })
 #: A ledger entry's data: who an assist helped, which disadvantage a rank came off (a line of
@@ -211,6 +211,9 @@ SYSTEM_FIGHT = Table(SystemFight, key="system_fight", blobs={"fighters": Values(
 SHEET_CLAIM = Table(SheetClaim, refs={"sheet": "sheet"}, blobs={"report": Fields({"sheet": Ref("sheet")})},
                     implied=("job",))
 HISTORY = Table(LogEntry, users=("actor", "audience_user"), blobs={"data": LOG_DATA}, implied=("campaign",))
+#: Game nights, with their recap (a draft until ``published_at``) and the members' notes on each.
+SESSION = Table(GameSession, key="session", implied=("campaign",))
+SESSION_NOTE = Table(SessionNote, users=("author",), implied=("session",))
 #: The roll feed, oldest first (the copy's ids keep that order); its JSON columns (a check's
 #: inputs, the dice, the breakdown) name no rows.
 #: A roll from a sheet names its character; a Karma reroll the roll it replaced, by its place in
@@ -233,19 +236,17 @@ EXPORTED: dict[str, Table] = {table.model._meta.label: table for table in (
     CAMPAIGN, MEMBER, CHARACTER, *LINES.values(), SHEET_HISTORY, *LINE_HISTORY.values(), ADVENTURE, TOKEN,
     MACGUFFIN, LEDGER, COMPLICATION, ENCOUNTER, FIGHTER, COMBAT_LOG, NPC_SETUP, THERAPY, DOWNTIME, CLAIM, TREATMENT,
     TRANSITION, TRANSITION_RECORD, HISTORY, ROLL, SYSTEM_SHEET, POOL_ENTRY, SYSTEM_SHEET_HISTORY, SYSTEM_FIGHT,
-    SHEET_CLAIM)}
+    SHEET_CLAIM, SESSION, SESSION_NOTE)}
 #: The tables of the campaign's apps the document leaves out, and why.
 NOT_EXPORTED: dict[str, str] = {
     Event._meta.label: "the live stream is runtime state: pages on the new server listen from its own last id",
     "campaign.PageVersion": "a cache counter of this server's rendered pages",
     "campaign.OneTimePassword": "an account's state on this server, not the campaign's",
     "campaign.Invitation": "links into this server's copy: the import invites the document's members afresh",
-    "campaign.GameSession": "game nights and their recaps are this table's memory; the log lines they drew on travel",
-    "campaign.SessionNote": "members' notes on game nights, kept with the nights",
 }
 
 #: The top level of a document, in the order the export writes it.
 TOP_LEVEL = ("format", "version", "exported_at", "campaign", "members", "characters", "sheets", "adventures",
              "pools", "ledger", "complications", "encounters", "npc_setups", "system_fights",
-             "therapies", "downtimes", "treatments", "transitions",
+             "therapies", "downtimes", "treatments", "transitions", "sessions",
              "history", "rolls")

@@ -15,7 +15,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from campaign.models import Campaign, Job, LogEntry, Membership
+from campaign.models import Campaign, GameSession, Job, LogEntry, Membership, SessionNote
 from characters.models import Character, PoolEntry, SystemSheet
 from combat.models import Combatant, CombatEvent, Encounter, NpcSetup, SystemFight
 from downtime.models import (
@@ -139,6 +139,7 @@ class Importer:
                           status_check=True)
         self.read_rows(d, "treatments", doc.TREATMENT)
         self.read_parents(d, "transitions", doc.TRANSITION, {"records": doc.TRANSITION_RECORD})
+        self.read_parents(d, "sessions", doc.SESSION, {"notes": doc.SESSION_NOTE})  # before the log that names them
         self.read_rows(d, "history", doc.HISTORY, allocate_ids=False)
         self.read_rows(d, "rolls", doc.ROLL)
         for model, rows in self.rows.items():
@@ -163,6 +164,8 @@ class Importer:
                 self.problems.add(path, "Expected a username.")
                 return None
             return self.user_id(value)
+        if kind == "session" and isinstance(value, int) and not isinstance(value, bool):
+            return None  # a log line of a document written before game nights travelled: this server's id
         if not isinstance(value, str):
             self.problems.add(path, f"Expected the key of a {kind}.")
             return None
@@ -525,5 +528,6 @@ class Importer:
                       *[t.model for t in doc.LINE_HISTORY.values()], SystemSheet, PoolEntry,
                       doc.SYSTEM_SHEET_HISTORY.model, Adventure, BadNewsToken, MacGuffin, KarmaEntry, Complication,
                       Encounter, Combatant, CombatEvent, NpcSetup, SystemFight, Therapy, Job, DowntimeClaim,
-                      SheetClaim, Treatment, TransitionBatch, TransitionRecord, LogEntry, Roll):
+                      SheetClaim, Treatment, TransitionBatch, TransitionRecord, GameSession, SessionNote, LogEntry,
+                      Roll):
             insert(model, [instance for instance, _ in self.rows.get(model, [])])

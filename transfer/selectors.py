@@ -12,7 +12,7 @@ from decimal import Decimal
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from campaign.models import Campaign, Job, LogEntry
+from campaign.models import Campaign, GameSession, Job, LogEntry, SessionNote
 from characters.models import Character, PoolEntry, SystemSheet
 from combat.models import Combatant, CombatEvent, Encounter, NpcSetup, SystemFight
 from downtime.models import (
@@ -108,6 +108,8 @@ class Exporter:
                                   .order_by("history_date", "history_id"), "id")
         self.system_fights = list(SystemFight.objects.filter(campaign=c).order_by("id"))
         self.sheet_claims = _by(SheetClaim.objects.filter(job__campaign=c).order_by("id"), "job_id")
+        self.sessions = list(GameSession.objects.filter(campaign=c).order_by("number"))
+        self.notes = _by(SessionNote.objects.filter(session__campaign=c).order_by("created_at", "id"), "session_id")
 
         for kind, rows in (("character", self.characters), ("adventure", self.adventures),
                            ("macguffin", self.macguffins), ("entry", self.ledger),
@@ -116,7 +118,8 @@ class Exporter:
                            ("event", [v for e in self.encounters for v in self.combat_log[e.pk]]),
                            ("therapy", self.therapies), ("downtime", self.downtimes),
                            ("treatment", self.treatments), ("transition", self.transitions),
-                           ("sheet", self.sheets), ("system_fight", self.system_fights)):
+                           ("sheet", self.sheets), ("system_fight", self.system_fights),
+                           ("session", self.sessions)):
             self.keys[kind] = {row.pk: f"{kind}-{number}" for number, row in enumerate(rows, 1)}
         for character in self.characters:
             for kind in doc.LINES:
@@ -135,7 +138,8 @@ class Exporter:
                   (doc.SYSTEM_SHEET, self.sheets),
                   (doc.POOL_ENTRY, [e for rows in self.pool_entries.values() for e in rows]),
                   (doc.SYSTEM_SHEET_HISTORY, [r for rows in self.sheets_history.values() for r in rows]),
-                  (doc.COMBAT_LOG, [v for rows in self.combat_log.values() for v in rows])]
+                  (doc.COMBAT_LOG, [v for rows in self.combat_log.values() for v in rows]),
+                  (doc.SESSION_NOTE, [n for rows in self.notes.values() for n in rows])]
         tables += [(doc.LINE_HISTORY[kind], [r for rows in by_character.values() for r in rows])
                    for kind, by_character in self.line_history.items()]
         for table, rows in tables:
@@ -201,6 +205,8 @@ class Exporter:
             "transitions": [{**self.row(t, doc.TRANSITION),
                              "records": [self.row(r, doc.TRANSITION_RECORD) for r in self.records[t.pk]]}
                             for t in self.transitions],
+            "sessions": [{**self.row(s, doc.SESSION), "notes": [self.row(n, doc.SESSION_NOTE) for n in self.notes[s.pk]]}
+                         for s in self.sessions],
             "history": [self.row(entry, doc.HISTORY) for entry in self.history],
             "rolls": self.indexed(self.rolls, doc.ROLL),
         }

@@ -183,6 +183,19 @@ def _play_rolls(campaign, gm, users):
     rolls.roll_reroll(roll=failed, by=users["alice"], is_gm=False, idempotency_key="reroll-awa", rng=random.Random(12))
 
 
+def _play_sessions(campaign, gm, users):
+    """A night with its published recap and two notes, then a night whose recap is still a draft."""
+    from campaign import sessions
+
+    night = sessions.session_start(campaign=campaign, by=gm)
+    sessions.session_note_add(session=night, by=users["alice"], text="Mara owes Tomas a favour.")
+    night = sessions.session_end(campaign=campaign, by=gm, recap="The depot fell; the sniper got away.")
+    sessions.session_recap_save(session=night, by=gm, recap=night.recap + "\nA fine night.", publish=True)
+    sessions.session_note_add(session=night, by=gm, text="Next: the customs house.")
+    sessions.session_start(campaign=campaign, by=gm)
+    sessions.session_end(campaign=campaign, by=gm, recap="A quiet night (draft).")
+
+
 @pytest.fixture
 def rich(personas):
     """The demo campaign (seed_demo) played on: every table the document holds has rows.
@@ -206,5 +219,6 @@ def rich(personas):
     _play_other_rule_sets(campaign, gm, users)
     _play_downtime(campaign, gm, mara, tomas)
     _play_rolls(campaign, gm, users)
+    _play_sessions(campaign, gm, users)
     campaign.refresh_from_db()
     return campaign

@@ -31,7 +31,7 @@ def _normalised(document: dict) -> dict:
 
 
 #: The document's fields that name an account (an author, a reader); "owner" names a sheet's owner.
-PEOPLE = {"by", "actor", "history_user", "audience_user", "created_by", "user"}
+PEOPLE = {"by", "actor", "history_user", "audience_user", "created_by", "user", "author"}
 
 
 def _as_imported_by(document: dict, importer: str, name: str) -> dict:
@@ -303,3 +303,20 @@ def test_export_reads_every_table_from_one_snapshot(personas, monkeypatch):
     monkeypatch.setattr(services, "campaign_document", document)
     services.export_campaign(personas["campaign"])
     assert seen == ["repeatable read"]
+
+
+def test_game_nights_travel_with_their_recaps_and_notes(rich, personas):
+    """The whole campaign in its file: the nights with their dates, the published recap, the
+    draft and the members' notes come back (a note by someone with no account in the copy keeps
+    its text, with no author)."""
+    from campaign.models import GameSession
+
+    copy = services.import_campaign(services.export_campaign(rich), personas["gm"])
+    nights = list(GameSession.objects.filter(campaign=copy).order_by("number"))
+    source = list(GameSession.objects.filter(campaign=rich).order_by("number"))
+    assert [(n.number, n.started_at, n.ended_at, n.recap, n.published_at) for n in nights] == [
+        (n.number, n.started_at, n.ended_at, n.recap, n.published_at) for n in source]
+    assert nights[0].published_at is not None and nights[0].recap.endswith("A fine night.")
+    assert nights[1].published_at is None and nights[1].recap == "A quiet night (draft)."
+    notes = [(n.text, n.author.username if n.author else None) for n in nights[0].notes.order_by("created_at")]
+    assert notes == [("Mara owes Tomas a favour.", None), ("Next: the customs house.", "gm")]
