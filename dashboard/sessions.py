@@ -28,6 +28,26 @@ def _when(raw: str):
     return value
 
 
+def sessions_seen(access):
+    """The nights a member may read: every one for the GM, the published ones for the others."""
+    sessions = access.campaign.sessions.order_by("number")
+    return sessions if access.is_gm else sessions.filter(published_at__isnull=False)
+
+
+def session_for(access, number: int) -> GameSession:
+    """One night as ``access`` may read it: a recap not yet published is the GM's alone (404 else)."""
+    session = GameSession.objects.filter(campaign=access.campaign, number=number).first()
+    if session is None or (not access.is_gm and session.published_at is None):
+        raise Http404("No such session.")
+    return session
+
+
+def session_end_drafted(*, campaign, by) -> GameSession:
+    """End the running night with its recap drafted from what happened in it (the page and the API)."""
+    running = campaign.sessions.filter(ended_at__isnull=True).first()
+    return services.session_end(campaign=campaign, by=by, recap=recap.draft(running) if running is not None else "")
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def sessions_page(request, campaign_id: int):
@@ -40,9 +60,7 @@ def sessions_page(request, campaign_id: int):
                 session = services.session_start(campaign=campaign, by=request.user)
                 messages.success(request, f"Session {session.number} started: everything from now on belongs to it.")
             elif action == "end":
-                running = campaign.sessions.filter(ended_at__isnull=True).first()
-                text = recap.draft(running) if running is not None else ""
-                session = services.session_end(campaign=campaign, by=request.user, recap=text)
+                session = session_end_drafted(campaign=campaign, by=request.user)
                 messages.success(request, f"Session {session.number} ended: its recap is drafted for you to edit.")
                 return redirect("campaign-session", campaign_id=campaign.pk, number=session.number)
             elif action == "next":
@@ -56,7 +74,7 @@ def sessions_page(request, campaign_id: int):
         except DomainError as exc:
             messages.error(request, exc.message)
         return redirect("campaign-sessions", campaign_id=campaign.pk)
-    listed = campaign.sessions.all() if access.is_gm else campaign.sessions.filter(published_at__isnull=False)
+    listed = sessions_seen(access)
     return render(request, "campaign/sessions.html", {
         "campaign": campaign, "access": access, "sessions": listed,
         "running": campaign.sessions.filter(ended_at__isnull=True).first()})
@@ -66,9 +84,7 @@ def sessions_page(request, campaign_id: int):
 @require_http_methods(["GET", "POST"])
 def session_page(request, campaign_id: int, number: int):
     access = access_campaign(user=request.user, campaign_id=campaign_id)
-    session = GameSession.objects.filter(campaign=access.campaign, number=number).first()
-    if session is None or (not access.is_gm and session.published_at is None):
-        raise Http404("No such session.")
+    session = session_for(access, number)
     if request.method == "POST":
         action = request.POST.get("action")
         if action in ("save", "publish", "redraft") and not access.is_gm:

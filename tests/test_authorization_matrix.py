@@ -266,6 +266,9 @@ MATRIX: dict[str, dict[str, Rule]] = {
     "campaign-log": {"GET": MEMBERS_READ},  # each reads the lines shared with them
     "campaign-sessions": {"GET": MEMBERS_READ, "POST": GM_WRITES(body={"action": "start"})},
     "campaign-session": {"GET": MEMBERS_READ, "POST": MEMBERS_READ(body={"action": "none"})},
+    "api-campaign-sessions": {"GET": MEMBERS_READ, "POST": GM_WRITES(body={"action": "start"})},
+    "api-campaign-session": {"GET": MEMBERS_READ, "PATCH": GM_WRITES(body={"recap": "Matrix recap."})},
+    "api-campaign-session-notes": {"POST": PLAYERS_OR_GM_WRITE(body={"text": "Matrix note."})},
     "join": {"GET": PUBLIC, "POST": PUBLIC},  # the invitation's token is the key (a spent one here: 410)
     "campaign-roller-roll": {"POST": PLAYERS_OR_GM_WRITE},
     "check-builder": {"GET": GM_WRITES},  # the GM's screen: secret checks and everyone's lines

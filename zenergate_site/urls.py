@@ -33,6 +33,7 @@ api_v1 = [
     path("", include("combat.urls_api")),
     path("", include("rolls.urls_api")),
     path("", include("transfer.urls_api")),
+    path("", include("dashboard.urls_api")),
 ]
 
 urlpatterns = [
