@@ -66,13 +66,18 @@ def test_the_gm_runs_a_round_from_the_console(client, personas, encounter):
     assert encounter.turn == 0
 
 
-def test_the_attack_preview_shows_the_odds(client, personas, encounter):
+def _sniper_preview(client, personas, encounter, area: str):
+    """The GM's attack preview of the hidden sniper on alice's character, aimed at ``area``."""
     client.force_login(personas["gm"])
     services.initiative_roll(encounter=encounter, by=personas["gm"])
     sniper = Combatant.objects.get(name="Hidden sniper")
     alice = Combatant.objects.exclude(pk=sniper.pk).get()
-    response = client.get(reverse("encounter-preview", args=[encounter.pk]),
-                          {"attacker": sniper.pk, "target": alice.pk, "stat": "ACC", "aimed_area": "whole_body"})
+    return client.get(reverse("encounter-preview", args=[encounter.pk]),
+                      {"attacker": sniper.pk, "target": alice.pk, "stat": "ACC", "aimed_area": area})
+
+
+def test_the_attack_preview_shows_the_odds(client, personas, encounter):
+    response = _sniper_preview(client, personas, encounter, "whole_body")
     assert response.status_code == 200 and b"to hit" in response.content and b"/" in response.content
 
 
@@ -80,12 +85,7 @@ def test_the_attack_preview_says_which_stats_a_called_shot_risks(client, persona
     """"Hit Location": aimed at a hand, stat damage falls most on MEL and DEX, 20 in 100 hits each
     (the hand's d10 names DEX three times in ten and is rolled twice); the preview says so where
     the GM chooses the aim."""
-    client.force_login(personas["gm"])
-    services.initiative_roll(encounter=encounter, by=personas["gm"])
-    sniper = Combatant.objects.get(name="Hidden sniper")
-    alice = Combatant.objects.exclude(pk=sniper.pk).get()
-    page = client.get(reverse("encounter-preview", args=[encounter.pk]),
-                      {"attacker": sniper.pk, "target": alice.pk, "stat": "ACC", "aimed_area": "right_hand"})
+    page = _sniper_preview(client, personas, encounter, "right_hand")
     text = page.content.decode()
     assert page.status_code == 200 and "Per 100 hits aimed here, stat damage falls on: MEL 20 · DEX 20 · " in text
 
