@@ -96,7 +96,9 @@ class InvitationForm(forms.Form):
 
 
 class JoinForm(forms.Form):
-    """A new account from an invitation link: a username and a password, nothing else."""
+    """A new account from an invitation link: a username, a password and, if the person wants a
+    forgotten password mailed to them, an e-mail."""
 
     username = forms.CharField(max_length=limits.USERNAME, validators=[validate_name])
     password = forms.CharField(widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}), max_length=128)
+    email = forms.EmailField(required=False, max_length=254)

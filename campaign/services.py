@@ -294,8 +294,9 @@ def invitation_accept(*, token: str, user) -> Membership:
 
 
 @transaction.atomic
-def invitation_sign_up(*, token: str, username: str, password: str) -> Membership:
-    """Make an account from an invitation link and join (a person with no account yet).
+def invitation_sign_up(*, token: str, username: str, password: str, email: str = "") -> Membership:
+    """Make an account from an invitation link and join (a person with no account yet); the
+    e-mail, if given, is where a forgotten password's link goes.
 
     Raises:
         CampaignError: a username taken or not allowed, a weak password.
@@ -331,7 +332,7 @@ def invitation_sign_up(*, token: str, username: str, password: str) -> Membershi
         password_validation.validate_password(password, candidate)
     except ValidationError as exc:
         raise CampaignError(" ".join(exc.messages), field="password") from None
-    user = User.objects.create_user(username=username, password=password)
+    user = User.objects.create_user(username=username, password=password, email=(email or "").strip())
     membership = invitation_accept(token=token, user=user)
     change_set(campaign=invitation.campaign_id, by=user).audit(
         "account.join", f"{username} made an account through {invitation.created_by}'s invitation",

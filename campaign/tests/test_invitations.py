@@ -51,9 +51,15 @@ def test_a_link_for_anyone_works_until_its_date_and_a_revoked_one_not_at_all(per
     until = timezone.now() + datetime.timedelta(days=2)
     many = services.invitation_create(campaign=campaign, role="viewer", by=personas["gm"], single_use=False,
                                       expires_at=until)
-    for name in ("v1", "v2"):
-        client.post(reverse("join", args=[many.token]), {"username": name, "password": f"{name}-Long-phrase-9"})
+    for name, email in (("v1", "v1@example.org"), ("v2", "")):  # the e-mail is optional
+        client.post(reverse("join", args=[many.token]), {"username": name, "password": f"{name}-Long-phrase-9",
+                                                        "email": email})
         client.logout()
+    users = dict(get_user_model().objects.filter(username__in=("v1", "v2")).values_list("username", "email"))
+    assert users == {"v1": "v1@example.org", "v2": ""}  # where a forgotten password's link goes
+    bad = client.post(reverse("join", args=[many.token]), {"username": "v3", "password": "v3-Long-phrase-9",
+                                                          "email": "not an address"})
+    assert bad.status_code == 400 and not get_user_model().objects.filter(username="v3").exists()
     assert Membership.objects.filter(campaign=campaign, role="viewer").count() == 3  # the cast's viewer too
     services.invitation_revoke(invitation=many, by=personas["gm"])
     assert client.get(reverse("join", args=[many.token])).status_code == 410
