@@ -62,8 +62,9 @@ class NoteIn(StrictInput):
 
 
 class SessionListApi(APIView):
-    @extend_schema(responses={200: SessionsOut}, description="The nights a member may read (the GM: all; the "
-                   "others: the published ones), oldest first.")
+    @extend_schema(responses={200: SessionsOut}, operation_id="v1_campaigns_sessions_list",
+                   description="The nights a member may read (the GM: all; the others: the published ones), "
+                               "oldest first.")
     def get(self, request, campaign_id: int):
         access = access_campaign(user=request.user, campaign_id=campaign_id)
         running = access.campaign.sessions.filter(ended_at__isnull=True).values_list("number", flat=True).first()

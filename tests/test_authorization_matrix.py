@@ -181,6 +181,8 @@ MATRIX: dict[str, dict[str, Rule]] = {
     "login": {"GET": PUBLIC, "POST": PUBLIC},
     "logout": {"POST": PUBLIC},
     "logout-everywhere": {"POST": ANYONE_LOGGED_IN},
+    "account": {"GET": ANYONE_LOGGED_IN, "POST": ANYONE_LOGGED_IN(body={"action": "name", "first_name": "M"})},
+    "email-confirm": {"GET": ANYONE_LOGGED_IN, "POST": ANYONE_LOGGED_IN},  # a bad link: back to the account
     "password-change": {"GET": ANYONE_LOGGED_IN, "POST": ANYONE_LOGGED_IN},
     "password_reset": {"GET": PUBLIC, "POST": PUBLIC},  # a forgotten password: nobody is logged in
     "password_reset_done": {"GET": PUBLIC},

@@ -64,6 +64,8 @@ NOT_PAGES = {
     "password_reset_done": "no campaign", "password_reset_confirm": "no campaign",
     "password_reset_complete": "no campaign", "healthz": "no campaign", "favicon": "no campaign",
     "join": "an invitation, opened before joining",
+    "account": "the account's own page: like the campaigns list, no campaign of its own",
+    "email-confirm": "a mailed link's confirmation: no campaign",
     "campaign-stream": "the stream itself",
     "adventure-close": "the GM's close-out form: checked, but only the GM opens it",
 }
@@ -582,6 +584,8 @@ NOT_CAMPAIGN_WRITES = {
     ("login", "POST"): "logging in changes no campaign",
     ("logout", "POST"): "logging out changes no campaign",
     ("logout-everywhere", "POST"): "the account's sessions, no campaign",
+    ("account", "POST"): "the account's name, e-mail link or API token, no campaign",
+    ("email-confirm", "POST"): "the account's e-mail, no campaign",
     ("api-logout-everywhere", "POST"): "the account's sessions, no campaign",
     ("password-change", "POST"): "the account's password",
     ("password_reset", "POST"): "a mail, no campaign",

@@ -27,3 +27,17 @@ def send_password_reset(*, email: str, domain: str, use_https: bool) -> None:
     form = _AccountLimitedResetForm({"email": email})
     if form.is_valid():
         form.save(domain_override=domain, use_https=use_https, **RESET_TEMPLATES)
+
+
+@shared_task(name="zenergate_site.tasks.send_email_confirmation")
+def send_email_confirmation(*, user_id: int, email: str, domain: str, use_https: bool) -> None:
+    """Mail the link that makes ``email`` the account's, to that address (zenergate_site.account)."""
+    from django.core.mail import send_mail
+    from django.urls import reverse
+
+    from .account import email_link_token
+
+    link = f"{'https' if use_https else 'http'}://{domain}{reverse('email-confirm', args=[email_link_token(user_id, email)])}"
+    send_mail("Confirm your e-mail for the Zener Gate campaign manager",
+              f"Open this link within two days to make {email} your account's e-mail:\n\n{link}\n\n"
+              "If you did not ask for it, ignore this mail: nothing changes.", None, [email])
