@@ -29,10 +29,10 @@ WIDE, NARROW = 1280, 390
 PAGES: dict[str, dict | None] = {
     # Accounts
     "login": None, "password-change": None, "password_reset": None, "password_reset_done": None,
-    "password_reset_confirm": None, "password_reset_complete": None, "join": None,
+    "password_reset_confirm": None, "password_reset_complete": None, "join": None, "account": None,
     # The table
     "home": None, "campaign-dashboard": None, "campaign-settings": None, "campaign-sessions": None,
-    "campaign-session": None, "campaign-log": None,
+    "campaign-session": None, "campaign-log": None, "campaign-imported": None,
     # Characters
     "character-party": None, "character-new": None, "character-sheet": None, "character-build": None,
     "character-line-edit": None, "character-line-new": None, "character-history": None, "character-karma": None, "system-sheet": None,
@@ -58,6 +58,8 @@ NOT_PAGES: dict[str, str] = {
     "encounter-preview": FRAGMENT,
     "sheet-roll-form": FRAGMENT,
     "campaign-rolls-feed": FRAGMENT,
+    "email-confirm": "a mailed link: only a valid signed token renders it (one button, as the password "
+                     "pages); any other lands on the account page, checked above",
 }
 
 

@@ -119,6 +119,8 @@ class World:
             return [{"campaign_id": c, "invitation_id": i} for c, i in self.invitations]
         if names == {"character_id", "line_id"}:  # a language line's immersion
             return [{"character_id": c, "line_id": i} for c, i in self.lines["languages"]]
+        if names == {"campaign_id", "number"}:  # a game night, by its number in the campaign
+            return [{"campaign_id": c, "number": n} for c in self.campaign_id for n in (1, 2)]
         (name,) = names  # every other path takes one id
         return [{name: value} for value in getattr(self, name)]
 
