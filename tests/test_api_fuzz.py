@@ -196,6 +196,12 @@ def world(personas, make_user, in_process_requests):
     library.setup_save(encounter=fight, by=gm, name="Fuzzed cast")
     rolls.sheet_roll(character=in_play[0], by=gm, line="stat:AWA", dice=[6, 6, 6])  # one a reroll may take
     services.invitation_create(campaign=demo, role="player", by=gm)
+    # A night played and ended, its recap published (sessions 1 of the demo).
+    from campaign import sessions
+
+    night = sessions.session_start(campaign=demo, by=gm)
+    night = sessions.session_end(campaign=demo, by=gm, recap="Fuzzed night.")
+    sessions.session_recap_save(session=night, by=gm, recap="Fuzzed night.", publish=True)
 
     # A campaign that plays Success Check, with a sheet of its own.
     other = services.campaign_update(campaign=services.campaign_create(name="Edge of night", by=gm), by=gm,
