@@ -269,10 +269,24 @@ def browser():
 def page_for(browser, live_server):
     """Return a function that opens a logged-in page for a user at a viewport size."""
     contexts = []
+    pending: list[set] = []
 
     def open_page(user=None, *, width: int = 1280, height: int = 900):
         context = browser.new_context(viewport={"width": width, "height": height})
         contexts.append(context)
+        in_flight: set = set()
+        pending.append(in_flight)
+
+        def started(request):
+            if request.resource_type != "eventsource":
+                in_flight.add(request)
+
+        context.on("request", started)
+        def ended(request):
+            in_flight.discard(request)
+
+        context.on("requestfinished", ended)
+        context.on("requestfailed", ended)
         page = context.new_page()
         page.set_default_timeout(15_000)
         if user is not None:
@@ -284,5 +298,12 @@ def page_for(browser, live_server):
         return page
 
     yield open_page
+    # A request still in flight when the test ends would meet the database flush of the teardown
+    # half-way (a write's audit line after the tables are emptied): let the pages' own requests
+    # finish first. The live stream never finishes by design, so it does not count.
+    deadline = time.monotonic() + 10
+    open_pages = [page for context in contexts for page in context.pages]
+    while open_pages and any(pending) and time.monotonic() < deadline:
+        open_pages[0].wait_for_timeout(50)  # Playwright delivers the finished-request events meanwhile
     for context in contexts:
         context.close()
