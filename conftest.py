@@ -307,3 +307,21 @@ def page_for(browser, live_server):
         open_pages[0].wait_for_timeout(50)  # Playwright delivers the finished-request events meanwhile
     for context in contexts:
         context.close()
+
+
+@pytest.fixture
+def worker_sends_at_once(monkeypatch, settings, tmp_path, django_capture_on_commit_callbacks):
+    """A mail's job runs in the test's process once the request's transaction "commits" (the
+    worker itself is exercised by the stack tests), into files under tmp_path."""
+    from django.core.cache import cache
+
+    from zenergate_site.celery import app
+
+    settings.EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    settings.EMAIL_FILE_PATH = str(tmp_path)
+    was = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    cache.clear()
+    yield lambda: django_capture_on_commit_callbacks(execute=True)
+    app.conf.task_always_eager = was
+    cache.clear()

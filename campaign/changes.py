@@ -43,14 +43,15 @@ from . import pagecache
 from .audience import EVERYONE, Audience, Seen
 from .errors import CampaignConflict
 from .events import KeysChanged, LiveEvent
-from .models import Campaign, Event, LogEntry, OneTimePassword, PageVersion
+from .models import Account, Campaign, Event, LogEntry, OneTimePassword, PageVersion
 from .wakeup import CHANNEL as STREAM_CHANNEL
 
 #: Apps whose models belong to a campaign: saving one needs an open change set.
 CAMPAIGN_APPS = ("campaign", "characters", "economy", "combat", "downtime", "rolls", "transfer")
 #: Rows the change set writes itself, and a user's one-time password, which belongs to the
-#: account, not to a campaign (a password change on the account page touches no campaign).
-OWN_MODELS = (Event, LogEntry, PageVersion, OneTimePassword)
+#: account, not to a campaign (a password change on the account page touches no campaign), and
+#: what the site keeps about an account.
+OWN_MODELS = (Event, LogEntry, PageVersion, OneTimePassword, Account)
 # Keeps the advisory-lock key space of the event stream apart from any other use of such locks.
 _LOCK_SPACE = 0x5A47
 

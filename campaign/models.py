@@ -260,3 +260,20 @@ class SessionNote(models.Model):
     class Meta:
         ordering = ["created_at", "id"]
         constraints = [capped("text", limits.SESSION_TEXT, "session_note_capped")]
+
+
+class Account(models.Model):
+    """What the site keeps about a person beyond Django's user: how the account came to be (made
+    on the sign-up page, which asks for its e-mail to be confirmed before the account may make
+    campaigns) and the interface language chosen on the account page."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
+                                related_name="account")
+    #: When the person made the account themselves on the sign-up page (``SIGNUP = "open"``).
+    signed_up_at = models.DateTimeField(null=True, blank=True)
+    #: When the link mailed to the account's e-mail was opened; None until then.
+    email_confirmed_at = models.DateTimeField(null=True, blank=True)
+
+    @property
+    def awaits_confirmation(self) -> bool:
+        return self.signed_up_at is not None and self.email_confirmed_at is None

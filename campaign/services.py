@@ -7,7 +7,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -18,11 +18,14 @@ from zenergate_site.text import validate_name
 from .changes import change_set
 from .errors import CampaignConflict, CampaignError
 from .events import CampaignChanged
-from .models import Campaign, Invitation, LogEntry, Membership, OneTimePassword
+from .models import Account, Campaign, Invitation, LogEntry, Membership, OneTimePassword
 from .stat_dice import stat_dice_range
 from .signals import campaign_clearing, campaign_unlinking, member_joined
 
 logger = logging.getLogger(__name__)
+
+#: The advisory lock that queues sign-ups behind each other while the day's count is checked.
+SIGNUP_LOCK = 0x5A47_0001
 
 
 
@@ -87,10 +90,12 @@ def campaign_update(*, campaign: Campaign, by, **changes) -> Campaign:
 
 @transaction.atomic
 def campaign_create(*, name: str, by, description: str = "", stat_entry: str = Campaign.StatEntry.ENTER) -> Campaign:
-    """Create a campaign with its creator as GM."""
+    """Create a campaign with its creator as GM (an account from the sign-up page once its
+    e-mail is confirmed)."""
     name = (name or "").strip()
     if not name:
         raise CampaignError("Give the campaign a name.", field="name")
+    ensure_may_make_campaigns(by)
     changes = change_set(campaign=None, by=by)
     campaign = Campaign.objects.create(name=name, description=description, stat_entry=stat_entry)
     changes.bind(campaign)
@@ -305,6 +310,9 @@ def invitation_sign_up(*, token: str, username: str, password: str, email: str =
     invitation = invitation_open(token)
     if invitation is None:
         raise CampaignConflict("This invitation no longer works: ask the GM for a new one.", field="token")
+    if settings.SIGNUP == "closed":
+        raise PermissionDenied("On this site people do not make their own accounts: ask its staff or your GM for "
+                               "one, then open the link again.")
     if invitation.created_by is None or not may_make_accounts(invitation.created_by):
         raise PermissionDenied("On this site only staff make accounts: ask them for one, then open the link.")
     # A link's sign-ups are accounts its GM made: the same daily limit (ACCOUNT_CREATION_DAILY_LIMIT).
@@ -316,23 +324,9 @@ def invitation_sign_up(*, token: str, username: str, password: str, email: str =
     username = (username or "").strip()
     if invitation.username and username != invitation.username:
         raise CampaignError(f"This invitation is for {invitation.username}.", field="username")
-    User = get_user_model()
-    try:
-        User._meta.get_field("username").run_validators(username)
-        validate_name(username)
-    except ValidationError:
-        raise CampaignError("Usernames are letters, digits and @ . + - _ only.", field="username") from None
-    if not username:
-        raise CampaignError("Choose a username.", field="username")
-    if User.objects.filter(username__iexact=username).exists():
-        raise CampaignConflict(f"There is already a user called {username}: log in and open the link again.",
-                               field="username")
-    candidate = User(username=username)
-    try:
-        password_validation.validate_password(password, candidate)
-    except ValidationError as exc:
-        raise CampaignError(" ".join(exc.messages), field="password") from None
-    user = User.objects.create_user(username=username, password=password, email=(email or "").strip())
+    candidate = _checked_new_user(username, password)
+    user = get_user_model().objects.create_user(username=candidate.username, password=password,
+                                                email=(email or "").strip())
     membership = invitation_accept(token=token, user=user)
     change_set(campaign=invitation.campaign_id, by=user).audit(
         "account.join", f"{username} made an account through {invitation.created_by}'s invitation",
@@ -391,3 +385,79 @@ def campaign_delete(*, campaign: Campaign, by, confirm: str) -> str:
     campaign.delete()
     logger.info("Campaign deleted", extra={"campaign": name, "user_id": by.pk})
     return name
+
+
+def awaits_confirmation(user) -> bool:
+    """Whether ``user`` made their account on the sign-up page and has not opened its e-mail's link."""
+    return Account.objects.filter(user=user, signed_up_at__isnull=False, email_confirmed_at__isnull=True).exists()
+
+
+def ensure_may_make_campaigns(user) -> None:
+    """Refuse a new campaign (made or imported) to an account from the sign-up page whose e-mail
+    is not confirmed yet."""
+    if awaits_confirmation(user):
+        raise CampaignConflict(f"Confirm your e-mail first: open the link mailed to {user.email} (your account page "
+                               "sends it again). Until then you can join campaigns by invitation.")
+
+
+def _checked_new_user(username: str, password: str):
+    """A new, unsaved user with a name and password the site takes (the sign-up and invitation
+    paths share it, so a name or password one takes the other takes too)."""
+    username = (username or "").strip()
+    if not username:
+        raise CampaignError("Choose a username.", field="username")
+    User = get_user_model()
+    try:
+        User._meta.get_field("username").run_validators(username)
+        validate_name(username)
+    except ValidationError:
+        raise CampaignError("Usernames are letters, digits and @ . + - _ only.", field="username") from None
+    if User.objects.filter(username__iexact=username).exists():
+        raise CampaignConflict(f"There is already a user called {username}: if it is you, log in.",
+                               field="username")
+    candidate = User(username=username)
+    try:
+        password_validation.validate_password(password, candidate)
+    except ValidationError as exc:
+        raise CampaignError(" ".join(exc.messages), field="password") from None
+    return candidate
+
+
+@transaction.atomic
+def sign_up(*, username: str, email: str, password: str):
+    """Make an account on the sign-up page (``SIGNUP = "open"``): it may join campaigns at once,
+    and make campaigns once the link mailed to ``email`` is opened.
+
+    Raises:
+        PermissionDenied: the site does not take sign-ups.
+        CampaignError: a name or password not allowed, no e-mail.
+        CampaignConflict: a name taken, or the site's sign-ups for the day used up.
+    """
+    if settings.SIGNUP != "open":
+        raise PermissionDenied("This site does not take sign-ups: ask its staff or your GM for an account or a link.")
+    email = (email or "").strip()
+    if not email:
+        raise CampaignError("Give an e-mail: the link that confirms it is how the account may make campaigns.",
+                        field="email")
+    # One count at a time: parallel sign-ups cannot pass the day's limit together.
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [SIGNUP_LOCK])
+    since = timezone.now() - timedelta(days=1)
+    if settings.SIGNUP_DAILY_LIMIT and (Account.objects.filter(signed_up_at__gte=since).count()
+                                        >= settings.SIGNUP_DAILY_LIMIT):
+        raise CampaignConflict("The site has taken as many sign-ups as it allows today: try again tomorrow.",
+                               field="username")
+    candidate = _checked_new_user(username, password)
+    user = get_user_model().objects.create_user(username=candidate.username, password=password, email=email)
+    Account.objects.create(user=user, signed_up_at=timezone.now())
+    logger.info("Sign-up: %s", user.username)
+    return user
+
+
+@transaction.atomic
+def email_confirm(*, user, email: str) -> None:
+    """Make ``email`` the account's (its owner opened the link mailed to it); an account from the
+    sign-up page may make campaigns from now on."""
+    user.email = email
+    user.save(update_fields=["email"])
+    Account.objects.filter(user=user, email_confirmed_at__isnull=True).update(email_confirmed_at=timezone.now())

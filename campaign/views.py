@@ -23,16 +23,26 @@ from .permissions import access_campaign
 @require_http_methods(["GET", "POST"])
 def home(request):
     form = CampaignForm(request.POST or None)
+    status = 200
     if request.method == "POST" and form.is_valid():
-        campaign = services.campaign_create(by=request.user, **form.cleaned_data)
-        messages.success(request, f"Campaign “{campaign.name}” created. You are its GM.")
-        return redirect("campaign-dashboard", campaign_id=campaign.pk)
+        try:
+            campaign = services.campaign_create(by=request.user, **form.cleaned_data)
+        except DomainError as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            status = exc.status_code
+        else:
+            messages.success(request, f"Campaign “{campaign.name}” created. You are its GM.")
+            return redirect("campaign-dashboard", campaign_id=campaign.pk)
+    elif request.method == "POST":
+        status = 400
     campaigns = selectors.campaign_list(viewer=request.user)
     roles = dict(request.user.memberships.values_list("campaign_id", "role"))
     rows = [(c, Membership.Role(roles[c.pk]).label) for c in campaigns]
     return render(request, "campaign/home.html", {"rows": rows, "form": form,
                                                   "invitations": selectors.invitations_for(user=request.user),
-                                                  "archived": selectors.archived_list(viewer=request.user)})
+                                                  "archived": selectors.archived_list(viewer=request.user),
+                                                  "awaits_confirmation": services.awaits_confirmation(request.user)},
+                  status=status)
 
 
 @login_required
@@ -189,7 +199,8 @@ def join(request, token: str):
     if (request.method == "POST" and invitation is not None and not request.user.is_authenticated
             and not rate.spend("join", client_address(request), limit=settings.JOIN_ADDRESS_LIMIT, window=3600)):
         messages.error(request, "Too many sign-ups from your address: try again in an hour.")
-        return render(request, "campaign/join.html", {"invitation": invitation, "form": form, "token": token},
+        return render(request, "campaign/join.html", {"invitation": invitation, "form": form, "token": token,
+                                                      "signup_closed": settings.SIGNUP == "closed"},
                       status=429)
     if request.method == "POST" and invitation is not None:
         try:
@@ -213,5 +224,6 @@ def join(request, token: str):
             if status == 200:
                 messages.success(request, f"Welcome to {invitation.campaign.name}.")
                 return redirect("campaign-dashboard", campaign_id=invitation.campaign_id)
-    return render(request, "campaign/join.html", {"invitation": invitation, "form": form, "token": token},
+    return render(request, "campaign/join.html", {"invitation": invitation, "form": form, "token": token,
+                                                      "signup_closed": settings.SIGNUP == "closed"},
                   status=status)

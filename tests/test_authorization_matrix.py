@@ -183,6 +183,8 @@ MATRIX: dict[str, dict[str, Rule]] = {
     "logout-everywhere": {"POST": ANYONE_LOGGED_IN},
     "account": {"GET": ANYONE_LOGGED_IN, "POST": ANYONE_LOGGED_IN(body={"action": "name", "first_name": "M"})},
     "email-confirm": {"GET": ANYONE_LOGGED_IN, "POST": ANYONE_LOGGED_IN},  # a bad link: back to the account
+    # SIGNUP=invite (the default): no sign-up page for anyone; an open site's is in test_signup.py.
+    "signup": {"GET": Rule({persona: 404 for persona in PERSONAS}), "POST": Rule({persona: 404 for persona in PERSONAS})},
     "password-change": {"GET": ANYONE_LOGGED_IN, "POST": ANYONE_LOGGED_IN},
     "password_reset": {"GET": PUBLIC, "POST": PUBLIC},  # a forgotten password: nobody is logged in
     "password_reset_done": {"GET": PUBLIC},

@@ -66,6 +66,7 @@ NOT_PAGES = {
     "join": "an invitation, opened before joining",
     "account": "the account's own page: like the campaigns list, no campaign of its own",
     "email-confirm": "a mailed link's confirmation: no campaign",
+    "signup": "a new account's form: no campaign",
     "campaign-stream": "the stream itself",
     "adventure-close": "the GM's close-out form: checked, but only the GM opens it",
 }
@@ -586,6 +587,7 @@ NOT_CAMPAIGN_WRITES = {
     ("logout-everywhere", "POST"): "the account's sessions, no campaign",
     ("account", "POST"): "the account's name, e-mail link or API token, no campaign",
     ("email-confirm", "POST"): "the account's e-mail, no campaign",
+    ("signup", "POST"): "a new account, in no campaign yet",
     ("api-logout-everywhere", "POST"): "the account's sessions, no campaign",
     ("password-change", "POST"): "the account's password",
     ("password_reset", "POST"): "a mail, no campaign",

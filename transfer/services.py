@@ -11,7 +11,7 @@ from django.utils import timezone
 from campaign.changes import change_set
 from campaign.errors import CampaignConflict, CampaignError
 from campaign.models import Campaign, LogEntry, Membership
-from campaign.services import invitations_by_name
+from campaign.services import ensure_may_make_campaigns, invitations_by_name
 from zenergate_site import limits
 from zenergate_site.text import with_suffix
 
@@ -56,6 +56,7 @@ def import_campaign(document: dict, user) -> Campaign:
         TransferError: the document is not one this server can import; its ``errors`` name
             every problem by its path in the document. Nothing is written.
     """
+    ensure_may_make_campaigns(user)
     importer = Importer(document, user)
     campaign = importer.read()
     campaign.name = with_suffix(campaign.name, f" (imported {timezone.localdate():%Y-%m-%d})", limits.CAMPAIGN_NAME)

@@ -40,6 +40,9 @@ def import_page(request):
             messages.error(request, f"Import: and {len(problems) - SHOWN_PROBLEMS} more problems. Nothing was "
                                     "imported.")
         return redirect(back)
+    except DomainError as exc:  # the importer may not make campaigns yet
+        messages.error(request, f"Import: {exc.message}")
+        return redirect(back)
     messages.success(request, f"Campaign “{campaign.name}” imported. You are its GM.")
     report = services.import_report(campaign)
     if report and report["people"]:  # the people it names: the GM confirms whom to invite

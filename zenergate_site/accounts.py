@@ -7,6 +7,7 @@ import logging
 from importlib import import_module
 
 from django.conf import settings
+from django.core import signing
 from django.contrib import messages
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import SESSION_KEY, get_user_model, logout
@@ -198,6 +199,9 @@ class GuardedLoginView(LoginView):
     authentication_form = GuardedAuthenticationForm
     redirect_authenticated_user = True
 
+    def get_context_data(self, **kwargs):
+        return {**super().get_context_data(**kwargs), "signup_open": settings.SIGNUP == "open"}
+
     def form_invalid(self, form):
         response = super().form_invalid(form)
         if form.lockout is not None:
@@ -234,3 +238,13 @@ class QueuedPasswordResetForm(PasswordResetForm):
 class QueuedPasswordResetView(PasswordResetView):
     form_class = QueuedPasswordResetForm
     template_name = "registration/reset_form.html"
+
+
+#: An e-mail's link (a new address, or a sign-up's): signed for its account and the address, good
+#: for two days.
+EMAIL_SALT = "zenergate.account.email"
+EMAIL_LINK_SECONDS = 2 * 24 * 3600
+
+
+def email_link_token(user_id: int, email: str) -> str:
+    return signing.dumps({"user": user_id, "email": email}, salt=EMAIL_SALT)

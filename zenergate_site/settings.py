@@ -365,6 +365,16 @@ if ACCOUNT_CREATION not in ("gm", "staff"):
     raise ImproperlyConfigured(f"ACCOUNT_CREATION is 'gm' or 'staff', not {ACCOUNT_CREATION!r}.")
 #: The most accounts one GM (not staff) makes in 24 hours.
 ACCOUNT_CREATION_DAILY_LIMIT = env.int("ACCOUNT_CREATION_DAILY_LIMIT", default=20)
+#: Who may make an account for themselves: "closed" (no one: accounts come from the staff or a
+#: GM), "invite" (through a GM's invitation link; the default, for a group's own server) or "open"
+#: (also on the sign-up page, with an e-mail to confirm before the account may make campaigns).
+SIGNUP = env("SIGNUP", default="invite")
+if SIGNUP not in ("closed", "invite", "open"):
+    raise ImproperlyConfigured(f"SIGNUP is 'closed', 'invite' or 'open', not {SIGNUP!r}.")
+#: The most sign-ups from one address in an hour (a table on one network signs up together), and
+#: on the whole site in 24 hours (0: no limit).
+SIGNUP_ADDRESS_LIMIT = env.int("SIGNUP_ADDRESS_LIMIT", default=10)
+SIGNUP_DAILY_LIMIT = env.int("SIGNUP_DAILY_LIMIT", default=50)
 # Password reset links go by email: printed on the console by default, to files with
 # EMAIL_BACKEND=django.core.mail.backends.filebased.EmailBackend and EMAIL_FILE_PATH, or by SMTP
 # with the smtp backend and EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS.

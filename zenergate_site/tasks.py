@@ -31,11 +31,11 @@ def send_password_reset(*, email: str, domain: str, use_https: bool) -> None:
 
 @shared_task(name="zenergate_site.tasks.send_email_confirmation")
 def send_email_confirmation(*, user_id: int, email: str, domain: str, use_https: bool) -> None:
-    """Mail the link that makes ``email`` the account's, to that address (zenergate_site.account)."""
+    """Mail the link that makes ``email`` the account's, to that address (campaign.account)."""
     from django.core.mail import send_mail
     from django.urls import reverse
 
-    from .account import email_link_token
+    from .accounts import email_link_token
 
     link = f"{'https' if use_https else 'http'}://{domain}{reverse('email-confirm', args=[email_link_token(user_id, email)])}"
     send_mail("Confirm your e-mail for the Zener Gate campaign manager",

@@ -8,7 +8,7 @@ from django.urls import include, path
 from django.views.defaults import page_not_found, server_error
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import account, accounts
+from . import accounts
 from .api_auth import LogoutEverywhereApi, ObtainTokenApi
 from .api_errors import api_bad_request
 from .errors import is_database_unavailable
@@ -49,8 +49,6 @@ urlpatterns = [
     path("accounts/login/", accounts.GuardedLoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/logout-everywhere/", accounts.logout_everywhere, name="logout-everywhere"),
-    path("accounts/", account.account_page, name="account"),
-    path("accounts/email/<str:token>/", account.email_confirm, name="email-confirm"),
     path("accounts/password/", accounts.AccountPasswordChangeView.as_view(), name="password-change"),
     path("accounts/password/reset/", accounts.QueuedPasswordResetView.as_view(), name="password_reset"),
     path("accounts/password/reset/sent/", auth_views.PasswordResetDoneView.as_view(

@@ -36,7 +36,7 @@ def test_home_creates_a_campaign(personas, client):
 def test_home_form_errors_keep_input(personas, client):
     client.force_login(personas["outsider"])
     response = client.post(reverse("home"), {"name": "", "description": "kept text", "stat_entry": "enter"})
-    assert response.status_code == 200
+    assert response.status_code == 400  # refused, with the form as typed
     assert b"kept text" in response.content and b"required" in response.content
 
 

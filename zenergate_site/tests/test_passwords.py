@@ -108,24 +108,6 @@ def test_a_gm_makes_at_most_the_daily_limit_of_accounts(client, personas, settin
     assert not get_user_model().objects.filter(username="minted2").exists()
 
 
-@pytest.fixture
-def worker_sends_at_once(monkeypatch, settings, tmp_path, django_capture_on_commit_callbacks):
-    """The reset mail's job runs in the test's process once the request's transaction "commits"
-    (the worker itself is exercised by the stack tests), into files under tmp_path."""
-    from django.core.cache import cache
-
-    from zenergate_site.celery import app
-
-    settings.EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
-    settings.EMAIL_FILE_PATH = str(tmp_path)
-    was = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    cache.clear()
-    yield lambda: django_capture_on_commit_callbacks(execute=True)
-    app.conf.task_always_eager = was
-    cache.clear()
-
-
 def test_a_forgotten_password_comes_back_by_an_emailed_link(client, personas, worker_sends_at_once, tmp_path):
     player = personas["player"]
     player.email = "player@example.org"

@@ -1,0 +1,152 @@
+"""The account page (who one is here: name, e-mail, the password, the API token, one's sessions
+and campaigns) and the sign-up page. A new e-mail counts once its owner opens the link mailed
+to it; so does a sign-up's, before the account may make campaigns."""
+
+from __future__ import annotations
+
+from django import forms
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.core import signing
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+from rest_framework.authtoken.models import Token
+
+from zenergate_site import limits, rate
+from zenergate_site.accounts import EMAIL_LINK_SECONDS, EMAIL_SALT
+from zenergate_site.errors import DomainError
+from zenergate_site.login_guard import client_address
+from zenergate_site.text import validate_name
+
+from . import services as campaign_services
+
+
+
+class NameForm(forms.Form):
+    first_name = forms.CharField(max_length=150, required=False, label="Name",
+                                 help_text="How the table knows you; your username stays as it is.")
+
+
+class EmailForm(forms.Form):
+    email = forms.EmailField(max_length=254, label="New e-mail")
+
+
+class SignUpForm(forms.Form):
+    username = forms.CharField(max_length=limits.USERNAME, validators=[validate_name], label="Username",
+                               widget=forms.TextInput(attrs={"autocomplete": "username"}))
+    email = forms.EmailField(max_length=254, label="E-mail",
+                             widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+                             help_text="A link goes there: open it, and the account may make campaigns.")
+    password = forms.CharField(max_length=128, label="Password",
+                               widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+                               help_text="At least 8 characters, not all digits, not a common password.")
+
+
+def _mail_link(request, user, email: str) -> None:
+    from zenergate_site.tasks import send_email_confirmation
+
+    user_id, domain, https = user.pk, request.get_host(), request.is_secure()
+    transaction.on_commit(lambda: send_email_confirmation.delay(user_id=user_id, email=email, domain=domain,
+                                                                use_https=https))
+
+
+@require_http_methods(["GET", "POST"])
+def sign_up(request):
+    """The sign-up page, when the site takes sign-ups (``SIGNUP = "open"``); elsewhere it says how
+    people get in there."""
+    if settings.SIGNUP != "open":
+        return render(request, "registration/signup.html", {"closed": True}, status=404)
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = SignUpForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            # Counted once the form is whole, so a typo does not use up a household's sign-ups.
+            if not rate.spend("signup", client_address(request), limit=settings.SIGNUP_ADDRESS_LIMIT, window=3600):
+                messages.error(request, "Too many sign-ups from your address: try again in an hour.")
+                return render(request, "registration/signup.html", {"form": form}, status=429)
+            try:
+                user = campaign_services.sign_up(**form.cleaned_data)
+            except DomainError as exc:
+                form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+                status = exc.status_code
+            except PermissionDenied as exc:
+                form.add_error(None, str(exc))
+                status = 403
+            else:
+                _mail_link(request, user, user.email)
+                login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+                messages.success(request, f"Welcome, {user.username}. A link is on its way to {user.email}: open it, "
+                                          "and you can make campaigns. Joining one by invitation works already.")
+                return redirect("home")
+    return render(request, "registration/signup.html", {"form": form}, status=status)
+
+
+def _context(request, **more) -> dict:
+    user = request.user
+    return {"name_form": NameForm(initial={"first_name": user.first_name}), "email_form": EmailForm(),
+            "token": Token.objects.filter(user=user).first(),
+            "memberships": user.memberships.select_related("campaign").order_by("campaign__name"),
+            "awaits_confirmation": campaign_services.awaits_confirmation(user), **more}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def account_page(request):
+    user, action = request.user, request.POST.get("action", "")
+    if request.method == "GET":
+        return render(request, "registration/account.html", _context(request))
+    if action == "name":
+        form = NameForm(request.POST)
+        if not form.is_valid():
+            return render(request, "registration/account.html", _context(request, name_form=form), status=400)
+        user.first_name = form.cleaned_data["first_name"].strip()
+        user.save(update_fields=["first_name"])
+        messages.success(request, "Name saved.")
+    elif action == "email":
+        form = EmailForm(request.POST)
+        if not form.is_valid():
+            return render(request, "registration/account.html", _context(request, email_form=form), status=400)
+        email = form.cleaned_data["email"]
+        _mail_link(request, user, email)
+        messages.success(request, f"A link is on its way to {email}: your e-mail changes when you open it.")
+    elif action == "email_again" and user.email:  # the sign-up's link, lost or too old
+        _mail_link(request, user, user.email)
+        messages.success(request, f"A new link is on its way to {user.email}.")
+    elif action == "token_new":  # shown on this answer alone: the page never shows a token again
+        Token.objects.filter(user=user).delete()
+        made = Token.objects.create(user=user)
+        return render(request, "registration/account.html", _context(request, shown_token=made.key))
+    elif action == "token_revoke":
+        Token.objects.filter(user=user).delete()
+        messages.success(request, "API token revoked: tools that used it must ask for a new one.")
+    else:
+        return render(request, "registration/account.html", _context(request, error="Choose what to change."),
+                      status=400)
+    return redirect("account")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def email_confirm(request, token: str):
+    """The link mailed to a new address: shows the change, and makes it when confirmed (a POST,
+    so that a mail scanner following links changes nothing)."""
+    try:
+        change = signing.loads(token, salt=EMAIL_SALT, max_age=EMAIL_LINK_SECONDS)
+    except signing.BadSignature:
+        messages.error(request, "This link is broken or more than two days old: ask for a new one here.")
+        return redirect("account")
+    if change.get("user") != request.user.pk:
+        messages.error(request, "This link is for another account: log in as its owner to use it.")
+        return redirect("account")
+    if request.method == "POST":
+        campaign_services.email_confirm(user=request.user, email=change["email"])
+        messages.success(request, f"Your e-mail is {change['email']} now.")
+        return redirect("account")
+    return render(request, "registration/email_confirm.html", {"email": change["email"]})
