@@ -11,6 +11,8 @@ WORKDIR /app
 COPY requirements.txt .
 RUN pip install --no-cache-dir -r requirements.txt
 COPY . .
+# The interface's translations, compiled from locale/*/LC_MESSAGES/*.po (pure Python, no gettext).
+RUN python -m zenergate_site.catalogues --force
 # Hashed, compressed static files, which WhiteNoise serves (DEBUG is off here).
 RUN DATABASE_URL=postgres://build@localhost/build REDIS_URL=redis://localhost:6379/0 \
     SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput

@@ -13,9 +13,12 @@ from django.core import signing
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
 from django.views.decorators.http import require_http_methods
 from rest_framework.authtoken.models import Token
 
+from zenergate_site import language as site_language
 from zenergate_site import limits, rate
 from zenergate_site.accounts import EMAIL_LINK_SECONDS, EMAIL_SALT
 from zenergate_site.errors import DomainError
@@ -23,12 +26,18 @@ from zenergate_site.login_guard import client_address
 from zenergate_site.text import validate_name
 
 from . import services as campaign_services
+from .models import Account
 
 
 
 class NameForm(forms.Form):
     first_name = forms.CharField(max_length=150, required=False, label="Name",
                                  help_text="How the table knows you; your username stays as it is.")
+
+
+class LanguageForm(forms.Form):
+    language = forms.ChoiceField(choices=Account._meta.get_field("language").choices, required=False,
+                                 label="Language")
 
 
 class EmailForm(forms.Form):
@@ -90,7 +99,9 @@ def sign_up(request):
 
 def _context(request, **more) -> dict:
     user = request.user
+    language = Account.objects.filter(user=user).values_list("language", flat=True).first() or ""
     return {"name_form": NameForm(initial={"first_name": user.first_name}), "email_form": EmailForm(),
+            "language_form": LanguageForm(initial={"language": language}),
             "token": Token.objects.filter(user=user).first(),
             "memberships": user.memberships.select_related("campaign").order_by("campaign__name"),
             "awaits_confirmation": campaign_services.awaits_confirmation(user), **more}
@@ -109,6 +120,12 @@ def account_page(request):
         user.first_name = form.cleaned_data["first_name"].strip()
         user.save(update_fields=["first_name"])
         messages.success(request, "Name saved.")
+    elif action == "language":
+        form = LanguageForm(request.POST)
+        if not form.is_valid():
+            return render(request, "registration/account.html", _context(request, language_form=form), status=400)
+        _choose_language(request, form.cleaned_data["language"])
+        messages.success(request, "Language saved.")
     elif action == "email":
         form = EmailForm(request.POST)
         if not form.is_valid():
@@ -150,3 +167,34 @@ def email_confirm(request, token: str):
         messages.success(request, f"Your e-mail is {change['email']} now.")
         return redirect("account")
     return render(request, "registration/email_confirm.html", {"email": change["email"]})
+
+
+def _choose_language(request, language: str) -> None:
+    if request.user.is_authenticated:
+        campaign_services.language_choose(user=request.user, language=language)
+    site_language.remember(request, language)
+
+
+def remember_language(sender, request, user, **kwargs) -> None:
+    """At log-in, the account's language becomes the session's (``user_logged_in``)."""
+    if request is not None and hasattr(request, "session"):
+        site_language.remember(request, Account.objects.filter(user=user).values_list("language", flat=True).first()
+                               or "")
+
+
+@require_POST
+def language_switch(request):
+    """The top bar's switch: the account's choice for a person logged in, a cookie for anyone else;
+    then back to the page it was used on."""
+    language = request.POST.get("language", "")
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        back = "/"
+    response = redirect(back)
+    if language not in site_language.CODES:
+        messages.error(request, "Choose one of the languages offered.")
+        return response
+    _choose_language(request, language)
+    response.set_cookie(settings.LANGUAGE_COOKIE_NAME, language, max_age=settings.LANGUAGE_COOKIE_AGE,
+                        samesite=settings.LANGUAGE_COOKIE_SAMESITE, secure=settings.SESSION_COOKIE_SECURE)
+    return response

@@ -11,3 +11,9 @@ class CampaignConfig(AppConfig):
         from . import changes
 
         changes.connect_guard()
+
+        from django.contrib.auth.signals import user_logged_in
+
+        from .account import remember_language
+
+        user_logged_in.connect(remember_language, dispatch_uid="campaign.account.remember_language")

@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.core.validators import MaxLengthValidator
 from django.db import models
+from django.utils.translation import gettext_lazy
 from django.db.models import Q
 
 from zenergate_site import limits
@@ -273,6 +274,14 @@ class Account(models.Model):
     signed_up_at = models.DateTimeField(null=True, blank=True)
     #: When the link mailed to the account's e-mail was opened; None until then.
     email_confirmed_at = models.DateTimeField(null=True, blank=True)
+    #: The interface language chosen on the account page ("" for the browser's).
+    language = models.CharField(max_length=8, blank=True, default="",
+                                choices=[("", gettext_lazy("As my browser says")), *settings.LANGUAGES])
+
+    class Meta:
+        constraints = [models.CheckConstraint(
+            condition=models.Q(language__in=["", *(code for code, _name in settings.LANGUAGES)]),
+            name="account_language_known")]
 
     @property
     def awaits_confirmation(self) -> bool:

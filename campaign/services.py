@@ -461,3 +461,10 @@ def email_confirm(*, user, email: str) -> None:
     user.email = email
     user.save(update_fields=["email"])
     Account.objects.filter(user=user, email_confirmed_at__isnull=True).update(email_confirmed_at=timezone.now())
+
+
+def language_choose(*, user, language: str) -> None:
+    """Keep the interface language ``user`` chose ("" for the browser's)."""
+    if language not in {code for code, _name in Account._meta.get_field("language").choices}:
+        raise CampaignError("Choose one of the languages offered.", field="language")
+    Account.objects.update_or_create(user=user, defaults={"language": language})

@@ -11,5 +11,6 @@ urlpatterns = [
     path("accounts/", account.account_page, name="account"),
     path("accounts/signup/", account.sign_up, name="signup"),
     path("accounts/email/<str:token>/", account.email_confirm, name="email-confirm"),
+    path("language/", account.language_switch, name="language"),
     path("campaigns/<int:campaign_id>/stream/", stream.campaign_stream, name="campaign-stream"),
 ]

@@ -264,6 +264,7 @@ def run(port: int, *, dev: bool = False) -> int:
         published["LIVE_STREAM_PORT"] = str(stream_port)
         published["LIVE_STREAM_PAGE_PORT"] = str(port)  # only these pages may read it
         env = {**os.environ, **published, "LOG_FORMAT": "plain", "PYTHONUNBUFFERED": "1"}
+        _compile_catalogues()
         _manage("migrate", "--noinput", env=env)
         _manage("seed_demo", env=env)
         children.append(Child("Celery worker", [
@@ -309,8 +310,17 @@ def run(port: int, *, dev: bool = False) -> int:
         say("stopped")
 
 
+def _compile_catalogues() -> None:
+    """The interface's translations, compiled from the catalogues where the app runs."""
+    from .catalogues import compile_all
+
+    for path in compile_all():
+        say(f"compiled {path.relative_to(BASE_DIR)}")
+
+
 def test(pytest_args: list[str]) -> int:
     """Run the test suite on a throw-away embedded PostgreSQL and Redis."""
+    _compile_catalogues()
     root = Path(tempfile.mkdtemp(prefix="zg-test-"))
     stack = Stack(root, throwaway=True)
     try:

@@ -72,6 +72,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "zenergate_site.language.LanguageMiddleware",  # after the user is known: their choice comes first
     "zenergate_site.private_responses.PrivateResponsesMiddleware",  # Cache-Control, Vary
     "django.contrib.messages.middleware.MessageMiddleware",
     "zenergate_site.accounts.OneTimePasswordMiddleware",
@@ -231,6 +232,14 @@ TOKEN_TTL = timedelta(days=env.float("TOKEN_TTL_DAYS", default=30))
 
 # --- I18N / static -----------------------------------------------------------------------
 LANGUAGE_CODE = "en"
+#: The interface's languages (docs/translation.md): the account page and the top bar's switch
+#: offer them; otherwise the browser's Accept-Language picks (zenergate_site/language.py).
+LANGUAGES = [("en", "English"), ("de", "Deutsch")]
+#: One catalogue for the whole site, compiled where it runs (zenergate_site/catalogues.py).
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_NAME = "zg_language"
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

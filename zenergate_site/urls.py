@@ -8,7 +8,7 @@ from django.urls import include, path
 from django.views.defaults import page_not_found, server_error
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import accounts
+from . import accounts, language
 from .api_auth import LogoutEverywhereApi, ObtainTokenApi
 from .api_errors import api_bad_request
 from .errors import is_database_unavailable
@@ -63,6 +63,7 @@ urlpatterns = [
     # The split view loads its start-up script from ?script rather than inline (CSP: script-src 'self').
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("healthz", healthz, name="healthz"),
+    path("jsi18n/<str:language>/", language.javascript_catalog, name="javascript-catalog"),
 ]
 
 
