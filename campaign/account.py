@@ -13,7 +13,10 @@ from django.core import signing
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 from django.views.decorators.http import require_http_methods
 from rest_framework.authtoken.models import Token
@@ -31,28 +34,28 @@ from .models import Account
 
 
 class NameForm(forms.Form):
-    first_name = forms.CharField(max_length=150, required=False, label="Name",
-                                 help_text="How the table knows you; your username stays as it is.")
+    first_name = forms.CharField(max_length=150, required=False, label=gettext_lazy("Name"),
+                                 help_text=gettext_lazy("How the table knows you; your username stays as it is."))
 
 
 class LanguageForm(forms.Form):
     language = forms.ChoiceField(choices=Account._meta.get_field("language").choices, required=False,
-                                 label="Language")
+                                 label=gettext_lazy("Language"))
 
 
 class EmailForm(forms.Form):
-    email = forms.EmailField(max_length=254, label="New e-mail")
+    email = forms.EmailField(max_length=254, label=gettext_lazy("New e-mail"))
 
 
 class SignUpForm(forms.Form):
-    username = forms.CharField(max_length=limits.USERNAME, validators=[validate_name], label="Username",
+    username = forms.CharField(max_length=limits.USERNAME, validators=[validate_name], label=gettext_lazy("Username"),
                                widget=forms.TextInput(attrs={"autocomplete": "username"}))
-    email = forms.EmailField(max_length=254, label="E-mail",
+    email = forms.EmailField(max_length=254, label=gettext_lazy("E-mail"),
                              widget=forms.EmailInput(attrs={"autocomplete": "email"}),
-                             help_text="A link goes there: open it, and the account may make campaigns.")
-    password = forms.CharField(max_length=128, label="Password",
+                             help_text=gettext_lazy("A link goes there: open it, and the account may make campaigns."))
+    password = forms.CharField(max_length=128, label=gettext_lazy("Password"),
                                widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-                               help_text="At least 8 characters, not all digits, not a common password.")
+                               help_text=gettext_lazy("At least 8 characters, not all digits, not a common password."))
 
 
 def _mail_link(request, user, email: str) -> None:
@@ -78,7 +81,7 @@ def sign_up(request):
         if form.is_valid():
             # Counted once the form is whole, so a typo does not use up a household's sign-ups.
             if not rate.spend("signup", client_address(request), limit=settings.SIGNUP_ADDRESS_LIMIT, window=3600):
-                messages.error(request, "Too many sign-ups from your address: try again in an hour.")
+                messages.error(request, _("Too many sign-ups from your address: try again in an hour."))
                 return render(request, "registration/signup.html", {"form": form}, status=429)
             try:
                 user = campaign_services.sign_up(**form.cleaned_data)
@@ -91,8 +94,9 @@ def sign_up(request):
             else:
                 _mail_link(request, user, user.email)
                 login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-                messages.success(request, f"Welcome, {user.username}. A link is on its way to {user.email}: open it, "
-                                          "and you can make campaigns. Joining one by invitation works already.")
+                messages.success(request, _("Welcome, %(name)s. A link is on its way to %(email)s: open it, "
+                                            "and you can make campaigns. Joining one by invitation works already.")
+                                 % {"name": user.username, "email": user.email})
                 return redirect("home")
     return render(request, "registration/signup.html", {"form": form}, status=status)
 
@@ -119,32 +123,34 @@ def account_page(request):
             return render(request, "registration/account.html", _context(request, name_form=form), status=400)
         user.first_name = form.cleaned_data["first_name"].strip()
         user.save(update_fields=["first_name"])
-        messages.success(request, "Name saved.")
+        messages.success(request, _("Name saved."))
     elif action == "language":
         form = LanguageForm(request.POST)
         if not form.is_valid():
             return render(request, "registration/account.html", _context(request, language_form=form), status=400)
         _choose_language(request, form.cleaned_data["language"])
-        messages.success(request, "Language saved.")
+        with translation.override(site_language.for_request(request)):  # said in the language chosen
+            messages.success(request, _("Language saved."))
     elif action == "email":
         form = EmailForm(request.POST)
         if not form.is_valid():
             return render(request, "registration/account.html", _context(request, email_form=form), status=400)
         email = form.cleaned_data["email"]
         _mail_link(request, user, email)
-        messages.success(request, f"A link is on its way to {email}: your e-mail changes when you open it.")
+        messages.success(request, _("A link is on its way to %(email)s: your e-mail changes when you open it.")
+                         % {"email": email})
     elif action == "email_again" and user.email:  # the sign-up's link, lost or too old
         _mail_link(request, user, user.email)
-        messages.success(request, f"A new link is on its way to {user.email}.")
+        messages.success(request, _("A new link is on its way to %(email)s.") % {"email": user.email})
     elif action == "token_new":  # shown on this answer alone: the page never shows a token again
         Token.objects.filter(user=user).delete()
         made = Token.objects.create(user=user)
         return render(request, "registration/account.html", _context(request, shown_token=made.key))
     elif action == "token_revoke":
         Token.objects.filter(user=user).delete()
-        messages.success(request, "API token revoked: tools that used it must ask for a new one.")
+        messages.success(request, _("API token revoked: tools that used it must ask for a new one."))
     else:
-        return render(request, "registration/account.html", _context(request, error="Choose what to change."),
+        return render(request, "registration/account.html", _context(request, error=_("Choose what to change.")),
                       status=400)
     return redirect("account")
 
@@ -157,14 +163,14 @@ def email_confirm(request, token: str):
     try:
         change = signing.loads(token, salt=EMAIL_SALT, max_age=EMAIL_LINK_SECONDS)
     except signing.BadSignature:
-        messages.error(request, "This link is broken or more than two days old: ask for a new one here.")
+        messages.error(request, _("This link is broken or more than two days old: ask for a new one here."))
         return redirect("account")
     if change.get("user") != request.user.pk:
-        messages.error(request, "This link is for another account: log in as its owner to use it.")
+        messages.error(request, _("This link is for another account: log in as its owner to use it."))
         return redirect("account")
     if request.method == "POST":
         campaign_services.email_confirm(user=request.user, email=change["email"])
-        messages.success(request, f"Your e-mail is {change['email']} now.")
+        messages.success(request, _("Your e-mail is %(email)s now.") % {"email": change["email"]})
         return redirect("account")
     return render(request, "registration/email_confirm.html", {"email": change["email"]})
 
@@ -192,7 +198,7 @@ def language_switch(request):
         back = "/"
     response = redirect(back)
     if language not in site_language.CODES:
-        messages.error(request, "Choose one of the languages offered.")
+        messages.error(request, _("Choose one of the languages offered."))
         return response
     _choose_language(request, language)
     response.set_cookie(settings.LANGUAGE_COOKIE_NAME, language, max_age=settings.LANGUAGE_COOKIE_AGE,

@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 
 class CampaignConfig(AppConfig):
     name = "campaign"
-    verbose_name = "Campaigns"
+    verbose_name = gettext_lazy("Campaigns")
 
     def ready(self):
         from . import data_keys  # noqa: F401  (registers the data keys of this app's rows)

@@ -14,12 +14,13 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy
 
 
 class Audience(models.TextChoices):
-    EVERYONE = "everyone", "Everyone in the campaign"
-    GM = "gm", "The GM only"
-    OWNER = "owner", "The character's owner and the GM"
+    EVERYONE = "everyone", gettext_lazy("Everyone in the campaign")
+    GM = "gm", gettext_lazy("The GM only")
+    OWNER = "owner", gettext_lazy("The character's owner and the GM")
 
 
 @dataclass(frozen=True)

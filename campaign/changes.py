@@ -37,6 +37,7 @@ from functools import partial
 from django.db import connection, transaction
 from django.db.models.signals import post_delete, post_save, pre_delete, pre_save
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from . import keys as data_keys
 from . import pagecache
@@ -206,8 +207,8 @@ def change_set(*, campaign: Campaign | int | None, by=None, archived_ok: bool = 
             return changes
     if campaign_id is not None and not archived_ok and Campaign.objects.filter(
             pk=campaign_id, archived_at__isnull=False).exists():
-        raise CampaignConflict("This campaign is archived, so it is read-only: its GM restores it from the "
-                               "campaigns page to change anything.", field="campaign")
+        raise CampaignConflict(_("This campaign is archived, so it is read-only: its GM restores it from the "
+                                 "campaigns page to change anything."), field="campaign")
     changes = ChangeSet(campaign_id, by, tuple(connection.savepoint_ids))
     committed = partial(_committed, changes)
     committed.change_set = changes

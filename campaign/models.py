@@ -15,8 +15,8 @@ from .stat_dice import validate_stat_dice
 
 class Campaign(models.Model):
     class StatEntry(models.TextChoices):
-        ENTER = "enter", "Players enter rolled stats"
-        ROLL = "roll", "Roll in the app (logged)"
+        ENTER = "enter", gettext_lazy("Players enter rolled stats")
+        ROLL = "roll", gettext_lazy("Roll in the app (logged)")
 
     name = models.CharField(max_length=limits.CAMPAIGN_NAME)
     description = models.TextField(blank=True, validators=[MaxLengthValidator(limits.CAMPAIGN_DESCRIPTION)])
@@ -27,9 +27,9 @@ class Campaign(models.Model):
     # The rule set the roller and the roll feed use for checks (rulebook.systems), and the
     # campaign's readings of its unclear passages ({ruling: value}, defaults otherwise).
     class TypedDice(models.TextChoices):
-        NONE = "none", "None: the app rolls them"
-        OWN = "own", "Own checks, attack, damage"
-        ALL = "all", "All, the save and location too"
+        NONE = "none", gettext_lazy("None: the app rolls them")
+        OWN = "own", gettext_lazy("Own checks, attack, damage")
+        ALL = "all", gettext_lazy("All, the save and location too")
 
     # Which dice a player may type at the table for their own actions (the GM may type any).
     typed_dice = models.CharField(max_length=4, choices=TypedDice.choices, default=TypedDice.OWN)
@@ -59,9 +59,9 @@ class Campaign(models.Model):
 
 class Membership(models.Model):
     class Role(models.TextChoices):
-        GM = "gm", "GM"
-        PLAYER = "player", "Player"
-        VIEWER = "viewer", "Viewer"
+        GM = "gm", gettext_lazy("GM")
+        PLAYER = "player", gettext_lazy("Player")
+        VIEWER = "viewer", gettext_lazy("Viewer")
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
@@ -124,13 +124,13 @@ class Job(models.Model):
     """A long-running piece of work started from a page: progress and a per-item report."""
 
     class Kind(models.TextChoices):
-        DOWNTIME = "downtime", "Downtime"
+        DOWNTIME = "downtime", gettext_lazy("Downtime")
 
     class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
+        QUEUED = "queued", gettext_lazy("Queued")
+        RUNNING = "running", gettext_lazy("Running")
+        DONE = "done", gettext_lazy("Done")
+        FAILED = "failed", gettext_lazy("Failed")
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="jobs")
     kind = models.CharField(max_length=16, choices=Kind.choices)

@@ -4,7 +4,7 @@ A sheet of 30 skills takes tens of milliseconds to render, and a table of phones
 over and over while nothing changes. So the expensive part of a read (the rendered page, or
 the data an API read serialises) is cached under a key made of
 
-    the page · the object · the viewer · the campaign's version
+    the page · the object · the viewer · the language · the campaign's version
 
 and every committed write to anything in the campaign moves the version on, so no cached copy
 outlives the data it shows. Access is always checked before the cache is asked: the key
@@ -29,6 +29,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, connection
 from django.http import HttpResponse
+from django.utils import translation
 
 from zenergate_site import csrf
 
@@ -66,7 +67,9 @@ def move_version(campaign_id: int) -> None:
 def _key(kind: str, name: str, object_id: int, request, campaign_id: int, extra: str = "",
          known: int | None = None) -> str:
     current = version(campaign_id) if known is None else known
-    return f"zg:{kind}:{name}:{object_id}:{request.user.pk}:{extra}:{campaign_id}:{current}"
+    # The viewer's language too: the same page in German is another page.
+    return (f"zg:{kind}:{name}:{object_id}:{request.user.pk}:{translation.get_language()}:{extra}:{campaign_id}:"
+            f"{current}")
 
 
 def _get(key: str):

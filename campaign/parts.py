@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from django.core.cache import cache
+from django.utils import translation
 from django.template.loader import render_to_string
 
 from zenergate_site import csrf
@@ -107,7 +108,7 @@ def changed(asked: Iterable[tuple[LivePart, int | None]], rows, campaign_id: int
 
 
 def audience_cached(what: str, key: int | None, *, campaign_id: int, gm: bool, last_event: int,
-                    make: Callable[[], object]):
+                    make: Callable[[], object], language: str | None = None):
     """What ``make`` returns for an audience, made once per write: from the cache, else made and kept.
 
     Keyed by the campaign's version *and* the last event id read: a stream woken by a commit
@@ -115,7 +116,8 @@ def audience_cached(what: str, key: int | None, *, campaign_id: int, gm: bool, l
     made before that write. ``make`` returns ``None`` for nothing to keep (not kept, not counted).
     """
     audience = "gm" if gm else "players"
-    cache_key = (f"zg:part:{what}:{key}:{audience}:{campaign_id}:"
+    language = language or translation.get_language()  # a copy per audience and per language
+    cache_key = (f"zg:part:{what}:{key}:{audience}:{language}:{campaign_id}:"
                  f"{pagecache.version(campaign_id)}:{last_event}")
     try:
         kept = cache.get(cache_key)
@@ -124,7 +126,8 @@ def audience_cached(what: str, key: int | None, *, campaign_id: int, gm: bool, l
         kept = None
     if kept is not None:
         return kept
-    made = make()
+    with translation.override(language):
+        made = make()
     if made is None:
         return None
     RENDERS[(what, audience)] += 1
@@ -135,10 +138,13 @@ def audience_cached(what: str, key: int | None, *, campaign_id: int, gm: bool, l
     return made
 
 
-def render(part: LivePart, key: int | None, *, campaign_id: int, gm: bool, last_event: int) -> str:
-    """The part's HTML for an audience, rendered once per write (``audience_cached``)."""
+def render(part: LivePart, key: int | None, *, campaign_id: int, gm: bool, last_event: int,
+           language: str | None = None) -> str:
+    """The part's HTML for an audience in a language (the active one unless given), rendered once
+    per write (``audience_cached``)."""
     def make() -> str | None:
         campaign = Campaign.objects.filter(pk=campaign_id).first()
         return None if campaign is None else part.render(campaign, key, gm)  # deleted meanwhile: nothing
 
-    return audience_cached(part.name, key, campaign_id=campaign_id, gm=gm, last_event=last_event, make=make) or ""
+    return audience_cached(part.name, key, campaign_id=campaign_id, gm=gm, last_event=last_event, make=make,
+                           language=language) or ""

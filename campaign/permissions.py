@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from django.core.exceptions import PermissionDenied
 from django.db import connection
 from django.http import Http404
+from django.utils.translation import gettext as _
 
 from .models import Campaign, Membership, PageVersion
 
@@ -45,7 +46,7 @@ def access_to(*, campaign: Campaign, user, write: bool = False) -> CampaignAcces
     if role is None:
         raise Http404("No such campaign.")
     if write and role != Membership.Role.GM:
-        raise PermissionDenied("Only the campaign's GM may do that.")
+        raise PermissionDenied(_("Only the campaign's GM may do that."))
     return CampaignAccess(campaign=campaign, role=role)
 
 
@@ -75,7 +76,7 @@ def campaign_standing(*, user, campaign_id, write: bool = False) -> CampaignStan
         raise Http404("No such campaign.")
     role, version = row
     if write and role != Membership.Role.GM:
-        raise PermissionDenied("Only the campaign's GM may do that.")
+        raise PermissionDenied(_("Only the campaign's GM may do that."))
     return CampaignStanding(role=role, page_version=version or 0)
 
 
@@ -94,7 +95,7 @@ def _membership(memberships, user, campaign_id, write: bool) -> Membership:
     except (Membership.DoesNotExist, TypeError, ValueError, OverflowError):
         raise Http404("No such campaign.") from None
     if write and membership.role != Membership.Role.GM:
-        raise PermissionDenied("Only the campaign's GM may do that.")
+        raise PermissionDenied(_("Only the campaign's GM may do that."))
     return membership
 
 
@@ -119,9 +120,10 @@ def typed_dice_check(campaign: Campaign | int, *, is_gm: bool, dice, own_slots=N
     if setting == Campaign.TypedDice.ALL:
         return
     if setting == Campaign.TypedDice.NONE:
-        raise CampaignError("In this campaign the app rolls the players' dice: leave the dice empty.", field="dice")
+        raise CampaignError(_("In this campaign the app rolls the players' dice: leave the dice empty."), field="dice")
     if own_slots is not None and isinstance(dice, dict):
         others = sorted(slot for slot, faces in dice.items() if faces and slot not in own_slots)
         if others:
-            raise CampaignError(f"You type your own {' and '.join(sorted(own_slots))} dice only; the "
-                                f"{', '.join(others)} dice are the GM's or the app's in this campaign.", field="dice")
+            raise CampaignError(_("You type your own %(own)s dice only; the %(others)s dice are the GM's or the app's "
+                                  "in this campaign.") % {"own": " and ".join(sorted(own_slots)),
+                                                          "others": ", ".join(others)}, field="dice")

@@ -1,5 +1,6 @@
 """Campaign API serializers: one for input, one for output, per endpoint. No rules here."""
 
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from rulebook.systems import SYSTEMS
@@ -36,7 +37,7 @@ class CampaignCreateIn(StrictInput):
 
 
 class CampaignDeleteIn(StrictInput):
-    confirm = TextField(max_length=limits.CAMPAIGN_NAME, help_text="The campaign's name, typed exactly.")
+    confirm = TextField(max_length=limits.CAMPAIGN_NAME, help_text=gettext_lazy("The campaign's name, typed exactly."))
 
 
 class CampaignUpdateIn(StrictInput):
@@ -46,10 +47,11 @@ class CampaignUpdateIn(StrictInput):
     stat_dice = TextField(max_length=limits.STAT_DICE, required=False)
     max_skill_ranks = WholeNumberField(min_value=1, max_value=10, required=False)
     typed_dice = serializers.ChoiceField(choices=Campaign.TypedDice.choices, required=False,
-                                         help_text="Which dice players may type for their own actions.")
+                                         help_text=gettext_lazy("Which dice players may type for their own actions."))
     rule_set = serializers.ChoiceField(choices=list(SYSTEMS), required=False,
-                                       help_text="The rule set of the roller and the roll feed's checks.")
-    rulings = serializers.DictField(required=False, help_text="{ruling: whole number}; see docs/rules.md.")
+                                       help_text=gettext_lazy("The rule set of the roller and the roll feed's checks."))
+    rulings = serializers.DictField(required=False,
+                                    help_text=gettext_lazy("{ruling: whole number}; see docs/rules.md."))
 
 
 class MemberOut(serializers.ModelSerializer):
@@ -78,17 +80,18 @@ class EventOut(serializers.Serializer):
 
 class EventsOut(serializers.Serializer):
     events = EventOut(many=True)
-    last = serializers.IntegerField(help_text="Ask again with after=last.")
+    last = serializers.IntegerField(help_text=gettext_lazy("Ask again with after=last."))
 
 
 class LogQueryIn(StrictInput):
     """Query parameters (text in a URL, so plain integer fields)."""
 
     kind = serializers.RegexField(r"^[a-z_]{0,32}$", required=False, default="",
-                                  help_text='One kind of line: the action before the dot ("character", "combat").')
+                                  help_text=gettext_lazy('One kind of line: the action before the dot ("character", '
+                                                         '"combat").'))
     character = serializers.IntegerField(min_value=1, max_value=2**63 - 1, required=False, default=None)
     session = serializers.IntegerField(min_value=1, max_value=2**31 - 1, required=False, default=None,
-                                       help_text="A game night's number: the lines written while it ran.")
+                                       help_text=gettext_lazy("A game night's number: the lines written while it ran."))
     before = serializers.IntegerField(min_value=1, max_value=2**63 - 1, required=False, default=None)
     limit = serializers.IntegerField(min_value=1, max_value=200, required=False, default=50)
 
@@ -99,9 +102,9 @@ class LogEntryOut(serializers.Serializer):
     summary = serializers.CharField()
     by = serializers.CharField(source="actor.username", default=None, allow_null=True)
     at = serializers.DateTimeField(source="created_at")
-    data = serializers.SerializerMethodField(help_text="The line's numbers, for GMs; {} for everyone else (what a "
-                                                       "write recorded may hold what the GM hides).")
-    gm_only = serializers.BooleanField(help_text="Only GMs see this line.")
+    data = serializers.SerializerMethodField(help_text=gettext_lazy(
+        "The line's numbers, for GMs; {} for everyone else (what a write recorded may hold what the GM hides)."))
+    gm_only = serializers.BooleanField(help_text=gettext_lazy("Only GMs see this line."))
 
     def get_data(self, obj) -> dict:
         return obj.data if self.context.get("is_gm") else {}
@@ -109,7 +112,8 @@ class LogEntryOut(serializers.Serializer):
 
 class LogOut(serializers.Serializer):
     entries = LogEntryOut(many=True)
-    next_before = serializers.IntegerField(allow_null=True, help_text="Ask again with before=next_before.")
+    next_before = serializers.IntegerField(allow_null=True,
+                                           help_text=gettext_lazy("Ask again with before=next_before."))
 
 
 class InvitationOut(serializers.ModelSerializer):
@@ -132,13 +136,15 @@ class InvitationOut(serializers.ModelSerializer):
 class InvitationIn(StrictInput):
     role = serializers.ChoiceField(choices=Membership.Role.choices)
     single_use = FlagField(required=False, default=True,
-                                          help_text="true: the link works once; false: for anyone until expires_at.")
+                           help_text=gettext_lazy("true: the link works once; false: for anyone until expires_at."))
     expires_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
     max_uses = WholeNumberField(min_value=Invitation.USES.low, max_value=Invitation.USES.high, required=False,
                                 default=Invitation.USES_DEFAULT,
-                                help_text="With single_use false: how many people the link lets in at most.")
+                                help_text=gettext_lazy("With single_use false: how many people the link lets in at "
+                                                       "most."))
     username = NameField(max_length=limits.USERNAME, required=False, default="",
-                         help_text="For this person alone (they accept it logged in, or sign up with this name).")
+                         help_text=gettext_lazy("For this person alone (they accept it logged in, or sign up with "
+                                                "this name)."))
 
 
 class InvitationAcceptIn(StrictInput):

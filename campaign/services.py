@@ -9,7 +9,8 @@ from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection, transaction
 from django.db.models import Q
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from rulebook.systems import SYSTEMS, ParamError
 from zenergate_site.accounts import user_logout_everywhere
@@ -28,19 +29,28 @@ logger = logging.getLogger(__name__)
 SIGNUP_LOCK = 0x5A47_0001
 
 
+def _role_logged(role: str) -> str:
+    """A role as the campaign log's stored lines name it: in English, as the rest of the line."""
+    with translation.override("en"):
+        return str(Membership.Role(role).label)
+
+
 
 def _rule_set_changes(campaign: Campaign, key, rulings) -> dict:
     """Check a rule set and its rulings ({name: value}); a new rule set starts from its defaults."""
     if key not in SYSTEMS:
-        raise CampaignError(f"Choose one of the rule sets: {', '.join(SYSTEMS)}.", field="rule_set")
+        raise CampaignError(_("Choose one of the rule sets: %(keys)s.") % {"keys": ", ".join(SYSTEMS)}, field="rule_set")
     if not isinstance(rulings, dict):
-        raise CampaignError("Rulings are an object of {ruling: value}.", field="rulings")
+        raise CampaignError(_("Rulings are an object of {ruling: value}."), field="rulings")
     known = {param.name: param for param in SYSTEMS[key].rulings}
     cleaned = {}
     for name, value in rulings.items():
         if name not in known:
-            raise CampaignError(f"{SYSTEMS[key].name} has no ruling {name!r}"
-                                f"{'; its rulings: ' + ', '.join(known) if known else ''}.", field=f"rulings.{name}")
+            rule_set = _(SYSTEMS[key].name)  # the rulebook's name, marked there
+            raise CampaignError(_("%(rule_set)s has no ruling %(name)r; its rulings: %(known)s.")
+                                % {"rule_set": rule_set, "name": name, "known": ", ".join(known)} if known
+                                else _("%(rule_set)s has no ruling %(name)r.") % {"rule_set": rule_set, "name": name},
+                                field=f"rulings.{name}")
         try:
             cleaned[name] = known[name].coerce(value)
         except ParamError as exc:
@@ -56,22 +66,23 @@ def campaign_update(*, campaign: Campaign, by, **changes) -> Campaign:
     allowed = {"name", "description", "stat_entry", "stat_dice", "max_skill_ranks", "rule_set", "rulings", "typed_dice"}
     unknown = set(changes) - allowed
     if unknown:
-        raise CampaignError(f"Unknown setting(s): {', '.join(sorted(unknown))}.", field=sorted(unknown)[0])
+        raise CampaignError(_("Unknown setting(s): %(names)s.") % {"names": ", ".join(sorted(unknown))},
+                            field=sorted(unknown)[0])
     if "name" in changes:
         changes["name"] = (changes["name"] or "").strip()
         if not changes["name"]:
-            raise CampaignError("Give the campaign a name.", field="name")
+            raise CampaignError(_("Give the campaign a name."), field="name")
     if "stat_entry" in changes and changes["stat_entry"] not in Campaign.StatEntry.values:
-        raise CampaignError("Choose enter or roll.", field="stat_entry")
+        raise CampaignError(_("Choose enter or roll."), field="stat_entry")
     if "typed_dice" in changes and changes["typed_dice"] not in Campaign.TypedDice.values:
-        raise CampaignError("Choose none, own or all.", field="typed_dice")
+        raise CampaignError(_("Choose none, own or all."), field="typed_dice")
     if "stat_dice" in changes:
         stat_dice_range(changes["stat_dice"])
         changes["stat_dice"] = changes["stat_dice"].replace(" ", "").lower()
     if "max_skill_ranks" in changes:
         ranks = changes["max_skill_ranks"]
         if isinstance(ranks, bool) or not isinstance(ranks, int) or not 1 <= ranks <= 10:
-            raise CampaignError("The rank cap is a whole number from 1 to 10 (the article's default is 3).",
+            raise CampaignError(_("The rank cap is a whole number from 1 to 10 (the article's default is 3)."),
                                 field="max_skill_ranks")
     if "rule_set" in changes or "rulings" in changes:
         changes.update(_rule_set_changes(campaign, changes.get("rule_set", campaign.rule_set),
@@ -94,7 +105,7 @@ def campaign_create(*, name: str, by, description: str = "", stat_entry: str = C
     e-mail is confirmed)."""
     name = (name or "").strip()
     if not name:
-        raise CampaignError("Give the campaign a name.", field="name")
+        raise CampaignError(_("Give the campaign a name."), field="name")
     ensure_may_make_campaigns(by)
     changes = change_set(campaign=None, by=by)
     campaign = Campaign.objects.create(name=name, description=description, stat_entry=stat_entry)
@@ -108,17 +119,18 @@ def campaign_create(*, name: str, by, description: str = "", stat_entry: str = C
 def membership_add(*, campaign: Campaign, username: str, role: str, by) -> Membership:
     """Add an existing user to the campaign with a role."""
     if role not in Membership.Role.values:
-        raise CampaignError(f"Role must be one of: {', '.join(Membership.Role.values)}.", field="role")
+        raise CampaignError(_("Role must be one of: %(roles)s.") % {"roles": ", ".join(Membership.Role.values)},
+                            field="role")
     user = get_user_model().objects.filter(username=username).first()
     if user is None:
-        raise CampaignError(f"There is no user called {username!r}.", field="username")
+        raise CampaignError(_("There is no user called %(name)r.") % {"name": username}, field="username")
     changes = change_set(campaign=campaign, by=by)
     # Lock the campaign so two GMs adding the same person at once get one clear answer.
     changes.lock(Campaign.objects.filter(pk=campaign.pk))
     if Membership.objects.filter(campaign=campaign, user=user).exists():
-        raise CampaignConflict(f"{username} is already in this campaign.", field="username")
+        raise CampaignConflict(_("%(name)s is already in this campaign.") % {"name": username}, field="username")
     membership = Membership.objects.create(campaign=campaign, user=user, role=role)
-    changes.audit("membership.add", f"{by} added {username} as {membership.get_role_display()}",
+    changes.audit("membership.add", f"{by} added {username} as {_role_logged(role)}",
                   data={"user": user.pk, "role": role})
     return membership
 
@@ -135,10 +147,11 @@ def membership_change(*, membership: Membership, role: str | None = None, remove
     membership = Membership.objects.select_related("user", "campaign").get(pk=membership.pk)
     campaign = membership.campaign
     if role is not None and role not in Membership.Role.values:
-        raise CampaignError(f"Role must be one of: {', '.join(Membership.Role.values)}.", field="role")
+        raise CampaignError(_("Role must be one of: %(roles)s.") % {"roles": ", ".join(Membership.Role.values)},
+                            field="role")
     losing_gm = membership.role == Membership.Role.GM and (remove or role != Membership.Role.GM)
     if losing_gm and _gm_count(campaign) == 1:
-        raise CampaignConflict("A campaign needs a GM: make someone else GM first.", field="role")
+        raise CampaignConflict(_("A campaign needs a GM: make someone else GM first."), field="role")
     name = membership.user.username
     if remove:
         membership.delete()
@@ -147,7 +160,7 @@ def membership_change(*, membership: Membership, role: str | None = None, remove
     if role != membership.role:
         membership.role = role
         membership.save(update_fields=["role"])
-        changes.audit("membership.role", f"{by} made {name} {membership.get_role_display()}",
+        changes.audit("membership.role", f"{by} made {name} {_role_logged(membership.role)}",
                       data={"user": membership.user_id})
     return membership
 
@@ -170,7 +183,7 @@ def may_make_accounts(user) -> bool:
 
 def _refuse_account_making(by) -> None:
     if not may_make_accounts(by):
-        raise PermissionDenied("On this site only staff make accounts: ask them, or add the person by name.")
+        raise PermissionDenied(_("On this site only staff make accounts: ask them, or add the person by name."))
     if by.is_staff:
         return
     # One count at a time per GM: parallel sign-ups through their links cannot pass the limit together.
@@ -180,8 +193,8 @@ def _refuse_account_making(by) -> None:
     made = LogEntry.objects.filter(Q(actor=by, action="account.create") | Q(action="account.join", data__inviter=by.pk),
                                    created_at__gte=since).count()
     if made >= settings.ACCOUNT_CREATION_DAILY_LIMIT:
-        raise CampaignConflict(f"You made {made} accounts in the last 24 hours, the most this site allows; "
-                               "try again tomorrow or ask the site's staff.", field="username")
+        raise CampaignConflict(_("You made %(n)s accounts in the last 24 hours, the most this site allows; "
+                                 "try again tomorrow or ask the site's staff.") % {"n": made}, field="username")
 
 
 @transaction.atomic
@@ -192,14 +205,15 @@ def account_create(*, campaign: Campaign, username: str, role: str, by, email: s
     _refuse_account_making(by)
     username = (username or "").strip()
     if not username:
-        raise CampaignError("Choose a username.", field="username")
+        raise CampaignError(_("Choose a username."), field="username")
     User = get_user_model()
     try:
         User._meta.get_field("username").run_validators(username)
     except ValidationError:
-        raise CampaignError("Usernames are letters, digits and @ . + - _ only.", field="username") from None
+        raise CampaignError(_("Usernames are letters, digits and @ . + - _ only."), field="username") from None
     if User.objects.filter(username__iexact=username).exists():
-        raise CampaignConflict(f"There is already a user called {username}: add them by name.", field="username")
+        raise CampaignConflict(_("There is already a user called %(name)s: add them by name.") % {"name": username},
+                               field="username")
     password = _one_time_password()
     user = User.objects.create_user(username=username, password=password, email=(email or "").strip())
     OneTimePassword.objects.create(user=user, issued_by=by)
@@ -218,9 +232,9 @@ def password_reissue(*, membership: Membership, by) -> str:
     """
     user = membership.user
     if membership.role == Membership.Role.GM or user.is_staff or user.is_superuser:
-        raise PermissionDenied("A GM's or staff member's password is reset by them (or by the site's staff).")
+        raise PermissionDenied(_("A GM's or staff member's password is reset by them (or by the site's staff)."))
     if user.pk == by.pk:
-        raise CampaignError("Change your own password from your account page.", field="membership")
+        raise CampaignError(_("Change your own password from your account page."), field="membership")
     password = _one_time_password()
     get_user_model().objects.select_for_update().get(pk=user.pk)
     user.set_password(password)
@@ -239,19 +253,21 @@ def invitation_create(*, campaign: Campaign, role: str, by, single_use: bool = T
     """A way into the campaign with ``role`` (GM): a link used once, or by up to ``max_uses``
     people until ``expires_at``; with ``username``, for that person alone."""
     if role not in Membership.Role.values:
-        raise CampaignError(f"Role must be one of: {', '.join(Membership.Role.values)}.", field="role")
+        raise CampaignError(_("Role must be one of: %(roles)s.") % {"roles": ", ".join(Membership.Role.values)},
+                            field="role")
     if not single_use and expires_at is None:
-        raise CampaignError("A link for several people needs an end date.", field="expires_at")
+        raise CampaignError(_("A link for several people needs an end date."), field="expires_at")
     if expires_at is not None and expires_at <= timezone.now():
-        raise CampaignError("The end date is in the past.", field="expires_at")
+        raise CampaignError(_("The end date is in the past."), field="expires_at")
     low, high = Invitation.USES.low, Invitation.USES.high
     if isinstance(max_uses, bool) or not isinstance(max_uses, int) or not low <= max_uses <= high:
-        raise CampaignError(f"A link lets in {low} to {high} people.", field="max_uses")
+        raise CampaignError(_("A link lets in %(low)s to %(high)s people.") % {"low": low, "high": high},
+                            field="max_uses")
     changes = change_set(campaign=campaign, by=by)
     invitation = Invitation.objects.create(campaign=campaign, role=role, token=secrets.token_urlsafe(24),
                                            username=username, single_use=single_use, expires_at=expires_at,
                                            max_uses=1 if single_use else max_uses, created_by=by)
-    changes.audit("invitation.create", f"{by} invited " + (username or "by link") + f" as {invitation.get_role_display()}",
+    changes.audit("invitation.create", f"{by} invited " + (username or "by link") + f" as {_role_logged(role)}",
                   data={"invitation": invitation.pk, "role": role})
     return invitation
 
@@ -282,17 +298,17 @@ def invitation_accept(*, token: str, user) -> Membership:
     invitation = Invitation.objects.select_for_update().select_related("campaign").filter(
         token=str(token)[:64]).first()
     if invitation is None or not invitation.open_now(timezone.now()):
-        raise CampaignConflict("This invitation no longer works: ask the GM for a new one.", field="token")
+        raise CampaignConflict(_("This invitation no longer works: ask the GM for a new one."), field="token")
     if invitation.username and invitation.username != user.username:
-        raise CampaignConflict("This invitation is for someone else.", field="token")
+        raise CampaignConflict(_("This invitation is for someone else."), field="token")
     campaign = invitation.campaign
     changes = change_set(campaign=campaign, by=user)
     if Membership.objects.filter(campaign=campaign, user=user).exists():
-        raise CampaignConflict(f"You are in {campaign.name} already.", field="token")
+        raise CampaignConflict(_("You are in %(campaign)s already.") % {"campaign": campaign.name}, field="token")
     membership = Membership.objects.create(campaign=campaign, user=user, role=invitation.role)
     invitation.uses += 1
     invitation.save(update_fields=["uses"])
-    changes.audit("membership.add", f"{user} joined by invitation as {membership.get_role_display()}",
+    changes.audit("membership.add", f"{user} joined by invitation as {_role_logged(invitation.role)}",
                   data={"user": user.pk, "role": invitation.role, "invitation": invitation.pk})
     member_joined.send(sender=Campaign, campaign=campaign, user=user, membership=membership, changes=changes)
     return membership
@@ -309,21 +325,21 @@ def invitation_sign_up(*, token: str, username: str, password: str, email: str =
     """
     invitation = invitation_open(token)
     if invitation is None:
-        raise CampaignConflict("This invitation no longer works: ask the GM for a new one.", field="token")
+        raise CampaignConflict(_("This invitation no longer works: ask the GM for a new one."), field="token")
     if settings.SIGNUP == "closed":
-        raise PermissionDenied("On this site people do not make their own accounts: ask its staff or your GM for "
-                               "one, then open the link again.")
+        raise PermissionDenied(_("On this site people do not make their own accounts: ask its staff or your GM for "
+                                 "one, then open the link again."))
     if invitation.created_by is None or not may_make_accounts(invitation.created_by):
-        raise PermissionDenied("On this site only staff make accounts: ask them for one, then open the link.")
+        raise PermissionDenied(_("On this site only staff make accounts: ask them for one, then open the link."))
     # A link's sign-ups are accounts its GM made: the same daily limit (ACCOUNT_CREATION_DAILY_LIMIT).
     try:
         _refuse_account_making(invitation.created_by)
     except CampaignConflict:
-        raise CampaignConflict("This link has let in as many new accounts as the site allows today: try "
-                               "again tomorrow, or ask the GM.", field="username") from None
+        raise CampaignConflict(_("This link has let in as many new accounts as the site allows today: try "
+                                 "again tomorrow, or ask the GM."), field="username") from None
     username = (username or "").strip()
     if invitation.username and username != invitation.username:
-        raise CampaignError(f"This invitation is for {invitation.username}.", field="username")
+        raise CampaignError(_("This invitation is for %(name)s.") % {"name": invitation.username}, field="username")
     candidate = _checked_new_user(username, password)
     user = get_user_model().objects.create_user(username=candidate.username, password=password,
                                                 email=(email or "").strip())
@@ -376,9 +392,9 @@ def campaign_delete(*, campaign: Campaign, by, confirm: str) -> str:
     change_set(campaign=campaign, by=by, archived_ok=True)
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     if campaign.archived_at is None:
-        raise CampaignConflict("Archive the campaign first: only an archived campaign is deleted.", field="campaign")
+        raise CampaignConflict(_("Archive the campaign first: only an archived campaign is deleted."), field="campaign")
     if (confirm or "").strip() != campaign.name:
-        raise CampaignError("Type the campaign's name exactly to delete it.", field="confirm")
+        raise CampaignError(_("Type the campaign's name exactly to delete it."), field="confirm")
     name = campaign.name
     campaign_unlinking.send(sender=Campaign, campaign=campaign)
     campaign_clearing.send(sender=Campaign, campaign=campaign)
@@ -396,8 +412,9 @@ def ensure_may_make_campaigns(user) -> None:
     """Refuse a new campaign (made or imported) to an account from the sign-up page whose e-mail
     is not confirmed yet."""
     if awaits_confirmation(user):
-        raise CampaignConflict(f"Confirm your e-mail first: open the link mailed to {user.email} (your account page "
-                               "sends it again). Until then you can join campaigns by invitation.")
+        raise CampaignConflict(_("Confirm your e-mail first: open the link mailed to %(email)s (your account page "
+                                 "sends it again). Until then you can join campaigns by invitation.")
+                               % {"email": user.email})
 
 
 def _checked_new_user(username: str, password: str):
@@ -405,15 +422,15 @@ def _checked_new_user(username: str, password: str):
     paths share it, so a name or password one takes the other takes too)."""
     username = (username or "").strip()
     if not username:
-        raise CampaignError("Choose a username.", field="username")
+        raise CampaignError(_("Choose a username."), field="username")
     User = get_user_model()
     try:
         User._meta.get_field("username").run_validators(username)
         validate_name(username)
     except ValidationError:
-        raise CampaignError("Usernames are letters, digits and @ . + - _ only.", field="username") from None
+        raise CampaignError(_("Usernames are letters, digits and @ . + - _ only."), field="username") from None
     if User.objects.filter(username__iexact=username).exists():
-        raise CampaignConflict(f"There is already a user called {username}: if it is you, log in.",
+        raise CampaignConflict(_("There is already a user called %(name)s: if it is you, log in.") % {"name": username},
                                field="username")
     candidate = User(username=username)
     try:
@@ -434,18 +451,18 @@ def sign_up(*, username: str, email: str, password: str):
         CampaignConflict: a name taken, or the site's sign-ups for the day used up.
     """
     if settings.SIGNUP != "open":
-        raise PermissionDenied("This site does not take sign-ups: ask its staff or your GM for an account or a link.")
+        raise PermissionDenied(_("This site does not take sign-ups: ask its staff or your GM for an account or a link."))
     email = (email or "").strip()
     if not email:
-        raise CampaignError("Give an e-mail: the link that confirms it is how the account may make campaigns.",
-                        field="email")
+        raise CampaignError(_("Give an e-mail: the link that confirms it is how the account may make campaigns."),
+                            field="email")
     # One count at a time: parallel sign-ups cannot pass the day's limit together.
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_advisory_xact_lock(%s)", [SIGNUP_LOCK])
     since = timezone.now() - timedelta(days=1)
     if settings.SIGNUP_DAILY_LIMIT and (Account.objects.filter(signed_up_at__gte=since).count()
                                         >= settings.SIGNUP_DAILY_LIMIT):
-        raise CampaignConflict("The site has taken as many sign-ups as it allows today: try again tomorrow.",
+        raise CampaignConflict(_("The site has taken as many sign-ups as it allows today: try again tomorrow."),
                                field="username")
     candidate = _checked_new_user(username, password)
     user = get_user_model().objects.create_user(username=candidate.username, password=password, email=email)
@@ -466,5 +483,5 @@ def email_confirm(*, user, email: str) -> None:
 def language_choose(*, user, language: str) -> None:
     """Keep the interface language ``user`` chose ("" for the browser's)."""
     if language not in {code for code, _name in Account._meta.get_field("language").choices}:
-        raise CampaignError("Choose one of the languages offered.", field="language")
+        raise CampaignError(_("Choose one of the languages offered."), field="language")
     Account.objects.update_or_create(user=user, defaults={"language": language})

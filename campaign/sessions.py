@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from zenergate_site import limits
 
@@ -24,7 +25,7 @@ def session_start(*, campaign: Campaign, by) -> GameSession:
     changes = change_set(campaign=campaign, by=by)
     changes.lock(Campaign.objects.filter(pk=campaign.pk))
     if GameSession.objects.filter(campaign=campaign, ended_at__isnull=True).exists():
-        raise CampaignConflict("A session is running already: end it first.", field="session")
+        raise CampaignConflict(_("A session is running already: end it first."), field="session")
     number = (GameSession.objects.filter(campaign=campaign).aggregate(n=Max("number"))["n"] or 0) + 1
     session = GameSession.objects.create(campaign=campaign, number=number, started_at=timezone.now())
     changes.audit("session.start", f"{by} started session {number}", data={"session": session.pk})
@@ -40,7 +41,7 @@ def session_end(*, campaign: Campaign, by, recap: str = "", at=None) -> GameSess
     changes = change_set(campaign=campaign, by=by)
     session = (GameSession.objects.select_for_update().filter(campaign=campaign, ended_at__isnull=True).first())
     if session is None:
-        raise CampaignConflict("No session is running.", field="session")
+        raise CampaignConflict(_("No session is running."), field="session")
     session.ended_at = at or timezone.now()
     session.recap = recap[:TEXT_LIMIT]
     session.save(update_fields=["ended_at", "recap"])
@@ -56,9 +57,9 @@ def session_recap_save(*, session: GameSession, by, recap: str, publish: bool) -
     """The GM's edit of a recap; published, the players read it."""
     changes = change_set(campaign=session.campaign_id, by=by)
     if session.ended_at is None:
-        raise CampaignConflict("End the session before its recap.", field="session")
+        raise CampaignConflict(_("End the session before its recap."), field="session")
     if len(recap or "") > TEXT_LIMIT:
-        raise CampaignError(f"A recap is at most {TEXT_LIMIT:,} characters.", field="recap")
+        raise CampaignError(_("A recap is at most %(n)s characters.") % {"n": f"{TEXT_LIMIT:,}"}, field="recap")
     session.recap = recap or ""
     if publish and session.published_at is None:
         session.published_at = timezone.now()
@@ -75,9 +76,9 @@ def session_note_add(*, session: GameSession, by, text: str) -> SessionNote:
     change_set(campaign=session.campaign_id, by=by)
     text = (text or "").strip()
     if not text:
-        raise CampaignError("Write something first.", field="text")
+        raise CampaignError(_("Write something first."), field="text")
     if len(text) > TEXT_LIMIT:
-        raise CampaignError(f"A note is at most {TEXT_LIMIT:,} characters.", field="text")
+        raise CampaignError(_("A note is at most %(n)s characters.") % {"n": f"{TEXT_LIMIT:,}"}, field="text")
     return SessionNote.objects.create(session=session, author=by, text=text)
 
 
@@ -86,7 +87,7 @@ def next_session_set(*, campaign: Campaign, by, when) -> Campaign:
     """When the group meets next (GM); None clears it."""
     changes = change_set(campaign=campaign, by=by)
     if when is not None and when <= timezone.now():
-        raise CampaignError("The next session is in the future.", field="next_session_at")
+        raise CampaignError(_("The next session is in the future."), field="next_session_at")
     Campaign.objects.filter(pk=campaign.pk).update(next_session_at=when)
     changes.changed(campaign)
     changes.audit("session.next", f"{by} set the next session: {when:%a %d %b %Y, %H:%M}" if when

@@ -5,6 +5,7 @@ validator) all ask ``stat_dice_range``."""
 import re
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
 from .errors import CampaignError
 
@@ -16,15 +17,16 @@ def stat_dice_range(expression: str) -> tuple[int, int]:
     """Return the lowest and highest total of a stat-dice expression, or raise CampaignError."""
     match = STAT_DICE.match((expression or "").replace(" ", "").lower())
     if not match:
-        raise CampaignError("Write the stat dice like 4d6, 3d6+6 or 4d6kh3 (keep the highest 3).", field="stat_dice")
+        raise CampaignError(_("Write the stat dice like 4d6, 3d6+6 or 4d6kh3 (keep the highest 3)."), field="stat_dice")
     n, sides = int(match["n"]), int(match["sides"])
     kept = int(match["keep"]) if match["keep"] else n
     add = int(match["add"] or 0)
     if not (1 <= n <= 20 and 2 <= sides <= 20 and 1 <= kept <= n):
-        raise CampaignError("Use 1–20 dice of 2–20 sides, keeping at most as many as are rolled.", field="stat_dice")
+        raise CampaignError(_("Use 1–20 dice of 2–20 sides, keeping at most as many as are rolled."), field="stat_dice")
     low, high = kept + add, kept * sides + add
     if low < 1 or high > 40:
-        raise CampaignError(f"{expression} rolls {low}–{high}; stats run 1–40.", field="stat_dice")
+        raise CampaignError(_("%(dice)s rolls %(low)s–%(high)s; stats run 1–40.")
+                            % {"dice": expression, "low": low, "high": high}, field="stat_dice")
     return low, high
 
 

@@ -41,10 +41,12 @@ from django.core.handlers.asgi import ASGIRequest
 from django.db import InterfaceError, OperationalError, connection, connections
 from django.http import Http404, HttpResponse, HttpResponseBadRequest, HttpResponseNotAllowed, StreamingHttpResponse
 from django.middleware.csrf import CsrfViewMiddleware
+from django.utils import translation
 from django.utils.functional import SimpleLazyObject
 from django.views.decorators.http import require_GET
 
 from zenergate_site import csrf
+from zenergate_site import language as site_language
 from zenergate_site.accounts import checks_viewer_itself, must_choose_password
 
 from . import events, parts
@@ -79,9 +81,10 @@ def _part_frame(part: parts.LivePart, key: int | None, html: str | None) -> str:
     return f"event: part\ndata: {data}\n\n"
 
 
-def _render_part(campaign_id: int, part: parts.LivePart, key: int | None, gm: bool, last_event: int) -> str:
+def _render_part(campaign_id: int, part: parts.LivePart, key: int | None, gm: bool, last_event: int,
+                 language: str) -> str:
     try:
-        html = parts.render(part, key, campaign_id=campaign_id, gm=gm, last_event=last_event)
+        html = parts.render(part, key, campaign_id=campaign_id, gm=gm, last_event=last_event, language=language)
     except (OperationalError, InterfaceError):
         raise  # the reader reconnects and tries again
     except Exception:
@@ -107,7 +110,7 @@ def _parts_once(access, asked, rows, token: str) -> str:
     """The asked-for parts these events change, for this viewer's audience (the WSGI answer)."""
     if not rows:
         return ""
-    return "".join(_render_part(access.campaign.pk, part, key, access.is_gm, rows[-1].id)
+    return "".join(_render_part(access.campaign.pk, part, key, access.is_gm, rows[-1].id, translation.get_language())
                    for part, key in parts.changed(asked, rows, access.campaign.pk)).replace(csrf.PLACEHOLDER, token)
 
 
@@ -201,17 +204,18 @@ async def _shared_read(campaign_id: int, after: int) -> list:
 _renders: dict[tuple, asyncio.Future] = {}
 
 
-async def _shared_part(campaign_id: int, part: parts.LivePart, key: int | None, gm: bool, last_event: int) -> str:
-    ident = (campaign_id, part.name, key, gm, last_event)
+async def _shared_part(campaign_id: int, part: parts.LivePart, key: int | None, gm: bool, last_event: int,
+                       language: str) -> str:
+    ident = (campaign_id, part.name, key, gm, last_event, language)
     future = _renders.get(ident)
     if future is None or future.get_loop() is not asyncio.get_running_loop():
         future = _renders[ident] = asyncio.ensure_future(
-            _on_readers(_render_part)(campaign_id, part, key, gm, last_event))
+            _on_readers(_render_part)(campaign_id, part, key, gm, last_event, language))
         future.add_done_callback(lambda done: _renders.pop(ident, None))
     return await asyncio.shield(future)
 
 
-async def _events(access, user, after: int, asked=(), request=None) -> AsyncIterator[str]:
+async def _events(access, user, after: int, asked=(), request=None, language: str = "en") -> AsyncIterator[str]:
     token = None  # the viewer's CSRF token for the forms in pushed parts, made when one is first sent
     campaign_id = access.campaign.pk
     flag = wakeup.register(campaign_id)  # before the first read: a commit in between still wakes us
@@ -233,7 +237,7 @@ async def _events(access, user, after: int, asked=(), request=None) -> AsyncIter
                     break
             # Then the page's parts those events changed, as they are now: once, after the backlog.
             for part, key in changed:
-                frame = await _shared_part(campaign_id, part, key, access.is_gm, after)
+                frame = await _shared_part(campaign_id, part, key, access.is_gm, after, language)
                 if csrf.PLACEHOLDER in frame:
                     token = token or csrf.get_token(request)
                     frame = frame.replace(csrf.PLACEHOLDER, token)
@@ -303,7 +307,9 @@ def _answer(request, user, access, *, streaming: bool) -> HttpResponse:
         response = HttpResponse("after (or Last-Event-ID) is an event id: a whole number, 0 or more.",
                                 status=400, content_type="text/plain")
     elif streaming:
-        response = StreamingHttpResponse(_events(access, user, after, asked, request), content_type="text/event-stream")
+        # The parts speak the viewer's language, read now: the session is loaded already.
+        response = StreamingHttpResponse(_events(access, user, after, asked, request, site_language.for_request(request)),
+                                         content_type="text/event-stream")
     else:
         # A WSGI server would hold a thread for as long as a stream stays open: there the answer
         # is what is already there, and the browser asks again after ``retry`` (a poll, with the

@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from zenergate_site import rate
@@ -31,7 +32,7 @@ def home(request):
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)
             status = exc.status_code
         else:
-            messages.success(request, f"Campaign “{campaign.name}” created. You are its GM.")
+            messages.success(request, _("Campaign “%(name)s” created. You are its GM.") % {"name": campaign.name})
             return redirect("campaign-dashboard", campaign_id=campaign.pk)
     elif request.method == "POST":
         status = 400
@@ -65,18 +66,19 @@ def settings_page(request, campaign_id: int):
         try:
             if action == "archive":
                 services.campaign_archive(campaign=campaign, by=request.user)
-                messages.success(request, f"{campaign.name} is archived: read-only and out of the campaigns list. "
-                                          "Restore it from its settings (Archived campaigns, on the campaigns page).")
+                messages.success(request, _("%(name)s is archived: read-only and out of the campaigns list. "
+                                            "Restore it from its settings (Archived campaigns, on the campaigns "
+                                            "page).") % {"name": campaign.name})
                 return redirect("home")
             if action == "restore":
                 services.campaign_restore(campaign=campaign, by=request.user)
-                messages.success(request, f"{campaign.name} is back.")
+                messages.success(request, _("%(name)s is back.") % {"name": campaign.name})
                 return redirect("campaign-settings", campaign_id=campaign.pk)
             name = services.campaign_delete(campaign=campaign, by=request.user, confirm=request.POST.get("confirm"))
         except DomainError as exc:
             messages.error(request, exc.message)
             return redirect(reverse("campaign-settings", args=[campaign.pk]) + "#archive")
-        messages.success(request, f"{name} is deleted.")
+        messages.success(request, _("%(name)s is deleted.") % {"name": name})
         return redirect("home")
     if action in ("invite", "revoke_invitation"):
         if action == "invite":
@@ -89,19 +91,19 @@ def settings_page(request, campaign_id: int):
                     messages.error(request, exc.message)
                 else:
                     link = request.build_absolute_uri(reverse("join", args=[invitation.token]))
-                    messages.success(request, f"Invitation made: pass on the link {link}")
+                    messages.success(request, _("Invitation made: pass on the link %(link)s") % {"link": link})
             else:
                 messages.error(request, "; ".join(e for errs in invite_form.errors.values() for e in errs))
         else:
             invitation = campaign.invitations.filter(pk=request.POST.get("invitation") or 0).first()
             if invitation is not None:
                 services.invitation_revoke(invitation=invitation, by=request.user)
-                messages.success(request, "Invitation revoked: its link no longer works.")
+                messages.success(request, _("Invitation revoked: its link no longer works."))
         return redirect(reverse("campaign-settings", args=[campaign.pk]) + "#invitations")
     if action == "reissue":
         membership = campaign.memberships.select_related("user").filter(pk=request.POST.get("membership") or 0).first()
         if membership is None:
-            messages.error(request, "That person is not a member of this campaign.")
+            messages.error(request, _("That person is not a member of this campaign."))
         else:
             try:
                 password = services.password_reissue(membership=membership, by=request.user)
@@ -114,7 +116,7 @@ def settings_page(request, campaign_id: int):
     if action in ("change_role", "remove"):
         membership = campaign.memberships.filter(pk=request.POST.get("membership") or 0).first()
         if membership is None:
-            messages.error(request, "That person is not a member of this campaign.")
+            messages.error(request, _("That person is not a member of this campaign."))
         else:
             try:
                 services.membership_change(membership=membership, role=request.POST.get("role"),
@@ -122,8 +124,9 @@ def settings_page(request, campaign_id: int):
             except DomainError as exc:
                 messages.error(request, exc.message)
             else:
-                messages.success(request, f"{membership.user.username} removed." if action == "remove"
-                                 else f"{membership.user.username} is now {request.POST.get('role')}.")
+                messages.success(request, _("%(name)s removed.") % {"name": membership.user.username}
+                                 if action == "remove" else _("%(name)s is now %(role)s.")
+                                 % {"name": membership.user.username, "role": request.POST.get("role")})
         return redirect("campaign-settings", campaign_id=campaign.pk)
     if request.method == "POST" and shown_once is None:
         bound = {"add_member": member_form, "new_account": account_form}.get(action, form)
@@ -131,7 +134,8 @@ def settings_page(request, campaign_id: int):
             try:
                 if action == "add_member":
                     membership = services.membership_add(campaign=campaign, by=request.user, **bound.cleaned_data)
-                    done = f"{membership.user.username} joined as {membership.get_role_display()}."
+                    done = _("%(name)s joined as %(role)s.") % {"name": membership.user.username,
+                                                                 "role": membership.get_role_display()}
                 elif action == "new_account":
                     membership, password = services.account_create(campaign=campaign, by=request.user,
                                                                    **bound.cleaned_data)
@@ -140,7 +144,7 @@ def settings_page(request, campaign_id: int):
                     done = None
                 else:
                     services.campaign_update(campaign=campaign, by=request.user, **bound.service_data())
-                    done = "Settings saved."
+                    done = _("Settings saved.")
             except DomainError as exc:
                 bound.add_error(exc.field if exc.field in bound.fields else None, exc.message)
                 status = exc.status_code
@@ -198,7 +202,7 @@ def join(request, token: str):
     status = 200 if invitation is not None else 410
     if (request.method == "POST" and invitation is not None and not request.user.is_authenticated
             and not rate.spend("join", client_address(request), limit=settings.JOIN_ADDRESS_LIMIT, window=3600)):
-        messages.error(request, "Too many sign-ups from your address: try again in an hour.")
+        messages.error(request, _("Too many sign-ups from your address: try again in an hour."))
         return render(request, "campaign/join.html", {"invitation": invitation, "form": form, "token": token,
                                                       "signup_closed": settings.SIGNUP == "closed"},
                       status=429)
@@ -222,7 +226,7 @@ def join(request, token: str):
             status = 403
         else:
             if status == 200:
-                messages.success(request, f"Welcome to {invitation.campaign.name}.")
+                messages.success(request, _("Welcome to %(name)s.") % {"name": invitation.campaign.name})
                 return redirect("campaign-dashboard", campaign_id=invitation.campaign_id)
     return render(request, "campaign/join.html", {"invitation": invitation, "form": form, "token": token,
                                                       "signup_closed": settings.SIGNUP == "closed"},

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.http import Http404, HttpResponse
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import exceptions, status
 from rest_framework.renderers import JSONRenderer
@@ -38,9 +39,10 @@ from .serializers import (
 from .sheet import compute_sheet
 
 
-def _require_gm(access: CharacterAccess, what: str) -> None:
+def _require_gm(access: CharacterAccess, refusal: str) -> None:
+    """Refuse anyone but the campaign's GM, saying why (``refusal``: "Only the campaign's GM may …")."""
     if not access.is_gm:
-        raise exceptions.PermissionDenied(f"Only the campaign's GM may {what}.")
+        raise exceptions.PermissionDenied(refusal)
 
 
 def _loaded(character_id: int):
@@ -74,7 +76,7 @@ class CharacterListApi(APIView):
         values = dict(data.validated_data)
         access = access_campaign(user=request.user, campaign_id=values.pop("campaign"))
         if not (access.is_gm or access.is_player):
-            raise exceptions.PermissionDenied("Viewers cannot create characters.")
+            raise exceptions.PermissionDenied(_("Viewers cannot create characters."))
         character = services.character_create(campaign=access.campaign, owner=request.user, by=request.user,
                                               is_gm=access.is_gm, **values)
         return _sheet_response(character.pk, is_gm=access.is_gm, status_code=status.HTTP_201_CREATED)
@@ -104,7 +106,7 @@ class CharacterDetailApi(APIView):
         if not changes.get("override_reason"):
             changes.pop("override_reason", None)
         if {"gm_notes", "state"} & set(changes):
-            _require_gm(access, "write GM notes or set a character's state")
+            _require_gm(access, _("Only the campaign's GM may write GM notes or set a character's state."))
         state = changes.pop("state", None)
         with transaction.atomic():  # a name change and a state change land together or not at all
             if changes:
@@ -125,7 +127,7 @@ class BudgetApi(APIView):
     @extend_schema(responses=BudgetOut)
     def get(self, request, character_id: int):
         access = access_character(user=request.user, character_id=character_id)
-        _, sheet = _loaded(access.character.pk)
+        _character, sheet = _loaded(access.character.pk)
         return Response(BudgetOut(budget_data(sheet)).data)
 
 
@@ -143,7 +145,7 @@ class ApproveApi(APIView):
     @extend_schema(request=None, responses=StateOut)
     def post(self, request, character_id: int):
         access = access_character(user=request.user, character_id=character_id)
-        _require_gm(access, "approve a character")
+        _require_gm(access, _("Only the campaign's GM may approve a character."))
         NoBodyIn(data=request.data).is_valid(raise_exception=True)
         character = lifecycle.character_approve(character=access.character, by=request.user)
         return Response(StateOut(character).data)
@@ -153,7 +155,7 @@ class ReturnApi(APIView):
     @extend_schema(request=ReturnIn, responses=StateOut)
     def post(self, request, character_id: int):
         access = access_character(user=request.user, character_id=character_id)
-        _require_gm(access, "return a submitted character")
+        _require_gm(access, _("Only the campaign's GM may return a submitted character."))
         data = ReturnIn(data=request.data)
         data.is_valid(raise_exception=True)
         character = lifecycle.character_return(character=access.character, by=request.user,
@@ -171,7 +173,7 @@ class HistoryApi(APIView):
                    description="Revert the whole sheet to a point of its history (GM only).")
     def post(self, request, character_id: int):
         access = access_character(user=request.user, character_id=character_id)
-        _require_gm(access, "revert a sheet")
+        _require_gm(access, _("Only the campaign's GM may revert a sheet."))
         data = RevertIn(data=request.data)
         data.is_valid(raise_exception=True)
         lifecycle.character_revert(character=access.character, by=request.user, **data.validated_data)
@@ -204,7 +206,7 @@ class LineDetailApi(APIView):
         """Return the line if it is on this character's sheet, else 404."""
         line = items.ITEM_KINDS[self.kind].model.objects.filter(character=access.character, pk=item_id).first()
         if line is None:
-            raise Http404("No such line on this sheet.")
+            raise Http404(_("No such line on this sheet."))
         return line
 
     def get(self, request, character_id: int, item_id: int):
@@ -232,7 +234,7 @@ def _line_response(kind: str, character_id: int, item_id: int, *, status_code: i
     character, sheet = _loaded(character_id)
     line = next((obj for obj in getattr(character, kind).all() if obj.pk == item_id), None)
     if line is None:
-        raise Http404("No such line on this sheet.")
+        raise Http404(_("No such line on this sheet."))
     return Response(LINE_SERIALIZERS[kind][1](line, context={"sheet": sheet}).data, status=status_code)
 
 

@@ -7,6 +7,8 @@ sheet's player and the GM edit and spend; a new session and an award are the GM'
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
@@ -24,18 +26,20 @@ from .permissions import access_system_sheet
 
 class SystemSheetIn(StrictInput):
     name = TextField(max_length=limits.CHARACTER_NAME, required=False)
-    lines = serializers.JSONField(required=False, help_text="A list of {\"name\", \"inputs\"}: the check's "
-                                  "inputs are av (ZeroSpace), bonus (Success Check), trait (Rocket House), ks, us "
-                                  "and es (Core Rules).")
-    numbers = serializers.JSONField(required=False, help_text="The sheet's numbers: brawn and presence "
-                                    "(ZeroSpace), strength and edge_max (Success Check), toughness (Rocket "
-                                    "House), build (Core Rules).")
-    owner = TextField(max_length=150, required=False, help_text="The GM makes a sheet for a player: their username.")
+    lines = serializers.JSONField(required=False, help_text=gettext_lazy(
+        "A list of {\"name\", \"inputs\"}: the check's inputs are av (ZeroSpace), bonus (Success Check), trait "
+        "(Rocket House), ks, us and es (Core Rules)."))
+    numbers = serializers.JSONField(required=False, help_text=gettext_lazy(
+        "The sheet's numbers: brawn and presence (ZeroSpace), strength and edge_max (Success Check), toughness "
+        "(Rocket House), build (Core Rules)."))
+    owner = TextField(max_length=150, required=False,
+                      help_text=gettext_lazy("The GM makes a sheet for a player: their username."))
 
 
 class LadderStepOut(serializers.Serializer):
     label = serializers.CharField()
-    value = serializers.IntegerField(help_text="The difficulty of this step (DV, TN, modifier step, threshold).")
+    value = serializers.IntegerField(help_text=gettext_lazy("The difficulty of this step (DV, TN, modifier step, "
+                                                            "threshold)."))
     probability = serializers.FloatField()
     percent = serializers.CharField()
 
@@ -59,12 +63,12 @@ class StandingOut(serializers.Serializer):
     """A condition as the rulebook reads it: its lines, its state and the penalty it gives."""
 
     lines = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
-    state = serializers.CharField(help_text="fighting, down, defeated, unconscious, dead…")
+    state = serializers.CharField(help_text=gettext_lazy("fighting, down, defeated, unconscious, dead…"))
     penalty = serializers.CharField()
 
 
 class SheetConditionOut(StandingOut):
-    raw = serializers.DictField(help_text="The stored condition (Endurance, damage, Fatigue, wounds).")
+    raw = serializers.DictField(help_text=gettext_lazy("The stored condition (Endurance, damage, Fatigue, wounds)."))
 
 
 class SystemSheetOut(serializers.Serializer):
@@ -77,17 +81,18 @@ class SystemSheetOut(serializers.Serializer):
     numbers = serializers.DictField(child=serializers.IntegerField())
     lines = LineOut(many=True)
     pools = PoolOut(many=True)
-    condition = SheetConditionOut(help_text="What fights left: Endurance, damage, Fatigue and wounds, with the state.")
+    condition = SheetConditionOut(help_text=gettext_lazy("What fights left: Endurance, damage, Fatigue and wounds, "
+                                                         "with the state."))
 
 
 class PoolIn(StrictInput):
-    pool = TextField(max_length=20, help_text="plot_points (ZeroSpace), edge (Success Check) or strength_effect "
-                                              "(Rocket House).")
-    action = serializers.ChoiceField(choices=list(ACTIONS), help_text="spend; short_rest, long_rest, session, "
-                                     "award and new_fight are the GM's (a player asks for a rest: rest-asks/); "
-                                     "burn: Success Check's Edge Burn, when down.")
+    pool = TextField(max_length=20, help_text=gettext_lazy("plot_points (ZeroSpace), edge (Success Check) or "
+                                                           "strength_effect (Rocket House)."))
+    action = serializers.ChoiceField(choices=list(ACTIONS), help_text=gettext_lazy(
+        "spend; short_rest, long_rest, session, award and new_fight are the GM's (a player asks for a rest: "
+        "rest-asks/); burn: Success Check's Edge Burn, when down."))
     use = TextField(max_length=40, required=False, default="", allow_blank=True,
-                    help_text="What a spent point buys (bonus die, advantage …), for the ledger.")
+                    help_text=gettext_lazy("What a spent point buys (bonus die, advantage …), for the ledger."))
     idempotency_key = TextField(min_length=1, max_length=100, trim_whitespace=False, required=False)
 
 
@@ -116,14 +121,14 @@ def sheet_out(sheet, campaign) -> dict:
 def _owner_for(access, request, username):
     """Whose sheet a new one is: the player's own; the GM's pick of a player."""
     if access.role == Membership.Role.VIEWER:
-        raise exceptions.PermissionDenied("Viewers watch; players and the GM make characters.")
+        raise exceptions.PermissionDenied(_("Viewers watch; players and the GM make characters."))
     if not username:
         return request.user
     if not access.is_gm:
-        raise exceptions.PermissionDenied("Only the GM makes a sheet for another player.")
+        raise exceptions.PermissionDenied(_("Only the GM makes a sheet for another player."))
     member = Membership.objects.filter(campaign=access.campaign, user__username=username).select_related("user").first()
     if member is None:
-        raise exceptions.ValidationError({"owner": [f"{username!r} is not in this campaign."]})
+        raise exceptions.ValidationError({"owner": [_("%(name)s is not in this campaign.") % {"name": repr(username)}]})
     return member.user
 
 
@@ -142,7 +147,7 @@ class SystemSheetListApi(APIView):
         values = data.validated_data
         owner = _owner_for(access, request, values.get("owner"))
         if "name" not in values:
-            raise exceptions.ValidationError({"name": ["Give the character a name."]})
+            raise exceptions.ValidationError({"name": [_("Give the character a name.")]})
         sheet = system_sheets.system_sheet_create(campaign=access.campaign, owner=owner, by=request.user,
                                                   name=values["name"], lines=values.get("lines"),
                                                   numbers=values.get("numbers"))
@@ -161,7 +166,7 @@ class SystemSheetDetailApi(APIView):
         data = SystemSheetIn(data=request.data)
         data.is_valid(raise_exception=True)
         if "owner" in data.validated_data:
-            raise exceptions.ValidationError({"owner": ["A sheet keeps its player."]})
+            raise exceptions.ValidationError({"owner": [_("A sheet keeps its player.")]})
         sheet = system_sheets.system_sheet_update(sheet=access.sheet, by=request.user, **data.validated_data)
         return Response(sheet_out(sheet, access.sheet.campaign))
 
@@ -180,11 +185,12 @@ class SystemSheetPoolsApi(APIView):
 
 
 class RestAskIn(StrictInput):
-    rest = serializers.ChoiceField(choices=list(system_sheets.REST_ASKS), help_text="short_rest or long_rest.")
+    rest = serializers.ChoiceField(choices=list(system_sheets.REST_ASKS), help_text=gettext_lazy("short_rest or long_rest."))
 
 
 class RestAskOut(serializers.Serializer):
-    asked = serializers.CharField(help_text="The line the campaign's log and the GM's view of the sheet show.")
+    asked = serializers.CharField(help_text=gettext_lazy("The line the campaign's log and the GM's view of the sheet "
+                                                         "show."))
 
 
 class SystemSheetRestAskApi(APIView):

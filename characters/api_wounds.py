@@ -6,6 +6,8 @@ healed at the table (combat and downtime change wounds through their own endpoin
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
@@ -32,7 +34,8 @@ class StatPointsField(serializers.DictField):
         value = super().to_internal_value(data)
         unknown = [key for key in value if key not in WOUNDABLE_STATS]
         if unknown:
-            raise serializers.ValidationError(f"Unknown stat {unknown[0]!r}; use one of {', '.join(WOUNDABLE_STATS)}.")
+            raise serializers.ValidationError(_("Unknown stat %(stat)s; use one of %(stats)s.")
+                                              % {"stat": repr(unknown[0]), "stats": ", ".join(WOUNDABLE_STATS)})
         return value
 
 
@@ -42,29 +45,35 @@ class WoundsIn(StrictInput):
     end = WholeNumberField(min_value=-MAX_POINTS, max_value=MAX_POINTS, required=False, default=0)
     stat_damage = StatPointsField(required=False, default=dict)
     activity = serializers.ChoiceField(choices=["ordinary", "strenuous"], required=False, default="",
-                                       help_text="END spent on activity: ordinary 1 per half hour, strenuous 4 per hour.")
+                                       help_text=gettext_lazy("END spent on activity: ordinary 1 per half hour, "
+                                                              "strenuous 4 per hour."))
     minutes = WholeNumberField(min_value=0, max_value=60 * 24 * 14, required=False, default=0,
-                               help_text="How long the activity lasted; only completed shares cost END.")
+                               help_text=gettext_lazy("How long the activity lasted; only completed shares cost END."))
     con_loss_points = WholeNumberField(min_value=0, max_value=100, required=False, default=0,
-                                       help_text="Long-term CON loss from radiation to move to another stat.")
+                                       help_text=gettext_lazy("Long-term CON loss from radiation to move to another "
+                                                              "stat."))
     con_loss_to = serializers.ChoiceField(choices=[s for s in PRIMARY_STATS if s != "CON"], required=False, default="",
-                                          help_text="The stat that takes the moved loss; it heals on the same track.")
+                                          help_text=gettext_lazy("The stat that takes the moved loss; it heals on the "
+                                                                 "same track."))
     reason = TextField(max_length=limits.WOUNDS_REASON, required=False, default="",
-                       help_text="Why, for the log; may be left out when an activity says it.")
+                       help_text=gettext_lazy("Why, for the log; may be left out when an activity says it."))
 
 
 class WoundStateOut(serializers.Serializer):
     trauma = serializers.IntegerField()
     shock = serializers.IntegerField()
     end_spent = serializers.IntegerField()
-    end_held = serializers.IntegerField(help_text="END lost to a therapy that has not started to recover yet.")
+    end_held = serializers.IntegerField(help_text=gettext_lazy("END lost to a therapy that has not started to recover "
+                                                               "yet."))
     stat_damage = serializers.DictField(child=serializers.IntegerField())
     long_term_con = serializers.IntegerField()
     transitions = serializers.IntegerField()
-    radiation = serializers.DictField(help_text="The long-term recovery track: loss by stat, step, hours into it.")
+    radiation = serializers.DictField(help_text=gettext_lazy("The long-term recovery track: loss by stat, step, hours "
+                                                             "into it."))
     dying = serializers.BooleanField()
     dying_causes = serializers.ListField(child=serializers.CharField())
-    next = serializers.ListField(child=serializers.CharField(), help_text="What heals next and when, with rest.")
+    next = serializers.ListField(child=serializers.CharField(),
+                                 help_text=gettext_lazy("What heals next and when, with rest."))
 
 
 class WoundsApi(APIView):
@@ -77,7 +86,7 @@ class WoundsApi(APIView):
     def post(self, request, character_id: int):
         access = access_character(user=request.user, character_id=character_id, write=True)
         if not access.is_gm:
-            raise exceptions.PermissionDenied("Only the campaign's GM records wounds.")
+            raise exceptions.PermissionDenied(_("Only the campaign's GM records wounds."))
         data = WoundsIn(data=request.data)
         data.is_valid(raise_exception=True)
         character = wounds.wounds_record(character=access.character, by=request.user, **data.validated_data)

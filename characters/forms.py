@@ -3,6 +3,8 @@
 from decimal import Decimal
 
 from django import forms
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from rulebook.stats import PRIMARY_STATS, STAT_MAX, STAT_MIN
 from zenergate_site import limits
@@ -22,9 +24,9 @@ from .models import (
 from .weapons import WEAPON_BREADTHS
 
 STAT_CHOICE_FIELD = [(code, code) for code in PRIMARY_STATS]
-DISADVANTAGE_VALUES = [(1, "Specific (1)"), (2, "Narrow (2)"), (4, "Broad (4)")]
+DISADVANTAGE_VALUES = [(1, _("Specific (1)")), (2, _("Narrow (2)")), (4, _("Broad (4)"))]
 GENERAL_BREADTH_CHOICES = [(b.value, b.label) for b in GENERAL_BREADTHS]
-RATE_OF_FIRE_CHOICES = [(1, "Single shot"), (2, "Short burst (+1d6)"), (3, "Full auto (+2½d6)")]
+RATE_OF_FIRE_CHOICES = [(1, _("Single shot")), (2, _("Short burst (+1d6)")), (3, _("Full auto (+2½d6)"))]
 MAX_TRADE = 39  # a stat moves within 1–40; the rules decide the rest
 
 
@@ -43,7 +45,7 @@ def _die_field(label):
 class NewCharacterForm(forms.Form):
     """A new draft: its name, the 13 stats as rolled and the two INT dice."""
 
-    name = forms.CharField(max_length=limits.CHARACTER_NAME, validators=[validate_name])
+    name = forms.CharField(label=_("Name"), max_length=limits.CHARACTER_NAME, validators=[validate_name])
     roll = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args, rolled_in_app: bool = False, **kwargs):
@@ -54,8 +56,8 @@ class NewCharacterForm(forms.Form):
         self.fields["int_plus"] = _die_field("INT +1d6")
         self.fields["int_minus"] = _die_field("INT −1d6")
         self.fields["override_reason"] = forms.CharField(
-            required=False, max_length=limits.OVERRIDE_REASON, label="GM: why a stat outside the stat dice stands",
-            help_text="Only the GM's reason lets a stat the campaign's dice cannot roll through; it is logged.")
+            required=False, max_length=limits.OVERRIDE_REASON, label=_("GM: why a stat outside the stat dice stands"),
+            help_text=_("Only the GM's reason lets a stat the campaign's dice cannot roll through; it is logged."))
         if rolled_in_app:
             for name in (*PRIMARY_STATS, "int_plus", "int_minus"):
                 self.fields[name].required = False
@@ -68,7 +70,7 @@ class NewCharacterForm(forms.Form):
 class StatsForm(forms.Form):
     """The builder's identity and stats: name, rolled stats, trades, INT dice and Karma swaps."""
 
-    name = forms.CharField(max_length=limits.CHARACTER_NAME, validators=[validate_name])
+    name = forms.CharField(label=_("Name"), max_length=limits.CHARACTER_NAME, validators=[validate_name])
 
     def __init__(self, *args, character: Character, rolled_locked: bool, **kwargs):
         swaps = list(character.karma_swaps or [])
@@ -81,11 +83,14 @@ class StatsForm(forms.Form):
         super().__init__(*args, initial=initial, **kwargs)
         self.rolled_locked = rolled_locked
         for code in PRIMARY_STATS:
-            self.fields[f"rolled_{code}"] = _stat_field(label=f"{code} rolled", required=not rolled_locked)
+            self.fields[f"rolled_{code}"] = _stat_field(label=gettext("%(stat)s rolled") % {"stat": code},
+                                                        required=not rolled_locked)
             self.fields[f"trade_{code}"] = forms.IntegerField(
-                label=f"{code} trade", min_value=-MAX_TRADE, max_value=MAX_TRADE, required=False,
+                label=gettext("%(stat)s trade") % {"stat": code}, min_value=-MAX_TRADE, max_value=MAX_TRADE,
+                required=False,
                 # The row's label names the rolled box; the trade box says what it is itself.
-                widget=_stat_input(**{"class": "num trade", "aria-label": f"{code} trade (skill points)"}))
+                widget=_stat_input(**{"class": "num trade",
+                                      "aria-label": gettext("%(stat)s trade (skill points)") % {"stat": code}}))
         self.fields["int_plus"] = _die_field("INT +1d6")
         self.fields["int_minus"] = _die_field("INT −1d6")
         if rolled_locked:
@@ -97,9 +102,9 @@ class StatsForm(forms.Form):
         blank = [("", "—")]
         for i in range(self.swap_count):
             self.fields[f"swap_lowered_{i}"] = forms.ChoiceField(
-                label="Lower (−1)", choices=blank + STAT_CHOICE_FIELD, required=False)
+                label=_("Lower (−1)"), choices=blank + STAT_CHOICE_FIELD, required=False)
             self.fields[f"swap_raised_{i}"] = forms.ChoiceField(
-                label="Raise (+2)", choices=blank + STAT_CHOICE_FIELD, required=False)
+                label=_("Raise (+2)"), choices=blank + STAT_CHOICE_FIELD, required=False)
 
     def stat_rows(self):
         return [(code, self[f"rolled_{code}"], self[f"trade_{code}"]) for code in PRIMARY_STATS]
@@ -113,7 +118,7 @@ class StatsForm(forms.Form):
             lowered, raised = data.get(f"swap_lowered_{i}"), data.get(f"swap_raised_{i}")
             if bool(lowered) != bool(raised):
                 self.add_error(f"swap_raised_{i}" if lowered else f"swap_lowered_{i}",
-                               "A Karma swap lowers one stat and raises another: pick both, or neither.")
+                               _("A Karma swap lowers one stat and raises another: pick both, or neither."))
         return data
 
     def service_data(self) -> dict:
@@ -137,88 +142,91 @@ def _small_int(label, low, high, **kwargs):
 
 
 class SkillForm(forms.ModelForm):
-    ranks = _small_int("Ranks", 1, 10, initial=1)
-    stat = forms.ChoiceField(label="Stat", choices=STAT_CHOICE_FIELD)
+    ranks = _small_int(_("Ranks"), 1, 10, initial=1)
+    stat = forms.ChoiceField(label=_("Stat"), choices=STAT_CHOICE_FIELD)
 
     class Meta:
         model = Skill
         fields = ["name", "breadth", "ranks", "stat", "weapon_category"]
-        labels = {"breadth": "Breadth (proposed)", "weapon_category": "Weapon category"}
+        labels = {"name": _("Name"), "breadth": _("Breadth (proposed)"), "weapon_category": _("Weapon category")}
 
 
 class DisadvantageForm(forms.ModelForm):
-    value = forms.TypedChoiceField(label="Breadth (proposed)", choices=DISADVANTAGE_VALUES, coerce=int)
-    ranks = _small_int("Ranks", 1, 20, initial=1)
+    value = forms.TypedChoiceField(label=_("Breadth (proposed)"), choices=DISADVANTAGE_VALUES, coerce=int)
+    ranks = _small_int(_("Ranks"), 1, 20, initial=1)
 
     class Meta:
         model = Disadvantage
         fields = ["name", "value", "ranks", "affects"]
-        labels = {"affects": "Affects (−2 per rank)"}
+        labels = {"name": _("Name"), "affects": _("Affects (−2 per rank)")}
 
 
 class EquipmentForm(forms.ModelForm):
-    breadth = forms.ChoiceField(label="Breadth (proposed)", choices=GENERAL_BREADTH_CHOICES)
-    ranks = _small_int("Ranks", 1, 10, initial=1)
+    breadth = forms.ChoiceField(label=_("Breadth (proposed)"), choices=GENERAL_BREADTH_CHOICES)
+    ranks = _small_int(_("Ranks"), 1, 10, initial=1)
 
     class Meta:
         model = Equipment
         fields = ["name", "breadth", "ranks", "notes", "fate"]
-        labels = {"fate": "After this adventure (GM)"}
+        labels = {"name": _("Name"), "notes": _("Notes"), "fate": _("After this adventure (GM)")}
 
 
 class WeaponForm(forms.ModelForm):
-    damage_points = _small_int("Damage points", 1, 30, initial=3,
+    damage_points = _small_int(_("Damage points"), 1, 30, initial=3,
                                help_text="1 = ⅓d6, 2 = ½d6, 3 = 1d6, n = (n − 2)d6")
-    rate_of_fire = forms.TypedChoiceField(label="Rate of fire", choices=RATE_OF_FIRE_CHOICES, coerce=int)
-    extra_damage = _small_int("+ damage", 0, 30, initial=0)
-    range_reduction_steps = _small_int("Range reduction steps", 0, 30, initial=0)
-    reach_steps = _small_int("Reach steps (melee)", 0, 30, initial=0)
+    rate_of_fire = forms.TypedChoiceField(label=_("Rate of fire"), choices=RATE_OF_FIRE_CHOICES, coerce=int)
+    extra_damage = _small_int(_("+ damage"), 0, 30, initial=0)
+    range_reduction_steps = _small_int(_("Range reduction steps"), 0, 30, initial=0)
+    reach_steps = _small_int(_("Reach steps (melee)"), 0, 30, initial=0)
 
     # Not a model field here: the choices are this character's weapon skills (see ``__init__``).
-    skill = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label="Weapon skill",
-                                   help_text="Its ranks add to attacks with this weapon; none: unproficient")
+    skill = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label=_("Weapon skill"),
+                                   help_text=_("Its ranks add to attacks with this weapon; none: unproficient"))
 
     class Meta:
         model = Weapon
         fields = ["name", "damage_points", "rate_of_fire", "extra_damage", "range_reduction_steps",
                   "melee", "reach_steps", "aiming", "skilled", "fate"]
-        labels = {"skilled": "Has an appropriate skill (cost halved)", "aiming": "Aiming class",
-                  "fate": "After this adventure (GM)"}
+        labels = {"name": _("Name"), "melee": _("Melee"), "skilled": _("Has an appropriate skill (cost halved)"),
+                  "aiming": _("Aiming class"), "fate": _("After this adventure (GM)")}
 
     def __init__(self, *args, character=None, **kwargs):
         super().__init__(*args, **kwargs)
         skills = [s for s in character.skills.all() if s.breadth in WEAPON_BREADTHS] if character else []
-        self.fields["skill"].choices = [("", "none (unproficient)")] + [
-            (s.pk, f"{s.name} ({s.ranks} rank{'s' if s.ranks != 1 else ''})") for s in skills]
+        self.fields["skill"].choices = [("", gettext("none (unproficient)"))] + [
+            (s.pk, ngettext("%(name)s (%(n)s rank)", "%(name)s (%(n)s ranks)", s.ranks) % {"name": s.name, "n": s.ranks})
+            for s in skills]
         if self.instance.pk:
             self.initial["skill"] = self.instance.skill_id
 
 
 class ArmourForm(forms.ModelForm):
-    hardness = _small_int("Hardness", 1, 10, initial=3)
-    coverage = _small_int("Coverage (quarters)", 1, 4, initial=4)
-    nim_penalty = _small_int("NIM penalty", 0, 40, initial=0)
-    tech_shift = _small_int("Tech shift", -5, 3, initial=0, help_text="+1…+3 low-tech, −1…−5 high-tech")
+    hardness = _small_int(_("Hardness"), 1, 10, initial=3)
+    coverage = _small_int(_("Coverage (quarters)"), 1, 4, initial=4)
+    nim_penalty = _small_int(_("NIM penalty"), 0, 40, initial=0)
+    tech_shift = _small_int(_("Tech shift"), -5, 3, initial=0, help_text=_("+1…+3 low-tech, −1…−5 high-tech"))
 
     class Meta:
         model = Armour
         fields = ["name", "hardness", "coverage", "nim_penalty", "tech_shift", "worn", "skilled", "fate"]
-        labels = {"skilled": "Has an appropriate skill (cost halved)", "fate": "After this adventure (GM)"}
+        labels = {"name": _("Name"), "worn": _("Worn"), "skilled": _("Has an appropriate skill (cost halved)"),
+                  "fate": _("After this adventure (GM)")}
 
 
 class LanguageForm(forms.ModelForm):
-    spoken = _small_int("Spoken", 0, 3, initial=0)
-    heard = _small_int("Heard", 0, 3, initial=0)
-    written = _small_int("Written", 0, 3, initial=0)
-    read = _small_int("Read", 0, 3, initial=0)
+    spoken = _small_int(_("Spoken"), 0, 3, initial=0)
+    heard = _small_int(_("Heard"), 0, 3, initial=0)
+    written = _small_int(_("Written"), 0, 3, initial=0)
+    read = _small_int(_("Read"), 0, 3, initial=0)
 
-    era_steps = _small_int("Era steps away (GM)", 0, 50, initial=0)
+    era_steps = _small_int(_("Era steps away (GM)"), 0, 50, initial=0)
     era_step_loss = forms.DecimalField(min_value=0, max_value=Decimal("0.5"), decimal_places=2, initial=0, required=False,
-                                       label="Ranks lost per step (GM)")
+                                       label=_("Ranks lost per step (GM)"))
 
     class Meta:
         model = Language
         fields = ["name", "era", "native", "spoken", "heard", "written", "read", "era_steps", "era_step_loss"]
+        labels = {"name": _("Name"), "era": _("Era"), "native": _("Native")}
 
     def clean_era_step_loss(self):
         return self.cleaned_data.get("era_step_loss") or 0
@@ -262,7 +270,7 @@ class ClassifyForm(forms.Form):
 
 
 class ReturnForm(forms.Form):
-    comment = forms.CharField(label="What should the player change?", max_length=limits.REVIEW_COMMENT,
+    comment = forms.CharField(label=_("What should the player change?"), max_length=limits.REVIEW_COMMENT,
                               widget=forms.Textarea(attrs={"rows": 2}))
 
 
@@ -272,7 +280,7 @@ class StateForm(forms.Form):
 
 
 class NotesForm(forms.Form):
-    gm_notes = forms.CharField(label="GM notes (players never see these)", required=False, max_length=limits.GM_NOTES,
+    gm_notes = forms.CharField(label=_("GM notes (players never see these)"), required=False, max_length=limits.GM_NOTES,
                                widget=forms.Textarea(attrs={"rows": 4}))
 
 
@@ -285,7 +293,7 @@ class RevertForm(forms.Form):
     def clean(self):
         data = super().clean()
         if not data.get("history_id") and not data.get("at"):
-            raise forms.ValidationError("Pick a point in the sheet's history.")
+            raise forms.ValidationError(_("Pick a point in the sheet's history."))
         return data
 
     def service_data(self) -> dict:

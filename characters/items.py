@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Max
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from campaign.changes import change_set
 from rulebook.equipment import armour_cost, weapon_cost
@@ -33,7 +35,7 @@ State = Character.State
 def _check_skill(character: Character, values: dict, instance) -> None:
     cap = character.campaign.max_skill_ranks
     if values["ranks"] > cap:
-        raise CharacterError(f"Ranks are capped at {cap} in this campaign.", field="ranks")
+        raise CharacterError(_("Ranks are capped at %(cap)s in this campaign.") % {"cap": cap}, field="ranks")
     _rules(skill_cost, values["breadth"], values["ranks"], max_ranks=cap, field="breadth")
 
 
@@ -46,17 +48,18 @@ def _check_disadvantage(character: Character, values: dict, instance) -> None:
     limit = max_disadvantage_ranks(start)
     if values["ranks"] > limit:
         raise CharacterError(
-            f"A disadvantage may have at most {limit} ranks (starting Karma {start} ÷ 3, rounded up).",
-            field="ranks")
+            _("A disadvantage may have at most %(limit)s ranks (starting Karma %(start)s ÷ 3, rounded up).")
+            % {"limit": limit, "start": start}, field="ranks")
     if instance is None and character.disadvantages.count() + 1 > current:
         raise CharacterError(
-            f"Only as many disadvantages as the character's Karma ({current}) can earn points; "
-            "raise an existing one instead.", field="name")
+            _("Only as many disadvantages as the character's Karma (%(karma)s) can earn points; raise an existing "
+              "one instead.") % {"karma": current}, field="name")
 
 
 def _check_weapon(character: Character, values: dict, instance) -> None:
     if values["aiming"] not in AIMING_CAPS_SECONDS:
-        raise CharacterError(f"Pick an aiming class: {', '.join(AIMING_CAPS_SECONDS)}.", field="aiming")
+        raise CharacterError(_("Pick an aiming class: %(classes)s.") % {"classes": ", ".join(AIMING_CAPS_SECONDS)},
+                             field="aiming")
     _rules(weapon_cost, values["damage_points"], values["rate_of_fire"], values["extra_damage"],
            values["range_reduction_steps"], values["skilled"], melee=values["melee"],
            reach_steps=values["reach_steps"], field="damage_points")
@@ -76,7 +79,8 @@ def _weapon_skill(character: Character, data: Mapping, instance) -> dict:
             found = (Skill.objects.filter(character=character, pk=chosen, breadth__in=WEAPON_BREADTHS).first()
                      if isinstance(chosen, int) and not isinstance(chosen, bool) else None)
             if found is None:
-                raise CharacterError(f"Pick one of {character.name}'s weapon skills, or none.", field="skill")
+                raise CharacterError(_("Pick one of %(name)s's weapon skills, or none.") % {"name": character.name},
+                                     field="skill")
             data["skill"] = found
     elif instance is None:
         data["skill"] = covering_skill(str(data.get("name", "")), character.skills.all())
@@ -95,15 +99,16 @@ def _check_language(character: Character, values: dict, instance) -> None:
     written–read) at most one rank below it, the other pair at most two (RULINGS 7)."""
     for aspect in ASPECTS:
         if not 0 <= values[aspect] <= 3:
-            raise CharacterError("Language ranks run from 0 to 3.", field=aspect)
+            raise CharacterError(_("Language ranks run from 0 to 3."), field=aspect)
     for best in ASPECTS:
         for other in ASPECTS:
             floor = values[best] - aspect_distance(best, other)
             if values[other] < floor:
                 raise CharacterError(
-                    f"With {best} at {values[best]}, {other} must be at least {floor}: a language's pair "
-                    f"partner (spoken–heard, written–read) is at most one rank lower and the other pair at "
-                    f"most two.", field=other)
+                    _("With %(best)s at %(rank)s, %(other)s must be at least %(floor)s: a language's pair partner "
+                      "(spoken–heard, written–read) is at most one rank lower and the other pair at most two.")
+                    % {"best": ASPECT_WORDS.get(best, best), "rank": values[best],
+                       "other": ASPECT_WORDS.get(other, other), "floor": floor}, field=other)
 
 
 @dataclass(frozen=True)
@@ -117,6 +122,21 @@ class ItemKind:
     #: Turns what a client sent into field values (a line it names by id becomes the line).
     prepare: Callable[[Character, Mapping, object], dict] | None = None
 
+
+#: Each kind of line as a sentence names one, in the reader's language (``ItemKind.label`` is a code).
+KIND_WORDS = {
+    "skills": gettext_lazy("skill"), "disadvantages": gettext_lazy("disadvantage"),
+    "equipment": gettext_lazy("equipment"), "weapons": gettext_lazy("weapon"), "armour": gettext_lazy("armour"),
+    "languages": gettext_lazy("language"),
+}
+#: "Give the … a name", for each kind.
+_NAME_MISSING = {
+    "skills": gettext_lazy("Give the skill a name."), "disadvantages": gettext_lazy("Give the disadvantage a name."),
+    "equipment": gettext_lazy("Give the equipment a name."), "weapons": gettext_lazy("Give the weapon a name."),
+    "armour": gettext_lazy("Give the armour a name."), "languages": gettext_lazy("Give the language a name."),
+}
+#: A language's aspects, as a sentence names them.
+ASPECT_WORDS = sheet_rules.ASPECT_WORDS
 
 ITEM_KINDS: dict[str, ItemKind] = {
     "skills": ItemKind(Skill, "skill", ("breadth",), _check_skill),
@@ -134,8 +154,9 @@ ITEM_KINDS: dict[str, ItemKind] = {
 #: so is what an adventure did to equipment (used up, or found and left behind), since it moves points.
 GM_FIELDS = {"languages": ("era_steps", "era_step_loss"), "equipment": ("fate",), "weapons": ("fate",),
              "armour": ("fate",)}
-_GM_FIELD_REASONS = {"fate": "Whether equipment was used up or found in an adventure is the GM's ruling.",
-                     "era_steps": "Era distance is the GM's ruling.", "era_step_loss": "Era distance is the GM's ruling."}
+_GM_FIELD_REASONS = {"fate": gettext_lazy("Whether equipment was used up or found in an adventure is the GM's ruling."),
+                     "era_steps": gettext_lazy("Era distance is the GM's ruling."),
+                     "era_step_loss": gettext_lazy("Era distance is the GM's ruling.")}
 
 
 def _refuse_gm_fields(kind_name: str, data: Mapping, instance, *, is_gm: bool) -> None:
@@ -144,7 +165,7 @@ def _refuse_gm_fields(kind_name: str, data: Mapping, instance, *, is_gm: bool) -
     for name in GM_FIELDS.get(kind_name, ()):
         if name in data and (instance is None and data[name] not in (0, None, "0", "")
                              or instance is not None and data[name] != getattr(instance, name)):
-            raise PermissionDenied(_GM_FIELD_REASONS[name])
+            raise PermissionDenied(str(_GM_FIELD_REASONS[name]))
 
 
 def _editable_fields(kind: ItemKind) -> list[str]:
@@ -169,10 +190,10 @@ def _require_build_rights(character: Character, *, is_gm: bool, kind_name: str |
     if character.state == State.ACTIVE and kind_name in ADVANCEMENT_KINDS:
         return True
     if character.state == State.ACTIVE:
-        raise CharacterConflict(f"{character.name} is active: its player adds skills and raises skill or language "
-                                "ranks with earned skill points; other changes are the GM's.")
-    raise CharacterConflict(f"{character.name} is {character.get_state_display().lower()}: the sheet changes only "
-                            "through the GM now.")
+        raise CharacterConflict(_("%(name)s is active: its player adds skills and raises skill or language ranks "
+                                  "with earned skill points; other changes are the GM's.") % {"name": character.name})
+    raise CharacterConflict(_("%(name)s is %(state)s: the sheet changes only through the GM now.")
+                            % {"name": character.name, "state": character.state_word()})
 
 
 def _within_earned_points(character: Character, *, field: str) -> None:
@@ -181,9 +202,11 @@ def _within_earned_points(character: Character, *, field: str) -> None:
     budget = sheet_rules.budget(loaded)
     if budget.overspent:
         raise CharacterError(
-            f"That needs {-budget.remaining} more skill point{'s' if budget.remaining != -1 else ''} than "
-            f"{character.name} has earned. Convert Karma on the Karma page (1 Karma = 2 skill points) first.",
-            field=field)
+            ngettext("That needs %(n)s more skill point than %(name)s has earned. Convert Karma on the Karma page "
+                     "(1 Karma = 2 skill points) first.",
+                     "That needs %(n)s more skill points than %(name)s has earned. Convert Karma on the Karma page "
+                     "(1 Karma = 2 skill points) first.", -budget.remaining)
+            % {"n": -budget.remaining, "name": character.name}, field=field)
 
 
 def _classified_after(kind: ItemKind, *, instance, values: Mapping, is_gm: bool, requested) -> bool:
@@ -208,13 +231,13 @@ def item_create(*, character: Character, kind_name: str, data: Mapping, by, is_g
     if kind.prepare is not None:
         data = kind.prepare(character, data, None)
     if "classified" in data and not is_gm:
-        raise PermissionDenied("Only the GM classifies.")
+        raise PermissionDenied(_("Only the GM classifies."))
     _refuse_gm_fields(kind_name, data, None, is_gm=is_gm)
     fields = _editable_fields(kind)
     instance = kind.model(character=character, **{k: v for k, v in data.items() if k in fields})
     values = {f: getattr(instance, f) for f in fields}
     if not str(values.get("name", "")).strip():
-        raise CharacterError(f"Give the {kind.label} a name.", field="name")
+        raise CharacterError(str(_NAME_MISSING[kind_name]), field="name")
     kind.check(character, values, None)
     top = kind.model.objects.filter(character=character).aggregate(top=Max("position"))["top"]
     instance.position = 0 if top is None else top + 1
@@ -259,15 +282,16 @@ def item_update(*, item, kind_name: str, data: Mapping, by, is_gm: bool):
         other = [f for f in fields if f not in raised and values[f] != getattr(item, f)]
         lowered = [f for f in raised if values[f] < getattr(item, f)]
         if other or lowered:
-            raise CharacterConflict(
-                f"On an approved sheet its player only raises {' and '.join(raised)}; "
-                f"{'lowering' if lowered else 'changing'} {(lowered or other)[0]} is the GM's call.",
-                field=(lowered or other)[0])
+            said = (_("On an approved sheet its player only raises %(fields)s; lowering %(field)s is the GM's call.")
+                    if lowered else
+                    _("On an approved sheet its player only raises %(fields)s; changing %(field)s is the GM's call."))
+            raise CharacterConflict(said % {"fields": _(" and ").join(raised), "field": (lowered or other)[0]},
+                                    field=(lowered or other)[0])
     if not str(values.get("name", "")).strip():
-        raise CharacterError(f"Give the {kind.label} a name.", field="name")
+        raise CharacterError(str(_NAME_MISSING[kind_name]), field="name")
     kind.check(character, values, item)
     if "classified" in data and not is_gm:
-        raise PermissionDenied("Only the GM classifies.")
+        raise PermissionDenied(_("Only the GM classifies."))
     classified = _classified_after(kind, instance=item, values=values, is_gm=is_gm, requested=data.get("classified"))
     changed = [f for f in fields if getattr(item, f) != values[f]]
     for f in changed:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from campaign.changes import change_set
 from zenergate_site import limits
@@ -11,7 +12,7 @@ from zenergate_site import limits
 from . import selectors
 from . import sheet as sheet_rules
 from .errors import CharacterConflict, CharacterError
-from .items import ITEM_KINDS
+from .items import ITEM_KINDS, KIND_WORDS
 from .models import STAT_FIELDS, Character
 from .services import rebuild_stats
 from .signals import character_approved
@@ -23,14 +24,15 @@ def _problems_blocking_play(character: Character) -> dict[str, list[str]]:
     """Return what stops this sheet from being submitted, keyed by the field to fix."""
     errors: dict[str, list[str]] = {}
     if not character.skills.all():
-        errors["skills"] = ["Add the character's profession as its first skill."]
+        errors["skills"] = [_("Add the character's profession as its first skill.")]
     computed = sheet_rules.compute_sheet(character)
     if computed.budget is None:
-        errors["stats"] = computed.problems or ["The sheet cannot be computed."]
+        errors["stats"] = computed.problems or [_("The sheet cannot be computed.")]
     elif computed.budget.overspent:
         b = computed.budget
-        errors["budget"] = [f"The sheet spends {b.spent} skill points but has {b.available}: "
-                            f"remove {b.spent - b.available} or earn more (disadvantages, stat trades)."]
+        errors["budget"] = [_("The sheet spends %(spent)s skill points but has %(available)s: remove %(over)s or earn "
+                              "more (disadvantages, stat trades).") % {"spent": b.spent, "available": b.available,
+                                                                        "over": b.spent - b.available}]
     return errors
 
 
@@ -41,8 +43,8 @@ def character_submit(*, character: Character, by) -> Character:
     Character.objects.select_for_update(no_key=True).get(pk=character.pk)
     character = selectors.character_with_sheet(character_id=character.pk)
     if character.state != State.DRAFT:
-        raise CharacterConflict(f"Only a draft can be submitted; {character.name} is "
-                                f"{character.get_state_display().lower()}.", field="state")
+        raise CharacterConflict(_("Only a draft can be submitted; %(name)s is %(state)s.")
+                                % {"name": character.name, "state": character.state_word()}, field="state")
     errors = _problems_blocking_play(character)
     if errors:
         field, messages = next(iter(errors.items()))
@@ -60,12 +62,14 @@ def character_approve(*, character: Character, by) -> Character:
     Character.objects.select_for_update(no_key=True).get(pk=character.pk)
     character = selectors.character_with_sheet(character_id=character.pk)
     if character.state != State.SUBMITTED:
-        raise CharacterConflict(f"Only a submitted sheet can be approved; {character.name} is "
-                                f"{character.get_state_display().lower()}.", field="state")
-    pending = [f"{kind.label} “{item.name}”" for name, kind in ITEM_KINDS.items() if kind.needs_classification
+        raise CharacterConflict(_("Only a submitted sheet can be approved; %(name)s is %(state)s.")
+                                % {"name": character.name, "state": character.state_word()}, field="state")
+    pending = [_("%(kind)s “%(name)s”") % {"kind": KIND_WORDS[name], "name": item.name}
+               for name, kind in ITEM_KINDS.items() if kind.needs_classification
                for item in getattr(character, name).all() if not item.classified]
     if pending:
-        raise CharacterError("Classify these first: " + ", ".join(pending) + ".", field="classification")
+        raise CharacterError(_("Classify these first: %(lines)s.") % {"lines": ", ".join(pending)},
+                             field="classification")
     errors = _problems_blocking_play(character)
     if errors:
         field, messages = next(iter(errors.items()))
@@ -91,10 +95,10 @@ def character_return(*, character: Character, by, comment: str) -> Character:
     change_set(campaign=character.campaign_id, by=by)
     character = Character.objects.select_for_update(no_key=True).select_related("campaign").get(pk=character.pk)
     if character.state != State.SUBMITTED:
-        raise CharacterConflict("Only a submitted sheet can be returned.", field="state")
+        raise CharacterConflict(_("Only a submitted sheet can be returned."), field="state")
     comment = (comment or "").strip()
     if not comment:
-        raise CharacterError("Say what the player should change.", field="comment")
+        raise CharacterError(_("Say what the player should change."), field="comment")
     character.state = State.DRAFT
     character.review_comment = comment[:limits.REVIEW_COMMENT]
     character.save(update_fields=["state", "review_comment", "updated_at"])
@@ -107,13 +111,13 @@ def character_set_state(*, character: Character, state: str, by) -> Character:
     """Mark an active character dead or retired, or bring one back (GM only)."""
     change_set(campaign=character.campaign_id, by=by)
     if state not in (State.ACTIVE, State.DEAD, State.RETIRED):
-        raise CharacterError("The GM may set active, dead or retired here.", field="state")
+        raise CharacterError(_("The GM may set active, dead or retired here."), field="state")
     character = Character.objects.select_for_update(no_key=True).select_related("campaign").get(pk=character.pk)
     if character.state in (State.DRAFT, State.SUBMITTED):
-        raise CharacterConflict("Approve the sheet first.", field="state")
+        raise CharacterConflict(_("Approve the sheet first."), field="state")
     character.state = state
     character.save(update_fields=["state", "updated_at"])
-    change_set(campaign=character.campaign, by=by).audit("character.state", f"{by} marked {character.name} {character.get_state_display().lower()}", data={"character": character.pk})
+    change_set(campaign=character.campaign, by=by).audit("character.state", f"{by} marked {character.name} {character.state}", data={"character": character.pk})
     return character
 
 
@@ -131,10 +135,10 @@ def readable(value) -> object:
     """A stored value as the history says it: ``{"AWA": -2, "ENC": 1}`` → "AWA −2, ENC +1",
     a list of objects one after the other, a flag yes or no; text and numbers as they are."""
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     if isinstance(value, dict):
         if not value:
-            return "none"
+            return _("none")
         signed = any(isinstance(v, int) and not isinstance(v, bool) and v < 0 for v in value.values())
 
         def shown(v):
@@ -143,7 +147,7 @@ def readable(value) -> object:
             return readable(v)
         return ", ".join(f"{str(k).replace('_', ' ')} {shown(v)}" for k, v in value.items())
     if isinstance(value, list | tuple):
-        return "; ".join(str(readable(v)) for v in value) if value else "none"
+        return "; ".join(str(readable(v)) for v in value) if value else _("none")
     return value
 
 
@@ -194,19 +198,20 @@ def history(character: Character, limit: int = 100, *, is_gm: bool = False) -> l
     for h in records:
         rows.append({"when": h.history_date, "at": h.history_date,
                      "who": _author(h),
-                     "what": {"+": "created the sheet", "-": "deleted the sheet"}.get(h.history_type,
-                                                                                      "changed the sheet"),
+                     "what": {"+": _("created the sheet"), "-": _("deleted the sheet")}.get(h.history_type,
+                                                                                            _("changed the sheet")),
                      "changes": _changes(h, previous, is_gm=is_gm), "history_id": h.history_id,
                      "can_revert": revertible(h.history_date)})
         previous = h
-    for kind in ITEM_KINDS.values():
+    for name, kind in ITEM_KINDS.items():
         lines = kind.model.history.filter(character_id=character.pk).select_related("history_user")
         last: dict[int, object] = {}
         for h in lines.order_by("history_date", "history_id"):
-            verb = {"+": "added", "-": "removed", "~": "changed"}[h.history_type]
+            what = {"+": _("added %(kind)s %(name)s"), "-": _("removed %(kind)s %(name)s"),
+                    "~": _("changed %(kind)s %(name)s")}[h.history_type]
             rows.append({"when": h.history_date, "at": h.history_date,
                          "who": _author(h),
-                         "what": f"{verb} {kind.label} {h.name}", "history_id": None,
+                         "what": what % {"kind": KIND_WORDS[name], "name": h.name}, "history_id": None,
                          "changes": _changes(h, last.get(h.id), is_gm=is_gm) if h.history_type == "~" else [],
                          "can_revert": revertible(h.history_date)})
             last[h.id] = h
@@ -234,20 +239,20 @@ def character_revert(*, character: Character, by, history_id: int | None = None,
     if history_id is not None:
         record = character.history.filter(history_id=history_id).first()
         if record is None:
-            raise CharacterError("No such point in this sheet's history.", field="history_id")
+            raise CharacterError(_("No such point in this sheet's history."), field="history_id")
         moment = record.history_date
     elif at is not None:
         moment = at
         record = character.history.filter(history_date__lte=moment).order_by("-history_date", "-history_id").first()
         if record is None:
-            raise CharacterError("The sheet did not exist yet at that moment.", field="at")
+            raise CharacterError(_("The sheet did not exist yet at that moment."), field="at")
     else:
-        raise CharacterError("Say which point of the history to go back to.", field="history_id")
+        raise CharacterError(_("Say which point of the history to go back to."), field="history_id")
     if character.state not in (State.DRAFT, State.SUBMITTED):
         approved = character.history.filter(state=State.ACTIVE).order_by("history_date").first()
         if approved is not None and moment < approved.history_date:
-            raise CharacterConflict("That point is before the GM approved the sheet; a revert cannot undo an "
-                                    "approval.", field="history_id")
+            raise CharacterConflict(_("That point is before the GM approved the sheet; a revert cannot undo an "
+                                      "approval."), field="history_id")
     old = record.instance
     for name in REVERTED_FIELDS:
         setattr(character, name, getattr(old, name))

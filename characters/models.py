@@ -9,6 +9,10 @@ from django.conf import settings
 from django.core.validators import MaxLengthValidator
 from django.db import models
 from django.db.models import Q
+from django.utils.functional import lazy
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from simple_history.models import HistoricalRecords
 
 from rulebook.game_time import duration
@@ -21,17 +25,25 @@ from . import shapes
 
 STAT_FIELDS = {code: code.lower() for code in PRIMARY_STATS}  # "STR" → "str"
 STAT_CHOICES = [(code, code) for code in PRIMARY_STATS]
+#: The aiming classes by name, in the reader's language.
+AIMING_NAMES = {"pistol": _("pistol"), "rifle": _("rifle"), "sniper": _("sniper")}
+
+
+def _aiming_label(name: str, cap: int) -> str:
+    return gettext("%(name)s: aim up to %(time)s") % {"name": AIMING_NAMES.get(name, name), "time": duration(cap)}
+
+
 #: A weapon's aiming class, named with the longest aim that still helps ("pistol: aim up to 2 s").
-AIMING_CHOICES = [(name, f"{name}: aim up to {duration(cap)}") for name, cap in AIMING_CAPS_SECONDS.items()]
+AIMING_CHOICES = [(name, lazy(_aiming_label, str)(name, cap)) for name, cap in AIMING_CAPS_SECONDS.items()]
 
 
 class Breadth(models.TextChoices):
-    SPECIFIC = "specific", "Specific (1)"
-    NARROW = "narrow", "Narrow (2)"
-    BROAD = "broad", "Broad (4)"
-    WEAPON_MODEL = "weapon_model", "Weapon: specific model (1)"
-    WEAPON_TYPE = "weapon_type", "Weapon: type (2)"
-    WEAPON_CATEGORY = "weapon_category", "Weapon: general category (3)"
+    SPECIFIC = "specific", _("Specific (1)")
+    NARROW = "narrow", _("Narrow (2)")
+    BROAD = "broad", _("Broad (4)")
+    WEAPON_MODEL = "weapon_model", _("Weapon: specific model (1)")
+    WEAPON_TYPE = "weapon_type", _("Weapon: type (2)")
+    WEAPON_CATEGORY = "weapon_category", _("Weapon: general category (3)")
 
 
 GENERAL_BREADTHS = [Breadth.SPECIFIC, Breadth.NARROW, Breadth.BROAD]
@@ -44,11 +56,11 @@ def _stat_field():
 
 class Character(models.Model):
     class State(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        SUBMITTED = "submitted", "Submitted"
-        ACTIVE = "active", "Active"
-        DEAD = "dead", "Dead"
-        RETIRED = "retired", "Retired"
+        DRAFT = "draft", _("Draft")
+        SUBMITTED = "submitted", _("Submitted")
+        ACTIVE = "active", _("Active")
+        DEAD = "dead", _("Dead")
+        RETIRED = "retired", _("Retired")
 
     campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="characters")
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="characters")
@@ -147,11 +159,23 @@ class Character(models.Model):
     def is_editable_build(self) -> bool:
         return self.state == self.State.DRAFT
 
+    def state_word(self) -> str:
+        """The state as a sentence says it ("Mara is dead"), in the reader's language."""
+        return str(STATE_WORDS.get(self.state, self.state))
+
+
+#: Each state as a sentence about a character says it ("… is a draft", "… is retired").
+STATE_WORDS = {
+    "draft": pgettext_lazy("a character is", "draft"), "submitted": pgettext_lazy("a character is", "submitted"),
+    "active": pgettext_lazy("a character is", "active"), "dead": pgettext_lazy("a character is", "dead"),
+    "retired": pgettext_lazy("a character is", "retired"),
+}
+
 
 #: What became of a piece of equipment in an adventure ("Weapons", "Armor"): used up, it is refunded
 #: all but 1 point of its cost; found and left behind at the adventure's end, it costs nothing.
-FATE_CHOICES = [("", "on the sheet"), ("consumed", "used up (refunded all but 1 point)"),
-                ("found", "found this adventure, stays behind (free)")]
+FATE_CHOICES = [("", _("on the sheet")), ("consumed", _("used up (refunded all but 1 point)")),
+                ("found", _("found this adventure, stays behind (free)"))]
 FATES = [value for value, _ in FATE_CHOICES]
 
 
@@ -325,8 +349,8 @@ class SystemSheet(models.Model):
     exchanges``). The shapes are checked by the rulebook's sheet spec.
     """
 
-    SYSTEMS = [("zerospace", "ZeroSpace"), ("success_check", "Success Check (2d10)"),
-               ("rocket_house", "Tales from the Rocket House"), ("core_rules", "Core Rules ch. V")]
+    SYSTEMS = [("zerospace", _("ZeroSpace")), ("success_check", _("Success Check (2d10)")),
+               ("rocket_house", _("Tales from the Rocket House")), ("core_rules", _("Core Rules ch. V"))]
 
     campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="system_sheets")
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="system_sheets")

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 #: Rows per box: what fits on the two pages at the sheet's type size.
 ROWS = {"skills": 32, "disadvantages": 7, "equipment": 8, "weapons": 5, "armour": 4, "languages": 4}
@@ -67,6 +68,6 @@ def sheet_pdf(data: dict, **options) -> bytes:
             HTML,  # imported here: it loads Pango, which only this page needs
         )
     except OSError as exc:  # the wheel installs, but Pango is a system library
-        raise PdfUnavailable("Printable sheets need Pango on the server (Debian: libpango-1.0-0 "
-                             "libpangoft2-1.0-0); the sheet page itself prints well from the browser.") from exc
+        raise PdfUnavailable(_("Printable sheets need Pango on the server (Debian: libpango-1.0-0 "
+                               "libpangoft2-1.0-0); the sheet page itself prints well from the browser.")) from exc
     return HTML(string=sheet_html(data)).write_pdf(**options)

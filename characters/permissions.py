@@ -11,6 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import connection
 from django.db.models import OuterRef, Subquery
 from django.http import Http404
+from django.utils.translation import gettext as _
 
 from campaign.models import Membership, PageVersion
 
@@ -58,22 +59,22 @@ def _viewer_role(user):
 def _decide(user, role: str | None, owner_id: int, write: bool) -> bool:
     """Apply the access rules to a looked-up role; return whether the viewer owns the character."""
     if role is None:
-        raise Http404("No such character.")
+        raise Http404(_("No such character."))
     is_owner = owner_id == user.pk
     if write and not (is_owner or role == Membership.Role.GM):
-        raise PermissionDenied("Only the character's player and the GM may change this sheet.")
+        raise PermissionDenied(_("Only the character's player and the GM may change this sheet."))
     return is_owner
 
 
 def _pk(user, character_id) -> int:
     if user is None or not user.is_authenticated:
-        raise Http404("No such character.")
+        raise Http404(_("No such character."))
     try:
         pk = int(character_id)
     except (TypeError, ValueError, OverflowError):
-        raise Http404("No such character.") from None
+        raise Http404(_("No such character.")) from None
     if not 0 < pk < 2**63:
-        raise Http404("No such character.")
+        raise Http404(_("No such character."))
     return pk
 
 
@@ -93,7 +94,7 @@ def character_standing(*, user, character_id, write: bool = False) -> CharacterS
         cursor.execute(_STANDING_SQL, [user.pk, pk])
         row = cursor.fetchone()
     if row is None:
-        raise Http404("No such character.")
+        raise Http404(_("No such character."))
     campaign_id, owner_id, state, role, version = row
     is_owner = _decide(user, role, owner_id, write)
     return CharacterStanding(character_id=pk, campaign_id=campaign_id, state=state, role=role, is_owner=is_owner,
@@ -106,7 +107,7 @@ def _owned(model, *, user, row_id, write: bool):
     # One query: the row, its campaign and owner, and the viewer's role in that campaign.
     row = model.objects.select_related("campaign", "owner").annotate(viewer_role=_viewer_role(user)).filter(pk=pk).first()
     if row is None:
-        raise Http404("No such character.")
+        raise Http404(_("No such character."))
     return row, _decide(user, row.viewer_role, row.owner_id, write)
 
 

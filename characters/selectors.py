@@ -1,6 +1,7 @@
 """Reads for the characters app, scoped by the viewer."""
 
 from django.db.models import Prefetch, QuerySet
+from django.utils.translation import gettext as _
 
 from campaign.models import Membership
 
@@ -16,6 +17,7 @@ from .models import (
     Weapon,
 )
 from .weapons import WEAPON_BREADTHS
+from zenergate_site.numbers import percent as percent_text
 
 #: What a sheet's skill-point budget reads of each kind of line (``sheet.budget``).
 BUDGET_FIELDS = {
@@ -132,17 +134,18 @@ def system_sheet_view(*, sheet: SystemSheet, rulings: dict | None = None) -> dic
         lines.append({"name": line["name"], "inputs": [(rule_set.param_named(k).label, v)
                                                       for k, v in line["inputs"].items()],
                       "odds": [{"label": label, "value": value, "probability": o.probability,
-                                "percent": f"{float(o.probability) * 100:.1f} %"} for label, value, o in odds]})
+                                "percent": percent_text(o.probability)} for label, value, o in odds]})
     numbers = [{"name": p.name, "label": p.label, "value": sheet.numbers.get(p.name, p.default)} for p in spec.numbers]
     derived = []
     if sheet.system == "core_rules":
         build = sheet.numbers.get("build", 5)
         status, most = burden(build, sheet.numbers.get("carried", 0))
-        derived.append(("Load threshold", f"{load_threshold_kg(build)} kg"))
-        derived.append(("Burden", f"{status} (overloaded beyond {most} kg)" if most else
-                        f"{'clothing only' if status != 'overloaded' else status} (Build {build} carries nothing more)"))
+        derived.append((_("Load threshold"), f"{load_threshold_kg(build)} kg"))
+        derived.append((_("Burden"), _("%(status)s (overloaded beyond %(most)s kg)") % {"status": _(status), "most": most}
+                        if most else _("%(status)s (Build %(build)s carries nothing more)") % {
+                            "status": _("clothing only") if status != "overloaded" else _(status), "build": build}))
     if sheet.system == "rocket_house":
-        derived.append(("Fatigue points", fatigue_points(sheet.numbers.get("toughness", 0))))
+        derived.append((_("Fatigue points"), fatigue_points(sheet.numbers.get("toughness", 0))))
     pools = [{"key": pool.key, "label": pool.label, "help": pool.help, "current": sheet.pools.get(pool.key, 0),
               "maximum": spec.pool_maximum(pool.key, sheet.numbers), "uses": pool.uses, "refills": pool.refills}
              for pool in spec.pools]

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from campaign.changes import change_set
 from campaign.stat_dice import stat_dice_range
@@ -42,21 +43,21 @@ def _rules(call, *args, field: str = "detail", **kwargs):
 def _validate_generation(*, rolled: Mapping, trades: Mapping, swaps: list) -> dict[str, int]:
     """Return the sheet stats from rolled stats, trades and Karma swaps, or raise with field messages."""
     if not isinstance(rolled, Mapping):
-        raise CharacterError("Give the 13 stats as an object keyed STR … PERS.", field="stats")
+        raise CharacterError(_("Give the 13 stats as an object keyed STR … PERS."), field="stats")
     unknown = sorted(set(rolled) - set(PRIMARY_STATS))
     if unknown:
-        raise CharacterError(f"Unknown stat(s): {', '.join(map(str, unknown))}.", field="stats")
+        raise CharacterError(_("Unknown stat(s): %(stats)s.") % {"stats": ", ".join(map(str, unknown))}, field="stats")
     _rules(validate_stats, rolled, field="stats")
     if not isinstance(trades, Mapping) or any(
             k not in PRIMARY_STATS or isinstance(v, bool) or not isinstance(v, int) for k, v in trades.items()):
-        raise CharacterError("Trades are whole numbers keyed by stat, e.g. {\"STR\": 1, \"ENC\": -2}.", field="trades")
+        raise CharacterError(_("Trades are whole numbers keyed by stat, e.g. {\"STR\": 1, \"ENC\": -2}."), field="trades")
     stats = {code: rolled[code] + trades.get(code, 0) for code in PRIMARY_STATS}
     _rules(validate_stats, stats, field="trades")
     if not isinstance(swaps, list):
-        raise CharacterError("Karma swaps are a list of {\"lowered\": stat, \"raised\": stat}.", field="karma_swaps")
+        raise CharacterError(_("Karma swaps are a list of {\"lowered\": stat, \"raised\": stat}."), field="karma_swaps")
     for swap in swaps:
         if not isinstance(swap, Mapping) or set(swap) != {"lowered", "raised"}:
-            raise CharacterError("Each Karma swap names the stat lowered and the stat raised.", field="karma_swaps")
+            raise CharacterError(_("Each Karma swap names the stat lowered and the stat raised."), field="karma_swaps")
         stats = _rules(apply_karma_swap, stats, lowered=swap["lowered"], raised=swap["raised"], field="karma_swaps")
     return stats
 
@@ -74,15 +75,17 @@ def _check_entered_stats(campaign, rolled: Mapping, *, changed: set | None = Non
     if outside and not (is_gm and (override_reason or "").strip()):
         code = outside[0]
         raise CharacterError(
-            f"{code} {rolled[code]} is outside what {campaign.stat_dice} rolls ({low}–{high}). "
-            "The GM may enter it anyway with a reason.", field="stats")
+            _("%(stat)s %(value)s is outside what %(dice)s rolls (%(low)s–%(high)s). "
+              "The GM may enter it anyway with a reason.") % {"stat": code, "value": rolled[code],
+                                                              "dice": campaign.stat_dice, "low": low, "high": high},
+            field="stats")
     return outside
 
 
 def _check_int_dice(int_dice) -> tuple[int, int]:
     if (not isinstance(int_dice, list | tuple) or len(int_dice) != 2
             or any(isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6 for d in int_dice)):
-        raise CharacterError("The INT dice are two d6 results, each 1–6: [plus, minus].", field="int_dice")
+        raise CharacterError(_("The INT dice are two d6 results, each 1–6: [plus, minus]."), field="int_dice")
     return int(int_dice[0]), int(int_dice[1])
 
 
@@ -96,7 +99,7 @@ def character_create(*, campaign, owner, name: str, stats: Mapping, int_dice, tr
     change_set(campaign=campaign.pk, by=by)
     name = (name or "").strip()
     if not name:
-        raise CharacterError("Give the character a name.", field="name")
+        raise CharacterError(_("Give the character a name."), field="name")
     trades, karma_swaps = dict(trades or {}), list(karma_swaps or [])
     final = _validate_generation(rolled=stats, trades=trades, swaps=karma_swaps)
     overridden = _check_entered_stats(campaign, stats, is_gm=is_gm, override_reason=override_reason)
@@ -126,8 +129,9 @@ def rebuild_stats(character: Character) -> dict[str, int]:
     for code in PRIMARY_STATS:
         value = final[code] + (character.stat_raises or {}).get(code, 0) - (character.stat_setbacks or {}).get(code, 0)
         if not STAT_MIN <= value <= STAT_MAX:
-            raise CharacterError(f"{code} would be {value} with its Karma raises and setbacks; stats run "
-                                 f"{STAT_MIN}–{STAT_MAX}.", field="stats")
+            raise CharacterError(_("%(stat)s would be %(value)s with its Karma raises and setbacks; stats run "
+                                   "%(low)s–%(high)s.") % {"stat": code, "value": value, "low": STAT_MIN,
+                                                           "high": STAT_MAX}, field="stats")
         stats[code] = value
     return stats
 
@@ -167,20 +171,20 @@ def character_update(*, character: Character, by, is_gm: bool, data: Mapping) ->
     generation_keys = {"stats", "trades", "karma_swaps", "int_dice"} & set(data)
     if generation_keys and character.state != State.DRAFT and not is_gm:
         raise CharacterConflict(
-            f"{character.name} is {character.get_state_display().lower()}: stats change only through "
-            "Karma spends or a GM edit.", field=sorted(generation_keys)[0])
+            _("%(name)s is %(state)s: stats change only through Karma spends or a GM edit.")
+            % {"name": character.name, "state": character.state_word()}, field=sorted(generation_keys)[0])
     if "gm_notes" in data and not is_gm:
-        raise PermissionDenied("Only the GM writes GM notes.")
+        raise PermissionDenied(_("Only the GM writes GM notes."))
     if "name" in data:
         name = (data["name"] or "").strip() if isinstance(data["name"], str) else ""
         if not name:
-            raise CharacterError("Give the character a name.", field="name")
+            raise CharacterError(_("Give the character a name."), field="name")
         character.name = name[:limits.CHARACTER_NAME]
         changed.append("name")
     if generation_keys:
         if "stats" in data:
             if not isinstance(data["stats"], Mapping):
-                raise CharacterError("Give stats as an object keyed STR … PERS.", field="stats")
+                raise CharacterError(_("Give stats as an object keyed STR … PERS."), field="stats")
             changed_stats = {c for c, v in data["stats"].items() if character.rolled_stats.get(c) != v}
             overridden = _check_entered_stats(character.campaign, data["stats"], changed=changed_stats, is_gm=is_gm,
                                               override_reason=str(data.get("override_reason") or ""))
@@ -211,9 +215,9 @@ def character_delete(*, character: Character, by, is_gm: bool) -> None:
     # The full lock a delete needs: nothing may start to refer to the row meanwhile.
     character = Character.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=character.pk)
     if character.state not in (State.DRAFT, State.SUBMITTED):
-        raise CharacterConflict(f"{character.name} has played and keeps its Karma ledger: mark it retired "
-                                "or dead instead of deleting it.")
+        raise CharacterConflict(_("%(name)s has played and keeps its Karma ledger: mark it retired or dead instead "
+                                  "of deleting it.") % {"name": character.name})
     if character.state != State.DRAFT and not is_gm:
-        raise CharacterConflict("Only drafts can be deleted by their player; ask the GM.")
+        raise CharacterConflict(_("Only drafts can be deleted by their player; ask the GM."))
     change_set(campaign=character.campaign, by=by).audit("character.delete", f"{by} deleted {character.name}", data={"character": character.pk})
     character.delete()

@@ -11,6 +11,7 @@ import random
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from campaign.changes import change_set
 from campaign.models import Campaign, LogEntry
@@ -40,12 +41,14 @@ def _roll_stat(expression: str, stat: str) -> tuple[int, str]:
     try:
         result = d20.roll(expression)
     except d20.RollError as exc:
-        raise CharacterError(f"The campaign's stat dice “{expression}” cannot be rolled ({exc}); "
-                             "ask the GM to fix them.", field="stats") from None
+        raise CharacterError(_("The campaign's stat dice “%(dice)s” cannot be rolled (%(error)s); ask the GM to fix "
+                               "them.") % {"dice": expression, "error": exc}, field="stats") from None
     total = int(result.total)
     if not STAT_MIN <= total <= STAT_MAX:
-        raise CharacterError(f"The campaign's stat dice “{expression}” rolled {total} for {stat}, outside "
-                             f"{STAT_MIN}–{STAT_MAX}; ask the GM to fix them.", field="stats")
+        raise CharacterError(_("The campaign's stat dice “%(dice)s” rolled %(total)s for %(stat)s, outside "
+                               "%(low)s–%(high)s; ask the GM to fix them.")
+                             % {"dice": expression, "total": total, "stat": stat, "low": STAT_MIN, "high": STAT_MAX},
+                             field="stats")
     return total, str(result)
 
 
@@ -59,11 +62,11 @@ def stats_roll(*, campaign: Campaign, by, character: Character | None = None, is
     """
     change_set(campaign=campaign.pk, by=by)
     if campaign.stat_entry != Campaign.StatEntry.ROLL:
-        raise CharacterConflict("In this campaign players enter the stats they rolled at the table.",
+        raise CharacterConflict(_("In this campaign players enter the stats they rolled at the table."),
                                 field="stats")
     if character is not None and character.state != Character.State.DRAFT:
-        raise CharacterConflict(f"{character.name} is {character.get_state_display().lower()}: stats are rolled "
-                                "only while the character is a draft.", field="stats")
+        raise CharacterConflict(_("%(name)s is %(state)s: stats are rolled only while the character is a draft.")
+                                % {"name": character.name, "state": character.state_word()}, field="stats")
     stats, details = {}, {}
     for stat in PRIMARY_STATS:
         stats[stat], details[stat] = _roll_stat(campaign.stat_dice, stat)
@@ -85,7 +88,7 @@ def logged_roll(*, campaign: Campaign, by, roll_id) -> StatRoll:
         entry = LogEntry.objects.get(pk=int(roll_id), campaign=campaign, actor=by, action=ROLL_ACTION,
                                      data__character=None)
     except (LogEntry.DoesNotExist, TypeError, ValueError):
-        raise CharacterError("Roll the stats first: in this campaign they are rolled in the app.",
+        raise CharacterError(_("Roll the stats first: in this campaign they are rolled in the app."),
                              field="stats") from None
     data = entry.data
     return StatRoll(entry.pk, data["dice"], dict(data["stats"]), dict(data["rolls"]), tuple(data["int_dice"]))
@@ -100,7 +103,7 @@ def character_create_from_roll(*, campaign: Campaign, owner, name: str, roll_id,
     rolled = logged_roll(campaign=campaign, by=by, roll_id=roll_id)
     entry = LogEntry.objects.select_for_update(no_key=True).get(pk=rolled.log_entry_id)
     if entry.data.get("character") is not None:  # a second tab raced us to the same roll
-        raise CharacterConflict("That roll already made a character; roll again for a new one.", field="stats")
+        raise CharacterConflict(_("That roll already made a character; roll again for a new one."), field="stats")
     character = character_create(campaign=campaign, owner=owner, name=name, stats=rolled.stats,
                                  int_dice=list(rolled.int_dice), by=by)
     entry.data = {**entry.data, "character": character.pk}

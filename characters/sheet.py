@@ -12,6 +12,9 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from rulebook import RulesError
 from rulebook.budget import Budget, PricedItem, SkillLike, character_budget
 from rulebook.dice import check_odds
@@ -40,6 +43,10 @@ from rulebook.stats import (
 )
 
 from .models import Character, Language
+
+#: A language's aspects, as a sentence names them.
+ASPECT_WORDS = {"spoken": gettext_lazy("spoken"), "heard": gettext_lazy("heard"), "written": gettext_lazy("written"),
+                "read": gettext_lazy("read")}
 
 
 def generation_stats(character: Character) -> dict[str, int]:
@@ -81,7 +88,7 @@ def starting_karma(character: Character):
 
 def worn_armour_rating(character: Character) -> tuple[int, int, str]:
     """Return (armour type, tech shift, name) of the best armour worn; (0, 0, "no armour") if none."""
-    best = (0, 0, "no armour")
+    best = (0, 0, _("no armour"))
     for armour in character.armour.all():
         if armour.worn and armour.fate != "consumed":  # used-up armour protects no one
             rating = armour_rating(armour.hardness, armour.coverage)
@@ -98,25 +105,26 @@ def stat_terms(character: Character) -> dict[str, list[tuple[str, int]]]:
     Armour type 0 (none) costs 4 RES: RES is rated for the heaviest armour ("Stats", RES).
     """
     sheet = character.stat_values()
-    terms = {code: [(f"{code} on the sheet", sheet[code])] for code in PRIMARY_STATS}
+    terms = {code: [(_("%(stat)s on the sheet") % {"stat": code}, sheet[code])] for code in PRIMARY_STATS}
     dex = effective_dex(sheet["DEX"], sheet["NIM"])
-    terms["DEX"] = [(f"DEX: ⌈(rolled {sheet['DEX']} + NIM {sheet['NIM']}) / 2⌉", dex)]
+    terms["DEX"] = [(_("DEX: ⌈(rolled %(dex)s + NIM %(nim)s) / 2⌉") % {"dex": sheet["DEX"], "nim": sheet["NIM"]}, dex)]
     armour_type, tech_shift, name = worn_armour_rating(character)
     for code, penalty in armour_effects(armour_type, tech_shift).items():
         if penalty:
-            terms[code].append((f"{name} (armour type {armour_type})", penalty))
+            terms[code].append((_("%(armour)s (armour type %(type)s)") % {"armour": name, "type": armour_type}, penalty))
     for code, damage in (character.stat_damage or {}).items():
         if code in terms and damage:
-            terms[code].append(("stat damage", -damage))
+            terms[code].append((_("stat damage"), -damage))
     radiation = dict((character.radiation_track or {}).get("damage") or {})
     radiation.setdefault("CON", character.long_term_con_damage)
     for code, loss in radiation.items():
         if code in terms and loss:
-            terms[code].append((f"radiation (long-term {code} loss)", -loss))
+            terms[code].append((_("radiation (long-term %(stat)s loss)") % {"stat": code}, -loss))
     for effect in (character.wounds_detail or {}).get("effects", []):
         drug = DrugEffect.from_dict(effect)
         for code, change in drug.stat_changes.items():
-            terms[code].append((f"{drug.name} ({'the shakes' if drug.phase == 'shakes' else 'boost'})", change))
+            said = _("%(drug)s (the shakes)") if drug.phase == "shakes" else _("%(drug)s (boost)")
+            terms[code].append((said % {"drug": drug.name}, change))
     return terms
 
 
@@ -164,8 +172,10 @@ def budget(character: Character, lines: Mapping[str, Sequence] | None = None) ->
         return lines[kind] if lines is not None else getattr(character, kind).all()
 
     current, start = karma_for_limits(character)
-    priced = [PricedItem(f"Weapon: {w.name}", weapon_price(w), w.classified, w.fate) for w in rows("weapons")]
-    priced += [PricedItem(f"Armour: {a.name}", armour_price(a), a.classified, a.fate) for a in rows("armour")]
+    priced = [PricedItem(_("Weapon: %(name)s") % {"name": w.name}, weapon_price(w), w.classified, w.fate)
+              for w in rows("weapons")]
+    priced += [PricedItem(_("Armour: %(name)s") % {"name": a.name}, armour_price(a), a.classified, a.fate)
+               for a in rows("armour")]
     return character_budget(
         intelligence=intelligence_value(character),
         trades=character.stat_trades or {},
@@ -249,10 +259,10 @@ def weapon_checks(character: Character) -> dict[int, CheckLine]:
         stat = "MEL" if weapon.melee else "ACC"
         skill = skills.get(weapon.skill_id)
         target = skill_check_target(ranks=skill.ranks if skill else 0, stat=stats[stat])
-        breakdown = [(f"{skill.name} ranks" if k == "skill ranks" else f"{stat} {k}", int(v))
-                     for k, v in target.breakdown]
+        breakdown = [(_("%(skill)s ranks") % {"skill": skill.name} if k in ("skill ranks", _("skill ranks"))
+                      else f"{stat} {k}", int(v)) for k, v in target.breakdown]
         odds = check_odds(target.total, target.dice)
-        lines[weapon.pk] = CheckLine(f"{weapon.name} attack", target.total, breakdown, target.dice,
+        lines[weapon.pk] = CheckLine(_("%(weapon)s attack") % {"weapon": weapon.name}, target.total, breakdown, target.dice,
                                      float(odds.probability), odds.dice, odds.probability, kind="weapon",
                                      proficient=skill is not None, stat=stat, level=skill.ranks if skill else 0,
                                      aiming=weapon.aiming)
@@ -271,7 +281,8 @@ def language_checks(character: Character) -> dict[str, CheckLine]:
             ranks = effective_ranks(held, [str(language.era_step_loss)] * language.era_steps).ranks
         for aspect in ASPECTS:
             target = language_check_target(lan=lan, rank=ranks[aspect])
-            line = _check_line(f"{language.name} ({aspect})", target)
+            line = _check_line(_("%(language)s (%(aspect)s)") % {"language": language.name,
+                                                                  "aspect": ASPECT_WORDS.get(aspect, aspect)}, target)
             lines[f"{language.pk}:{aspect}"] = replace(line, kind="language", stat="LAN", level=ranks[aspect])
     return lines
 
@@ -280,7 +291,7 @@ def line_check(character: Character, line: str) -> CheckLine | None:
     """The check of one line of a sheet loaded with ``SHEET_PREFETCH``: ``stat:ACC``,
     ``skill:<id>``, ``weapon:<id>`` or ``language:<id>:<aspect>``; None for a line the sheet
     does not have."""
-    kind, _, key = str(line).partition(":")
+    kind, _colon, key = str(line).partition(":")
     if kind == "stat":
         return stat_checks(character).get(key)
     if kind == "language":
@@ -347,7 +358,7 @@ def language_points(character: Character) -> LanguagePoints:
             free_left -= 1
     spent = sum(costs.values())
     return LanguagePoints(found.free_languages, found.points, spent, costs,
-                          [*found.breakdown, ("language points spent", spent)])
+                          [*found.breakdown, (_("language points spent"), spent)])
 
 
 @dataclass
@@ -421,8 +432,10 @@ class Immersion:
 
     def text(self) -> str:
         if self.complete:
-            return f"{self.aspect} at the top rank: nothing more to learn by immersion"
-        return f"{float(self.hours):g} of {self.length} h toward {self.purpose}"
+            return _("%(aspect)s at the top rank: nothing more to learn by immersion") % {
+                "aspect": ASPECT_WORDS.get(self.aspect, self.aspect)}
+        return _("%(hours)s of %(length)s h toward %(purpose)s") % {
+            "hours": f"{float(self.hours):g}", "length": self.length, "purpose": self.purpose}
 
 
 def progress_of(language: Language) -> ImmersionProgress:

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from campaign.changes import change_set
 from campaign.errors import CampaignConflict, CampaignError
@@ -47,9 +48,9 @@ def _rules(call, *args, **kwargs):
 
 def _name(name: object) -> str:
     if not isinstance(name, str) or not name.strip():
-        raise CampaignError("Give the character a name.", field="name")
+        raise CampaignError(_("Give the character a name."), field="name")
     if len(name.strip()) > limits.CHARACTER_NAME:
-        raise CampaignError(f"A name has at most {limits.CHARACTER_NAME} characters.", field="name")
+        raise CampaignError(_("A name has at most %(n)s characters.") % {"n": limits.CHARACTER_NAME}, field="name")
     return name.strip()
 
 
@@ -69,8 +70,8 @@ def system_sheet_create(*, campaign, owner, by, name: object, lines: object = No
     """Make a sheet of the campaign's rule set for ``owner`` (a Zener Gate campaign has its own)."""
     changes = change_set(campaign=campaign.pk, by=by)
     if campaign.rule_set == "zener":
-        raise CampaignConflict("This campaign plays Zener Gate: its characters have the Zener Gate sheet "
-                               "(New character).", field="campaign")
+        raise CampaignConflict(_("This campaign plays Zener Gate: its characters have the Zener Gate sheet "
+                                 "(New character)."), field="campaign")
     spec = _rules(spec_for, campaign.rule_set)
     name = _name(name)
     cleaned_numbers = _rules(spec.clean_numbers, numbers if numbers is not None else {})
@@ -103,7 +104,7 @@ def system_sheet_update(*, sheet: SystemSheet, by, name: object = None, lines: o
         sheet.pools = _cap_pools(spec, sheet.pools, sheet.numbers)
         changed.append("numbers")
     if not changed:
-        raise CampaignError("Nothing to change: send name, lines or numbers.")
+        raise CampaignError(_("Nothing to change: send name, lines or numbers."))
     sheet.save()
     changes.audit("sheet.update", f"{by} changed {sheet.name}'s {', '.join(changed)}",
                   data={"sheet": sheet.pk, "fields": changed})
@@ -132,10 +133,10 @@ def _edge_burn(sheet: SystemSheet, rule, current: int) -> int:
     """Success Check's Edge Burn: a character about to die burns a point of Edge and a point of
     the maximum for good (002, "Edge Burn"). Only a character the fights have put down may."""
     if rule.key != "edge":
-        raise CampaignError("Only Edge is burnt.", field="pool")
+        raise CampaignError(_("Only Edge is burnt."), field="pool")
     values = {p.name: sheet.numbers.get(p.name, p.default) for p in spec_for(sheet.system).numbers}
     if standing(sheet.system, sheet.condition, values)["state"] != "down":
-        raise CampaignConflict("An Edge Burn only keeps a character from dying: this one is not down.",
+        raise CampaignConflict(_("An Edge Burn only keeps a character from dying: this one is not down."),
                                field="action")
     after, maximum = _rules(success_check.edge_burn, current, values["edge_max"])
     sheet.numbers = {**sheet.numbers, "edge_max": maximum}
@@ -156,29 +157,30 @@ def pool_act(*, sheet: SystemSheet, by, is_gm: bool, pool: object, action: objec
     changes = change_set(campaign=sheet.campaign_id, by=by)
     if idempotency_key is not None and (not isinstance(idempotency_key, str)
                                         or not 1 <= len(idempotency_key) <= 100):
-        raise CampaignError("The idempotency key is a string of 1–100 characters.", field="idempotency_key")
+        raise CampaignError(_("The idempotency key is a string of 1–100 characters."), field="idempotency_key")
     if not isinstance(action, str) or action not in ACTIONS:
-        raise CampaignError(f"Choose an action: {', '.join(ACTIONS)}.", field="action")
+        raise CampaignError(_("Choose an action: %(actions)s.") % {"actions": ", ".join(ACTIONS)}, field="action")
     if action in (SHORT_REST, LONG_REST) and not is_gm:
-        raise PermissionDenied(f"{ACTIONS[action]}: the GM calls rests; ask the GM for one.")
+        raise PermissionDenied(_("%(action)s: the GM calls rests; ask the GM for one.") % {"action": _(ACTIONS[action])})
     if action in (SESSION, AWARD, NEW_FIGHT) and not is_gm:
-        raise PermissionDenied(f"{ACTIONS[action]}: the GM's to give.")
+        raise PermissionDenied(_("%(action)s: the GM's to give.") % {"action": _(ACTIONS[action])})
     sheet = changes.lock(SystemSheet.objects.filter(pk=sheet.pk))[0]
     key = f"client:{idempotency_key}" if idempotency_key else None
     if key is not None:
         entry = PoolEntry.objects.filter(sheet=sheet, idempotency_key=key).first()
         if entry is not None:
             if (entry.pool, entry.action) != (pool, action):
-                raise CampaignConflict("That idempotency key was already used for another change; send a new "
-                                       "key for a new request.", field="idempotency_key")
+                raise CampaignConflict(_("That idempotency key was already used for another change; send a new "
+                                         "key for a new request."), field="idempotency_key")
             return entry, False
     spec = _rules(spec_for, sheet.system)
     rule = _rules(spec.pool, pool if isinstance(pool, str) else "")
     if not isinstance(use, str) or (use and use not in rule.uses) or (use and action != SPEND):
-        raise CampaignError(f"What the point buys: one of {', '.join(rule.uses)} (spends only).", field="use")
+        raise CampaignError(_("What the point buys: one of %(uses)s (spends only).") % {"uses": ", ".join(rule.uses)},
+                            field="use")
     current = int(sheet.pools.get(rule.key, 0))
     if action == SPEND and current <= 0:
-        raise CampaignConflict(f"No {rule.label} left to spend.", field="pool")
+        raise CampaignConflict(_("No %(pool)s left to spend.") % {"pool": _(rule.label)}, field="pool")
     if action == BURN:
         after = _edge_burn(sheet, rule, current)
     else:
@@ -212,7 +214,7 @@ def rest_ask(*, sheet: SystemSheet, by, rest: str) -> None:
     """A player asks the GM for a rest: a line in the campaign's log and a notice on the sheet for
     the GM (``selectors.rest_asked``), until the GM gives a rest. Nothing else changes."""
     if rest not in REST_ASKS:
-        raise CampaignError(f"Ask for one of: {', '.join(REST_ASKS)}.", field="rest")
+        raise CampaignError(_("Ask for one of: %(rests)s.") % {"rests": ", ".join(REST_ASKS)}, field="rest")
     changes = change_set(campaign=sheet.campaign_id, by=by)
     changes.audit("sheet.rest_asked", f"{sheet.name}: {getattr(by, 'username', by)} asks the GM for {REST_ASKS[rest]}",
                   data={"sheet": sheet.pk, "rest": rest})

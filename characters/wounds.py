@@ -18,6 +18,8 @@ from fractions import Fraction
 
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from campaign.changes import change_set
 from rulebook import RulesError
@@ -41,6 +43,10 @@ WOUND_COLUMNS = ("trauma", "shock", "endurance_spent", "stat_damage", "long_term
                  "radiation_track", "transitions_taken", "wounds_detail")
 #: How far ahead the sheet looks for "what heals next".
 _LOOKAHEAD_HOURS = 24 * 14
+#: The kinds of activity that cost END, as a sentence names them.
+ACTIVITY_WORDS = {"ordinary": gettext_lazy("ordinary"), "strenuous": gettext_lazy("strenuous")}
+#: What heals, as "what heals next" names it (END and the rest keep their codes).
+_HEALED_WORDS = {"trauma": gettext_lazy("trauma"), "shock": gettext_lazy("shock")}
 
 
 # --- Storage ---------------------------------------------------------------------------------
@@ -133,7 +139,7 @@ def next_healing(character: Character) -> list[str]:
     state = healing_state(character)
     if not (state.trauma or state.shock or state.end_lost or state.stat_damage or state.radiation.total):
         return []
-    _, report = advance(state, hours=_LOOKAHEAD_HOURS, rest="comfortable", con=base_con(character),
+    _rested, report = advance(state, hours=_LOOKAHEAD_HOURS, rest="comfortable", con=base_con(character),
                         rng=random.Random(0))
     first: dict[str, object] = {}
     for healed in report.healed:
@@ -142,12 +148,20 @@ def next_healing(character: Character) -> list[str]:
     out = []
     for key, healed in first.items():
         amount = "d6" if healed.kind == "END" and "d6" in healed.reason else healed.amount
-        what = {"radiation": f"long-term {healed.stat} loss"}.get(healed.kind, key)
-        wait = "as soon as rest begins" if healed.at_minutes == 0 else f"after {_when(healed.at_minutes)} of comfortable rest"
-        out.append(f"{what}: {amount} {wait} ({healed.reason})")
+        if healed.kind == "radiation":
+            what = _("long-term %(stat)s loss") % {"stat": healed.stat}
+        elif healed.kind == "stat":
+            what = _("stat %(stat)s") % {"stat": healed.stat}
+        else:
+            what = str(_HEALED_WORDS.get(key, key))
+        wait = (_("as soon as rest begins") if healed.at_minutes == 0
+                else _("after %(time)s of comfortable rest") % {"time": _when(healed.at_minutes)})
+        out.append(_("%(what)s: %(amount)s %(wait)s (%(reason)s)")
+                   % {"what": what, "amount": amount, "wait": wait, "reason": healed.reason})
     if state.radiation.total and "radiation" not in first:
         step = track_step(state.radiation.step)
-        out.append(f"long-term loss: {step.points} when its {step.period_hours} h period with enough rest is over")
+        out.append(_("long-term loss: %(points)s when its %(hours)s h period with enough rest is over")
+                   % {"points": step.points, "hours": step.period_hours})
     return out
 
 
@@ -175,14 +189,15 @@ def _heal_directly(state: HealingState, *, trauma: int, shock: int, end: int, st
     """Take healed points off at the GM's word; a wound healed to 0 forgets its clocks."""
     problems = []
     if trauma > state.trauma:
-        problems.append(("trauma", f"Only {state.trauma} trauma to heal."))
+        problems.append(("trauma", _("Only %(n)s trauma to heal.") % {"n": state.trauma}))
     if shock > state.shock:
-        problems.append(("shock", f"Only {state.shock} shock to heal."))
+        problems.append(("shock", _("Only %(n)s shock to heal.") % {"n": state.shock}))
     if end > state.end_spent:
-        problems.append(("end", f"Only {state.end_spent} END spent to recover."))
+        problems.append(("end", _("Only %(n)s END spent to recover.") % {"n": state.end_spent}))
     for stat, points in stats.items():
         if points > state.stat_damage.get(stat, 0):
-            problems.append(("stat_damage", f"Only {state.stat_damage.get(stat, 0)} {stat} damage to heal."))
+            problems.append(("stat_damage", _("Only %(n)s %(stat)s damage to heal.")
+                             % {"n": state.stat_damage.get(stat, 0), "stat": stat}))
     if problems:
         raise CharacterError(problems[0][1], field=problems[0][0])
     damage = {s: p - stats.get(s, 0) for s, p in state.stat_damage.items() if p - stats.get(s, 0)}
@@ -214,8 +229,9 @@ def lock_in_play(character_id: int) -> Character:
     """Lock a character row for a wound change; refuse a character not in play."""
     character = Character.objects.select_for_update(no_key=True).select_related("campaign").get(pk=character_id)
     if character.state != Character.State.ACTIVE:
-        raise CharacterConflict(f"{character.name} is not in play ({character.get_state_display().lower()}): "
-                                "only approved, living characters take wounds.", field="character")
+        raise CharacterConflict(_("%(name)s is not in play (%(state)s): only approved, living characters take "
+                                  "wounds.") % {"name": character.name, "state": character.state_word()},
+                                field="character")
     return character
 
 
@@ -295,8 +311,9 @@ def activity_cost(activity: str, minutes: int) -> int:
         raise CharacterError(str(exc), field="activity" if activity not in ACTIVITY_ENDURANCE else "minutes") from None
     if not cost:
         points, period = ACTIVITY_ENDURANCE[activity]
-        raise CharacterError(f"{minutes} min of {activity} activity costs no END yet (1 END per {period // points} "
-                             "min).", field="minutes")
+        raise CharacterError(_("%(minutes)s min of %(activity)s activity costs no END yet (1 END per %(period)s "
+                               "min).") % {"minutes": minutes, "activity": ACTIVITY_WORDS.get(activity, activity),
+                                           "period": period // points}, field="minutes")
     return cost
 
 
@@ -323,14 +340,14 @@ def wounds_record(*, character: Character, by, reason: str, trauma: int = 0, sho
         said = f"{con_loss_points} point(s) of long-term CON loss moved to {con_loss_to}"
         reason = f"{reason} ({said})" if reason else said
     if not reason:
-        raise CharacterError("Say why (the attack, the fall, the treatment): it goes in the log.", field="reason")
+        raise CharacterError(_("Say why (the attack, the fall, the treatment): it goes in the log."), field="reason")
     stat_damage = dict(stat_damage or {})
     unknown = [s for s in stat_damage if s not in WOUNDABLE_STATS]
     if unknown:
-        raise CharacterError(f"Unknown stat {unknown[0]!r}; use one of {', '.join(WOUNDABLE_STATS)}.",
-                             field="stat_damage")
+        raise CharacterError(_("Unknown stat %(stat)s; use one of %(stats)s.")
+                             % {"stat": repr(unknown[0]), "stats": ", ".join(WOUNDABLE_STATS)}, field="stat_damage")
     if not (trauma or shock or end or any(stat_damage.values()) or con_loss_points):
-        raise CharacterError("Nothing to record: give trauma, shock, END or stat damage.", field="trauma")
+        raise CharacterError(_("Nothing to record: give trauma, shock, END or stat damage."), field="trauma")
     write = change_set(campaign=character.campaign_id, by=by)
     character = lock_in_play(character.pk)
     before = wounds_summary(character)
@@ -347,8 +364,9 @@ def wounds_record(*, character: Character, by, reason: str, trauma: int = 0, sho
         except RulesError as exc:
             raise CharacterError(str(exc), field="con_loss_points" if con_loss_to else "con_loss_to") from None
     if character.endurance_max is not None and state.end_lost > character.endurance_max:
-        raise CharacterError(f"{character.name} has only {character.endurance_max - healing_state(character).end_lost}"
-                             " END left to spend.", field="end")
+        raise CharacterError(_("%(name)s has only %(end)s END left to spend.")
+                             % {"name": character.name,
+                                "end": character.endurance_max - healing_state(character).end_lost}, field="end")
     save_wounds(character, state)
     changes = {k: v for k, v in {"trauma": trauma, "shock": shock, "end": end}.items() if v}
     if con_loss_points:
@@ -373,7 +391,7 @@ def party_activity(*, campaign_id: int, character_ids: list[int], by, activity: 
     chosen = list(Character.objects.filter(campaign_id=campaign_id, pk__in=character_ids,
                                            state=Character.State.ACTIVE).order_by("name", "pk"))
     if not chosen:
-        raise CharacterError("Choose at least one character in play.", field="characters")
+        raise CharacterError(_("Choose at least one character in play."), field="characters")
     out = []
     for character in chosen:
         locked = lock_in_play(character.pk)
@@ -405,7 +423,8 @@ def pay_boosted_stat(*, character: Character, by, stat: str, what: str) -> int:
     cost = boosted_stat_end(locked, stat)
     left = (locked.endurance_max or 0) - healing_state(locked).end_lost
     if left < cost:
-        raise CharacterConflict(f"{locked.name} has {max(left, 0)} END left: using the boosted {stat} costs {cost} "
-                                "more. Rest first, or the GM rolls it without the boost.", field="end")
+        raise CharacterConflict(_("%(name)s has %(left)s END left: using the boosted %(stat)s costs %(cost)s more. "
+                                  "Rest first, or the GM rolls it without the boost.")
+                                % {"name": locked.name, "left": max(left, 0), "stat": stat, "cost": cost}, field="end")
     wounds_record(character=locked, by=by, reason=f"using the drug-boosted {stat} for {what}", end=cost)
     return cost

@@ -1,5 +1,7 @@
 """Combat endpoints under /api/v1/: thin views over the access helper, services and selectors."""
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -70,8 +72,9 @@ class EncounterDetailApi(APIView):
 
 class CombatantListApi(APIView):
     @extend_schema(responses={200: OpenApiResponse({"type": "array", "items": {"type": "object"}},
-                                                   description="The tracker's combatants, in turn order, as "
-                                                               "`GET /encounters/{id}/` lists them.")})
+                                                   description=gettext_lazy(
+                                                       "The tracker's combatants, in turn order, as "
+                                                       "`GET /encounters/{id}/` lists them."))})
     def get(self, request, encounter_id: int):
         return Response(_tracker(request, encounter_id).data["combatants"])
 
@@ -93,7 +96,7 @@ class CombatantDetailApi(APIView):
         access = access_encounter(user=request.user, encounter_id=encounter_id, write=True)
         combatant = Combatant.objects.filter(encounter=access.encounter, pk=combatant_id).first()
         if combatant is None:
-            raise exceptions.NotFound("No such combatant.")
+            raise exceptions.NotFound(_("No such combatant."))
         flags = _valid(CombatantPatchIn, request.data)
         if flags:
             services.combatant_update(combatant=combatant, by=request.user, **flags)
@@ -160,11 +163,11 @@ class AttackApi(APIView):
     def post(self, request, encounter_id: int):
         access = access_encounter(user=request.user, encounter_id=encounter_id)
         if access.campaign_access.role == "viewer":  # refused before the body is read: viewers never act
-            raise exceptions.PermissionDenied("Viewers follow the fight; players and the GM act.")
+            raise exceptions.PermissionDenied(_("Viewers follow the fight; players and the GM act."))
         data = _valid(AttackIn, request.data)
         attacker = access.combatant(data["attacker"], field="attacker")
         if not access.may_act_with(attacker):
-            raise exceptions.PermissionDenied("Only the GM and the character's player act with it.")
+            raise exceptions.PermissionDenied(_("Only the GM and the character's player act with it."))
         preview, dice, key = data.pop("preview"), data.pop("dice"), data.pop("idempotency_key")
         request_ = attacks.AttackRequest(**data)
         if preview:
@@ -236,7 +239,7 @@ class NpcSetupListApi(APIView):
         data = _valid(NpcSetupIn, request.data)
         encounter = access.campaign.encounters.filter(pk=data["encounter"]).first()
         if encounter is None:
-            raise exceptions.ValidationError({"encounter": ["No such encounter in this campaign."]})
+            raise exceptions.ValidationError({"encounter": [_("No such encounter in this campaign.")]})
         setup, created = library.setup_save(encounter=encounter, by=request.user, name=data["name"])
         return Response(NpcSetupOut(setup).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 

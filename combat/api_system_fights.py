@@ -9,6 +9,7 @@ action, rolls a reaction check or strikes for their own character.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -27,53 +28,54 @@ from .serializers import FacesField
 class SystemFightIn(StrictInput):
     name = TextField(max_length=limits.ENCOUNTER_NAME)
     fighters = serializers.JSONField(
-        help_text="[{\"sheet\": id} or {\"name\": an NPC, \"numbers\": its sheet numbers}, with \"total\" (the "
-                  "order roll) and \"action_value\" (Intelligence, for ZeroSpace ties); in Core Rules "
-                  "\"som\", \"empathy\", \"perception\" (a sheet's own when left out) and \"aware\"]")
-    tie_dice = FacesField(required=False, help_text="Core Rules: the d10s that break ties, typed at the table.")
+        help_text=_("[{\"sheet\": id} or {\"name\": an NPC, \"numbers\": its sheet numbers}, with \"total\" (the "
+                    "order roll) and \"action_value\" (Intelligence, for ZeroSpace ties); in Core Rules "
+                    "\"som\", \"empathy\", \"perception\" (a sheet's own when left out) and \"aware\"]"))
+    tie_dice = FacesField(required=False, help_text=_("Core Rules: the d10s that break ties, typed at the table."))
 
 
 class CoreScoresIn(StrictInput):
-    som = WholeNumberField(min_value=1, max_value=10, required=False, help_text="State of Mind.")
+    som = WholeNumberField(min_value=1, max_value=10, required=False, help_text=_("State of Mind."))
     empathy = WholeNumberField(min_value=1, max_value=10, required=False)
     perception = WholeNumberField(min_value=1, max_value=10, required=False)
 
 
 class FightActionIn(StrictInput):
     action = serializers.ChoiceField(choices=list(system_fights.ACTIONS))
-    name = TextField(max_length=limits.NPC_NAME, required=False, help_text="Who holds, forces, leaves or joins.")
+    name = TextField(max_length=limits.NPC_NAME, required=False, help_text=_("Who holds, forces, leaves or joins."))
     after = TextField(max_length=limits.NPC_NAME, required=False, allow_blank=True,
-                      help_text="A newcomer's place: after this fighter (first when left out).")
+                      help_text=_("A newcomer's place: after this fighter (first when left out)."))
     sheet = WholeNumberField(required=False, min_value=1, max_value=2**63 - 1,
-                             help_text="A newcomer with a sheet of the campaign.")
-    dice = FacesField(required=False, help_text="A reaction check's d10 or first aid's d100, typed at the table.")
-    scores = CoreScoresIn(required=False, help_text="A Core Rules newcomer's scores (a sheet's own when left out).")
+                             help_text=_("A newcomer with a sheet of the campaign."))
+    dice = FacesField(required=False, help_text=_("A reaction check's d10 or first aid's d100, typed at the table."))
+    scores = CoreScoresIn(required=False, help_text=_("A Core Rules newcomer's scores (a sheet's own when left out)."))
     skill = WholeNumberField(required=False, min_value=0, max_value=200,
-                             help_text="Rocket House first aid: the helper's First Aid, in percent.")
+                             help_text=_("Rocket House first aid: the helper's First Aid, in percent."))
 
 
 class BlowIn(StrictInput):
-    attacker = TextField(max_length=limits.NPC_NAME, help_text="Who strikes (Rocket House: the first fighter).")
-    target = TextField(max_length=limits.NPC_NAME, help_text="Who is struck (Rocket House: the second).")
+    attacker = TextField(max_length=limits.NPC_NAME, help_text=_("Who strikes (Rocket House: the first fighter)."))
+    target = TextField(max_length=limits.NPC_NAME, help_text=_("Who is struck (Rocket House: the second)."))
     inputs = serializers.JSONField(
-        help_text="ZeroSpace: av, dv, bonus_dice, defense_dice, dice. Success Check: bonus, tn, advantage, "
-                  "edge_advantage, edge_damage, drop, weapon_dice, modifier, pt, dr (the target's armour when "
-                  "left out), check_dice, damage_dice. Rocket House: first_skill, second_skill, first_weapon, "
-                  "second_weapon, first_armour, second_armour (the sheets' when left out), first_stance, "
-                  "second_stance, first_strength, second_strength, less_lethal, dice. Each system also takes "
-                  "line (the attacker's sheet line) and, Rocket House, target_line.")
+        help_text=_("ZeroSpace: av, dv, bonus_dice, defense_dice, dice. Success Check: bonus, tn, advantage, "
+                    "edge_advantage, edge_damage, drop, weapon_dice, modifier, pt, dr (the target's armour when "
+                    "left out), check_dice, damage_dice. Rocket House: first_skill, second_skill, first_weapon, "
+                    "second_weapon, first_armour, second_armour (the sheets' when left out), first_stance, "
+                    "second_stance, first_strength, second_strength, less_lethal, dice. Each system also takes "
+                    "line (the attacker's sheet line) and, Rocket House, target_line."))
     idempotency_key = TextField(max_length=100, required=False)
 
 
 class FighterOut(serializers.Serializer):
     name = serializers.CharField()
     sheet = serializers.IntegerField(allow_null=True)
-    acting = serializers.BooleanField(help_text="Acts now (Core Rules: declares now).")
-    held = serializers.BooleanField(help_text="Holds a turn to take later this round or the next.")
-    gives_up_next = serializers.BooleanField(help_text="Forced an action: the next regular turn is given up.")
-    sits_out = serializers.BooleanField(help_text="Core Rules: sits this turn out (unaware, or a failed reaction).")
-    standing = StandingOut(help_text="The fighter's condition: Endurance, damage, Fatigue and wounds.")
-    reaction = serializers.CharField(help_text="Core Rules: SOM and the reaction check's chance (an NPC's for the GM).")
+    acting = serializers.BooleanField(help_text=_("Acts now (Core Rules: declares now)."))
+    held = serializers.BooleanField(help_text=_("Holds a turn to take later this round or the next."))
+    gives_up_next = serializers.BooleanField(help_text=_("Forced an action: the next regular turn is given up."))
+    sits_out = serializers.BooleanField(help_text=_("Core Rules: sits this turn out (unaware, or a failed reaction)."))
+    standing = StandingOut(help_text=_("The fighter's condition: Endurance, damage, Fatigue and wounds."))
+    reaction = serializers.CharField(
+        help_text=_("Core Rules: SOM and the reaction check's chance (an NPC's for the GM)."))
 
 
 class BlowOut(serializers.Serializer):
@@ -81,9 +83,9 @@ class BlowOut(serializers.Serializer):
     attacker = serializers.CharField()
     target = serializers.CharField()
     summary = serializers.CharField()
-    breakdown = serializers.ListField(child=serializers.ListField(), help_text="[label, value] term by term.")
-    dice = serializers.ListField(child=serializers.DictField(), help_text="Every die: sides, face, entered.")
-    probability = serializers.CharField(help_text="The chance the blow had, before the roll.")
+    breakdown = serializers.ListField(child=serializers.ListField(), help_text=_("[label, value] term by term."))
+    dice = serializers.ListField(child=serializers.DictField(), help_text=_("Every die: sides, face, entered."))
+    probability = serializers.CharField(help_text=_("The chance the blow had, before the roll."))
     by = serializers.CharField()
     undone = serializers.BooleanField()
 
@@ -91,7 +93,7 @@ class BlowOut(serializers.Serializer):
 class BlowOddsOut(serializers.Serializer):
     attacker = serializers.CharField()
     target = serializers.CharField()
-    hit = serializers.CharField(help_text="The exact chance, as a fraction.")
+    hit = serializers.CharField(help_text=_("The exact chance, as a fraction."))
     percent = serializers.CharField()
     says = serializers.CharField()
 
@@ -106,12 +108,12 @@ class SystemFightOut(serializers.Serializer):
     campaign = serializers.IntegerField()
     name = serializers.CharField()
     system = serializers.CharField()
-    round = serializers.IntegerField(help_text="0 until the first turn.")
+    round = serializers.IntegerField(help_text=_("0 until the first turn."))
     acting = serializers.CharField(allow_null=True)
     order = FighterOut(many=True)
-    unit = serializers.CharField(help_text="Round, or Turn in Core Rules.")
+    unit = serializers.CharField(help_text=_("Round, or Turn in Core Rules."))
     rounds = RoundOut(many=True)
-    blows = BlowOut(many=True, help_text="Newest first.")
+    blows = BlowOut(many=True, help_text=_("Newest first."))
     ended = serializers.BooleanField()
 
 

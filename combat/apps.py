@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 
 class CombatConfig(AppConfig):
     name = "combat"
-    verbose_name = "Combat"
+    verbose_name = gettext_lazy("Combat")
 
     def ready(self):
         from . import data_keys  # noqa: F401  (registers the data keys of this app's rows)

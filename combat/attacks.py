@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from math import ceil
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from campaign.changes import change_set
 from campaign.permissions import OWN_ATTACK_SLOTS, typed_dice_check
@@ -23,6 +24,7 @@ from rulebook.damage import dying_round, restore_from_dying
 from rulebook.hit_locations import stat_risks
 from rulebook.dice import DiceSlots, check_odds, roll_check
 from rulebook.tables import aiming_bonus
+from zenergate_site.language import stored
 
 from .errors import CombatConflict, CombatError
 from .fighters import Fighter, fighter
@@ -59,9 +61,9 @@ def _fraction(p) -> dict:
 
 def _pair(encounter: Encounter, request: AttackRequest, *, lock: bool, is_gm: bool) -> tuple[Fighter, Fighter]:
     if request.modifier and not is_gm:  # the situational modifier is the GM's call, not the attacker's
-        raise CombatError("Only the GM gives a situational modifier; leave it at 0.", field="modifier")
+        raise CombatError(_("Only the GM gives a situational modifier; leave it at 0."), field="modifier")
     if request.location_die != LOCATION_DIE and not is_gm:
-        raise CombatError("Only the GM mandates a smaller hit-location die; leave it at d100.", field="location_die")
+        raise CombatError(_("Only the GM mandates a smaller hit-location die; leave it at d100."), field="location_die")
     query = Combatant.objects.filter(encounter=encounter, pk__in=[request.attacker, request.target])
     if lock:
         query = query.select_for_update(of=("self",), no_key=True)
@@ -69,9 +71,9 @@ def _pair(encounter: Encounter, request: AttackRequest, *, lock: bool, is_gm: bo
     found = {c.pk: c for c in query if is_gm or not hidden(c)}
     for name, pk in (("attacker", request.attacker), ("target", request.target)):
         if pk not in found:
-            raise CombatError(f"Combatant {pk} is not in this encounter.", field=name)
+            raise CombatError(_("Combatant %(id)s is not in this encounter.") % {"id": pk}, field=name)
     if request.attacker == request.target:
-        raise CombatError("A combatant does not attack itself.", field="target")
+        raise CombatError(_("A combatant does not attack itself."), field="target")
     for combatant in found.values():
         if combatant.character_id:
             combatant.character = character_for_combat(character_id=combatant.character_id, lock=lock)
@@ -80,18 +82,19 @@ def _pair(encounter: Encounter, request: AttackRequest, *, lock: bool, is_gm: bo
 
 def _weapon(attacker: Fighter, choice) -> dict:
     if not attacker.weapons:
-        raise CombatError(f"{attacker.combatant.name} has no weapon.", field="weapon")
+        raise CombatError(_("%(name)s has no weapon.") % {"name": attacker.combatant.name}, field="weapon")
     if choice is None:
         return attacker.weapons[0]
     for weapon in attacker.weapons:
         if weapon["id"] == choice or weapon["name"] == choice:
             return weapon
-    raise CombatError(f"{attacker.combatant.name} has no weapon {choice!r}.", field="weapon")
+    raise CombatError(_("%(name)s has no weapon %(weapon)s.")
+                      % {"name": attacker.combatant.name, "weapon": repr(choice)}, field="weapon")
 
 
 def _terms(encounter: Encounter, attacker: Fighter, target: Fighter, request: AttackRequest, weapon: dict) -> dict:
     if request.stat not in ("ACC", "MEL"):
-        raise CombatError("Attack with ACC or MEL.", field="stat")
+        raise CombatError(_("Attack with ACC or MEL."), field="stat")
     bonus = attacker.combatant.follow_up.get(str(target.combatant.pk), 0)
     try:  # the weapon's class caps the aim: a pistol's at 2 s; suppression fire takes no aim
         aimed = request.aim_seconds and not request.suppression
@@ -107,10 +110,10 @@ def _terms(encounter: Encounter, attacker: Fighter, target: Fighter, request: At
 def _ranks_label(weapon: dict) -> str:
     """Say whose ranks an attack adds: the weapon skill's, an NPC weapon's, or none (unproficient)."""
     if weapon.get("skill"):
-        return f"weapon skill ranks ({weapon['skill']})"
+        return _("weapon skill ranks (%(skill)s)") % {"skill": weapon["skill"]}
     if weapon["ranks"]:
-        return f"weapon skill ranks ({weapon['name']})"
-    return f"unproficient: no weapon skill covers the {weapon['name']}"
+        return _("weapon skill ranks (%(weapon)s)") % {"weapon": weapon["name"]}
+    return _("unproficient: no weapon skill covers the %(weapon)s") % {"weapon": weapon["name"]}
 
 
 def attack_preview(*, encounter: Encounter, request: AttackRequest, is_gm: bool = True) -> dict:
@@ -122,10 +125,12 @@ def attack_preview(*, encounter: Encounter, request: AttackRequest, is_gm: bool 
         odds = attack_odds(**terms, cover=bool(request.cover))
     except RulesError as exc:
         raise CombatError(str(exc)) from None
-    breakdown = [[_ranks_label(weapon) if label == "weapon skill ranks" else label, value]
+    # The rulebook's label is in the reader's language, as gettext gives it here.
+    ranks_label = _("weapon skill ranks")
+    breakdown = [[_ranks_label(weapon) if label in ("weapon skill ranks", ranks_label) else label, value]
                  for label, value in odds.target.breakdown]
     if attacker.combatant.follow_up.get(str(target.combatant.pk)):
-        breakdown.append(["after last round's critical hit (inside the GM modifier)", 2])
+        breakdown.append([_("after last round's critical hit (inside the GM modifier)"), 2])
     preview = {"target_number": odds.target.total, "breakdown": breakdown, "dice": odds.odds.dice,
                "effective_target": odds.odds.effective_target, **_fraction(odds.hit),
                "critical": _fraction(odds.critical),
@@ -140,9 +145,9 @@ def attack_preview(*, encounter: Encounter, request: AttackRequest, is_gm: bool 
 
 def _check_turn(encounter: Encounter, attacker: Fighter, *, is_gm: bool) -> None:
     if attacker.combatant.dead or attacker.dying or out_cold_now(encounter, attacker.combatant):
-        raise CombatConflict(f"{attacker.combatant.name} cannot act now.", field="attacker")
+        raise CombatConflict(_("%(name)s cannot act now.") % {"name": attacker.combatant.name}, field="attacker")
     if not is_gm and encounter.order[encounter.turn] != attacker.combatant.pk:
-        raise CombatConflict(f"It is not {attacker.combatant.name}'s turn.", field="attacker")
+        raise CombatConflict(_("It is not %(name)s's turn.") % {"name": attacker.combatant.name}, field="attacker")
 
 
 @transaction.atomic
@@ -159,7 +164,7 @@ def attack_make(*, encounter: Encounter, by, request: AttackRequest, dice: dict 
         done = CombatEvent.objects.filter(encounter=encounter, idempotency_key=idempotency_key).first()
         if done is not None:
             if done.kind != "attack" or done.gm_data.get("attacker") != request.attacker:
-                raise CombatConflict("This idempotency key was already used for another action.",
+                raise CombatConflict(_("This idempotency key was already used for another action."),
                                      field="idempotency_key")
             return done
     _running(encounter)
@@ -280,7 +285,7 @@ def what_it_did(result: dict, *, round_seconds: int) -> str:
     elif result.get("band"):
         said.append(f"looks {result['band']}")
     if result.get("out_cold_seconds"):
-        said.append(f"out cold {game_time.out_cold(result['out_cold_seconds'], round_seconds)}")
+        said.append(f"out cold {stored(game_time.out_cold, result['out_cold_seconds'], round_seconds)}")
     if result.get("dying"):
         said.append("dying")
     return said[0] + (": " + ", ".join(said[1:]) if len(said) > 1 else "")
@@ -300,12 +305,12 @@ def dying_check(*, encounter: Encounter, by, combatant_id: int, medical_target: 
     combatant = (Combatant.objects.select_for_update(of=("self",), no_key=True).select_related("character")
                  .filter(encounter=encounter, pk=combatant_id).first())
     if combatant is None:
-        raise CombatError(f"Combatant {combatant_id} is not in this encounter.", field="combatant")
+        raise CombatError(_("Combatant %(id)s is not in this encounter.") % {"id": combatant_id}, field="combatant")
     if combatant.character_id:
         combatant.character = character_for_combat(character_id=combatant.character_id, lock=True)
     me = fighter(combatant)
     if not me.dying:
-        raise CombatConflict(f"{combatant.name} is not dying.", field="combatant")
+        raise CombatConflict(_("%(name)s is not dying.") % {"name": combatant.name}, field="combatant")
     try:
         slots = DiceSlots(dice, ("medical", "save"), rng)
         medic = None
@@ -356,7 +361,7 @@ def attack_request(*, encounter: Encounter, by, request: AttackRequest, dice: di
         done = CombatEvent.objects.filter(encounter=encounter, idempotency_key=idempotency_key).first()
         if done is not None:
             if done.kind != "request" or done.data["request"].get("attacker") != request.attacker:
-                raise CombatConflict("This idempotency key was already used for another action.",
+                raise CombatConflict(_("This idempotency key was already used for another action."),
                                      field="idempotency_key")
             return done
     _running(encounter)
@@ -376,9 +381,9 @@ def request_answer(*, encounter: Encounter, by, request_id: int, approve: bool) 
     encounter = locked(encounter.pk)
     pending = CombatEvent.objects.filter(encounter=encounter, pk=request_id, kind="request").first()
     if pending is None:
-        raise CombatError("No such attack request in this encounter.", field="request")
+        raise CombatError(_("No such attack request in this encounter."), field="request")
     if CombatEvent.objects.filter(answers=pending).exists() or hasattr(pending, "undone_by"):
-        raise CombatConflict("That request was already answered.", field="request")
+        raise CombatConflict(_("That request was already answered."), field="request")
     if approve:
         return attack_make(encounter=encounter, by=by, request=AttackRequest.stored(pending.data["request"]),
                            dice=pending.data.get("dice"), is_gm=True, answers=pending)

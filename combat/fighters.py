@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.db.models import Prefetch
+from django.utils.translation import gettext_noop
 
 from characters.models import Character
 from characters.selectors import COMBAT_PREFETCH
@@ -70,11 +71,14 @@ class Fighter:
         return bool(self.dying_causes)
 
     def band(self) -> str:
-        """How hurt the combatant looks to players who may not see an NPC's numbers."""
+        """How hurt the combatant looks to players who may not see an NPC's numbers (in English,
+        marked for the catalogue: the pages translate it where they show it)."""
         if self.combatant.dead or self.dying or self.trauma >= self.hit_points:
-            return "down"
+            return gettext_noop("down")
         share = self.trauma / self.hit_points if self.hit_points else 0
-        return "unhurt" if not self.trauma and not self.shock else ("badly hurt" if share >= 0.5 else "hurt")
+        if not self.trauma and not self.shock:
+            return gettext_noop("unhurt")
+        return gettext_noop("badly hurt") if share >= 0.5 else gettext_noop("hurt")
 
 
 def combatants_loaded(encounter_id: int) -> list[Combatant]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 
 from django import forms
+from django.utils.translation import gettext, gettext_lazy as _
 
 from characters.models import AIMING_CHOICES
 from characters.weapons import aiming_class_for
@@ -12,40 +13,41 @@ from rulebook.hit_locations import AREAS
 from zenergate_site import limits
 from zenergate_site.text import validate_name
 
-AREA_CHOICES = [(a, a.replace("_", " ").replace("head torso", "head & torso").replace("head neck", "head & neck"))
-                for a in AREAS]
+_AREA_LABELS = {"whole_body": _("whole body"), "head_torso": _("head & torso"), "head_neck": _("head & neck"),
+                "left_hand": _("left hand"), "right_hand": _("right hand"), "eye": _("eye")}
+AREA_CHOICES = [(a, _AREA_LABELS.get(a) or a.replace("_", " ")) for a in AREAS]
 
 
 class EncounterForm(forms.Form):
-    name = forms.CharField(max_length=limits.ENCOUNTER_NAME, validators=[validate_name])
+    name = forms.CharField(max_length=limits.ENCOUNTER_NAME, validators=[validate_name], label=_("Name"))
     initiative_stat = forms.ChoiceField(choices=[("MEL", "MEL"), ("ACC", "ACC")], initial="MEL",
-                                        label="Initiative ranks by")
+                                        label=_("Initiative ranks by"))
     # "Combat Time": typically 10 seconds, more or less at the GM's discretion (the API's bounds).
     round_seconds = forms.IntegerField(min_value=1, max_value=3600, initial=10, required=False,
-                                       label="Round length (seconds)")
+                                       label=_("Round length (seconds)"))
     gm_notes = forms.CharField(required=False, max_length=limits.GM_NOTES, widget=forms.Textarea(attrs={"rows": 2}),
-                               label="GM notes (never shown to players)")
+                               label=_("GM notes (never shown to players)"))
 
     def clean_round_seconds(self):
         return self.cleaned_data.get("round_seconds") or 10  # left empty: the article's usual 10 s
 
 
 class NpcForm(forms.Form):
-    name = forms.CharField(max_length=limits.NPC_NAME, validators=[validate_name])
+    name = forms.CharField(max_length=limits.NPC_NAME, validators=[validate_name], label=_("Name"))
     acc = forms.IntegerField(min_value=1, max_value=40, initial=14, label="ACC")
     mel = forms.IntegerField(min_value=1, max_value=40, initial=14, label="MEL")
     awa = forms.IntegerField(min_value=1, max_value=40, initial=14, label="AWA")
     res = forms.IntegerField(min_value=1, max_value=40, initial=14, label="RES")
     con = forms.IntegerField(min_value=1, max_value=40, initial=14, label="CON")
-    armour_rating = forms.IntegerField(min_value=0, max_value=10, initial=0, label="Armour")
-    weapon = forms.CharField(max_length=limits.NPC_WEAPON_NAME, initial="Pistol", label="Weapon",
+    armour_rating = forms.IntegerField(min_value=0, max_value=10, initial=0, label=_("Armour"))
+    weapon = forms.CharField(max_length=limits.NPC_WEAPON_NAME, initial="Pistol", label=_("Weapon"),
                              validators=[validate_name])
-    damage_points = forms.IntegerField(min_value=1, max_value=30, initial=4, label="Damage points")
-    ranks = forms.IntegerField(min_value=0, max_value=10, initial=1, label="Weapon ranks")
-    melee = forms.BooleanField(required=False)
-    aiming = forms.ChoiceField(choices=[("", "from the weapon's name"), *AIMING_CHOICES], required=False,
-                               label="Aiming class")
-    revealed = forms.BooleanField(required=False, label="Players see it now")
+    damage_points = forms.IntegerField(min_value=1, max_value=30, initial=4, label=_("Damage points"))
+    ranks = forms.IntegerField(min_value=0, max_value=10, initial=1, label=_("Weapon ranks"))
+    melee = forms.BooleanField(required=False, label=_("Melee"))
+    aiming = forms.ChoiceField(choices=[("", _("from the weapon's name")), *AIMING_CHOICES], required=False,
+                               label=_("Aiming class"))
+    revealed = forms.BooleanField(required=False, label=_("Players see it now"))
 
     def npc(self) -> dict:
         d = self.cleaned_data
@@ -58,25 +60,25 @@ class NpcForm(forms.Form):
 
 
 class AttackForm(forms.Form):
-    attacker = forms.TypedChoiceField(coerce=int)
-    target = forms.TypedChoiceField(coerce=int)
+    attacker = forms.TypedChoiceField(coerce=int, label=_("Attacker"))
+    target = forms.TypedChoiceField(coerce=int, label=_("Target"))
     weapon = forms.ChoiceField(required=False)
-    stat = forms.ChoiceField(required=False, choices=[("", "the weapon's"), ("ACC", "ACC (ranged)"),
-                                                      ("MEL", "MEL (melee)")])
-    aimed_area = forms.ChoiceField(choices=AREA_CHOICES, initial="whole_body", label="Aimed at")
-    range_m = forms.FloatField(required=False, min_value=0.01, label="Range (m)")
-    aim_seconds = forms.FloatField(required=False, min_value=0, label="Aiming (s)")
-    cover = forms.IntegerField(required=False, min_value=0, max_value=20, label="Cover (size steps)")
-    suppression = forms.BooleanField(required=False, label="Suppression fire (−5, no aiming)")
-    modifier = forms.IntegerField(required=False, min_value=-50, max_value=50, label="GM modifier")
-    location_die = forms.TypedChoiceField(required=False, coerce=int, empty_value=100, label="Hit-location die",
-                                          choices=[(100, "d100 (the table)"), (50, "d50"), (30, "d30"), (20, "d20"),
+    stat = forms.ChoiceField(required=False, label=_("Stat"),
+                             choices=[("", _("the weapon's")), ("ACC", _("ACC (ranged)")), ("MEL", _("MEL (melee)"))])
+    aimed_area = forms.ChoiceField(choices=AREA_CHOICES, initial="whole_body", label=_("Aimed at"))
+    range_m = forms.FloatField(required=False, min_value=0.01, label=_("Range (m)"))
+    aim_seconds = forms.FloatField(required=False, min_value=0, label=_("Aiming (s)"))
+    cover = forms.IntegerField(required=False, min_value=0, max_value=20, label=_("Cover (size steps)"))
+    suppression = forms.BooleanField(required=False, label=_("Suppression fire (−5, no aiming)"))
+    modifier = forms.IntegerField(required=False, min_value=-50, max_value=50, label=_("GM modifier"))
+    location_die = forms.TypedChoiceField(required=False, coerce=int, empty_value=100, label=_("Hit-location die"),
+                                          choices=[(100, _("d100 (the table)")), (50, "d50"), (30, "d30"), (20, "d20"),
                                                    (10, "d10")])
-    dice_attack = forms.CharField(required=False, max_length=40, label="Attack 3d6")
-    dice_location = forms.CharField(required=False, max_length=10, label="Hit location d100")
-    dice_damage = forms.CharField(required=False, max_length=60, label="Damage dice", widget=forms.TextInput(
-        attrs={"inputmode": "numeric", "pattern": "[1-6]([ ,]+[1-6])*", "title": "d6 faces, 1 to 6, with spaces"}))
-    dice_shock = forms.CharField(required=False, max_length=10, label="Shock d6")
+    dice_attack = forms.CharField(required=False, max_length=40, label=_("Attack 3d6"))
+    dice_location = forms.CharField(required=False, max_length=10, label=_("Hit location d100"))
+    dice_damage = forms.CharField(required=False, max_length=60, label=_("Damage dice"), widget=forms.TextInput(
+        attrs={"inputmode": "numeric", "pattern": "[1-6]([ ,]+[1-6])*", "title": _("d6 faces, 1 to 6, with spaces")}))
+    dice_shock = forms.CharField(required=False, max_length=10, label=_("Shock d6"))
     idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False)
 
     #: What the form keeps from one attack to the attacker's next (``remembered``).
@@ -96,7 +98,7 @@ class AttackForm(forms.Form):
         # Each attacker's own weapons, grouped under its name: a player picks, never types.
         groups = [(c["name"], [(w["name"], f"{w['name']} ({w['damage']})") for w in c.get("weapons") or []])
                   for c in attackers]
-        self.fields["weapon"].choices = [("", "the first weapon")] + [g for g in groups if g[1]]
+        self.fields["weapon"].choices = [("", gettext("the first weapon"))] + [g for g in groups if g[1]]
         self._weapons = {c["id"]: c.get("weapons") or [] for c in attackers}
         if not is_gm:  # the situational modifier and a smaller location die are the GM's call
             del self.fields["modifier"]
@@ -147,12 +149,12 @@ class AttackForm(forms.Form):
             text = " ".join(typed).replace(",", " ").split()
             if text:
                 if not all(t.isdigit() for t in text):
-                    raise forms.ValidationError("Type the faces as whole numbers, e.g. 6 5 4.")
+                    raise forms.ValidationError(gettext("Type the faces as whole numbers, e.g. 6 5 4."))
                 out[slot] = [int(t) for t in text]
         return out
 
 
 class DyingForm(forms.Form):
     combatant = forms.IntegerField(widget=forms.HiddenInput)
-    medical_target = forms.IntegerField(required=False, min_value=-50, max_value=60, label="Medic's check target")
-    medical_help = forms.BooleanField(required=False, label="A medic helped (the GM says it worked)")
+    medical_target = forms.IntegerField(required=False, min_value=-50, max_value=60, label=_("Medic's check target"))
+    medical_help = forms.BooleanField(required=False, label=_("A medic helped (the GM says it worked)"))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from campaign.audience import GM_ONLY
 from campaign.changes import change_set
@@ -29,7 +30,7 @@ def _stat_block(combatant: Combatant) -> dict:
 def _name(name: str) -> str:
     name = (name or "").strip()
     if not name:
-        raise CombatError("Give the set-up a name.", field="name")
+        raise CombatError(_("Give the set-up a name."), field="name")
     return name
 
 
@@ -41,7 +42,7 @@ def setup_save(*, encounter: Encounter, by, name: str) -> tuple[NpcSetup, bool]:
     name = _name(name)
     npcs = [_stat_block(c) for c in encounter.combatants.filter(character__isnull=True).order_by("position", "id")]
     if not npcs:
-        raise CombatConflict("This fight has no NPCs to save.", field="encounter")
+        raise CombatConflict(_("This fight has no NPCs to save."), field="encounter")
     setup, created = NpcSetup.objects.update_or_create(
         campaign_id=encounter.campaign_id, name=name, defaults={"npcs": npcs, "gm_notes": encounter.gm_notes})
     write.audit("combat.setup", f"{by} {'saved' if created else 'saved again'} the NPC set-up {name} "

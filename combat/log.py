@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from campaign.audience import EVERYONE, Seen
 from campaign.changes import Recorded, change_set, undo
 from characters.events import WoundsChanged
@@ -135,10 +137,10 @@ def restore(*, encounter: Encounter, event: CombatEvent) -> None:
                  for pk, values in event.before["characters"].items()]
 
     def refuse(names):
-        return CombatConflict(f"Cannot undo: {', '.join(names)} changed since (a later event, a downtime, "
-                              "recorded wounds). Undo those first or correct it by hand.")
+        return CombatConflict(_("Cannot undo: %(names)s changed since (a later event, a downtime, recorded wounds). "
+                                "Undo those first or correct it by hand.") % {"names": ", ".join(names)})
 
-    undo(recorded, refuse=refuse, name=lambda row: "the turn order" if isinstance(row, Encounter) else row.name)
+    undo(recorded, refuse=refuse, name=lambda row: _("the turn order") if isinstance(row, Encounter) else row.name)
     for key, value in event.before["encounter"].items():
         setattr(encounter, key, value)
 

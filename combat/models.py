@@ -10,6 +10,7 @@ from django.conf import settings
 from django.core.validators import MaxLengthValidator
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from campaign.audience import Audienced, audience_constraint
 from rulebook.hit_locations import AREAS
@@ -21,9 +22,9 @@ from . import shapes
 
 class Encounter(models.Model):
     class State(models.TextChoices):
-        SETUP = "setup", "Setting up"
-        RUNNING = "running", "Running"
-        ENDED = "ended", "Ended"
+        SETUP = "setup", _("Setting up")
+        RUNNING = "running", _("Running")
+        ENDED = "ended", _("Ended")
 
     campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="encounters")
     name = models.CharField(max_length=limits.ENCOUNTER_NAME)

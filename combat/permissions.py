@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
+from django.utils.translation import gettext as _
 
 from campaign.permissions import CampaignAccess, access_to
 
@@ -32,7 +33,7 @@ class EncounterAccess:
         probing ids finds nothing (combat.attacks answers the same for the target)."""
         found = Combatant.objects.select_related("character").filter(encounter=self.encounter, pk=pk).first()
         if found is None or (not self.is_gm and hidden(found)):
-            raise CombatError(f"Combatant {pk} is not in this encounter.", field=field)
+            raise CombatError(_("Combatant %(id)s is not in this encounter.") % {"id": pk}, field=field)
         return found
 
     def may_act_with(self, combatant: Combatant) -> bool:
@@ -56,10 +57,10 @@ def access_encounter(*, user, encounter_id, write: bool = False) -> EncounterAcc
 
     ``write=True`` asks for the GM's rights (set-up, initiative, turns, undo).
     """
-    encounter = _found(Encounter, encounter_id, "No such encounter.")
+    encounter = _found(Encounter, encounter_id, _("No such encounter."))
     access = access_to(campaign=encounter.campaign, user=user)
     if write and not access.is_gm:
-        raise PermissionDenied("Only the campaign's GM runs the encounter.")
+        raise PermissionDenied(_("Only the campaign's GM runs the encounter."))
     return EncounterAccess(encounter, access, user)
 
 
@@ -67,13 +68,13 @@ def access_npc_setup(*, user, setup_id) -> tuple[NpcSetup, CampaignAccess]:
     """Return a set-up of the GM's NPC library with the GM's standing, or raise Http404: for
     everyone but the GM a set-up (which names hidden NPCs) does not exist, word for word as an id
     never used, so probing ids tells a player nothing."""
-    setup = _found(NpcSetup, setup_id, "No such set-up.")
+    setup = _found(NpcSetup, setup_id, _("No such set-up."))
     try:
         access = access_to(campaign=setup.campaign, user=user)
     except Http404:
         access = None
     if access is None or not access.is_gm:
-        raise Http404("No such set-up.")
+        raise Http404(_("No such set-up."))
     return setup, access
 
 
@@ -81,8 +82,8 @@ def access_system_fight(*, user, fight_id, act: bool = False) -> tuple[SystemFig
     """Return a fight of another rule set with the user's standing. Members read; ``act=True``
     lets the GM and the players through (what a player may do is the service's to say), and
     stops viewers with PermissionDenied."""
-    fight = _found(SystemFight, fight_id, "No such fight.")
+    fight = _found(SystemFight, fight_id, _("No such fight."))
     access = access_to(campaign=fight.campaign, user=user)
     if act and not (access.is_gm or access.is_player):
-        raise PermissionDenied("Viewers watch the fight.")
+        raise PermissionDenied(_("Viewers watch the fight."))
     return fight, access

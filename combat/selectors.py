@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from campaign.audience import visible
 from rulebook import game_time
 
@@ -19,7 +21,8 @@ def _out_cold(combatant, encounter: Encounter) -> dict:
         return {"out_cold_seconds": 0, "out_cold": ""}
     if game_time.open_ended(left):
         return {"out_cold_seconds": left, "out_cold": game_time.REST_OF_FIGHT}
-    back = f"until round {game_time.back_in_round(combatant.out_cold_until, encounter.round_seconds):,}"
+    back = _("until round %(round)s") % {
+        "round": f"{game_time.back_in_round(combatant.out_cold_until, encounter.round_seconds):,}"}
     return {"out_cold_seconds": left,
             "out_cold": back if left < game_time.MINUTE else f"{game_time.duration(left)}, {back}"}
 
@@ -144,7 +147,8 @@ def system_fight_view(*, fight, is_gm: bool = True) -> dict:
             if not is_gm and not fight.fighters.get(name):
                 return ""
             som = turns.scores[name][0]
-            return f"SOM {som}: a reaction check succeeds {som * 10} % of the time"
+            return _("SOM %(som)s: a reaction check succeeds %(percent)s %% of the time") % {"som": som,
+                                                                                          "percent": som * 10}
 
         order = [{"name": n, "sheet": fight.fighters.get(n), "acting": n == turns.declaring, "held": False,
                   "gives_up_next": False, "sits_out": n in turns.sitting_out, "standing": standing(n),

@@ -1,5 +1,7 @@
 """Combat API serializers: strict input. No rules here."""
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from characters.models import AIMING_CHOICES
@@ -58,7 +60,7 @@ class NpcWeaponIn(StrictInput):
     extra_damage = WholeNumberField(min_value=0, max_value=EXTRA_DAMAGE_MAX, required=False, default=0)
     ranks = WholeNumberField(min_value=0, max_value=shapes.NPC_WEAPON_RANKS_MAX, required=False, default=0)
     melee = FlagField(required=False, default=False)
-    aiming = serializers.ChoiceField(choices=AIMING_CHOICES, required=False, help_text=(
+    aiming = serializers.ChoiceField(choices=AIMING_CHOICES, required=False, help_text=gettext_lazy(
         "How long aiming pays: pistol 2 s, rifle 10 s, sniper 10 min. Left out: from the weapon's name."))
 
 
@@ -80,13 +82,13 @@ class CombatantIn(StrictInput):
         if "character" in attrs:
             extra = set(self.initial_data) - {"character"}
             if extra:
-                raise serializers.ValidationError({sorted(extra)[0]: ["A character brings its own sheet."]})
+                raise serializers.ValidationError({sorted(extra)[0]: [_("A character brings its own sheet.")]})
             return attrs
         if not attrs.get("name"):
-            raise serializers.ValidationError({"name": ["Name the NPC (or give a character id)."]})
+            raise serializers.ValidationError({"name": [_("Name the NPC (or give a character id).")]})
         unknown = [code for code in attrs["stats"] if code not in PRIMARY_STATS]
         if unknown:
-            raise serializers.ValidationError({"stats": [f"Unknown stat {unknown[0]!r}."]})
+            raise serializers.ValidationError({"stats": [_("Unknown stat %(code)s.") % {"code": repr(unknown[0])}]})
         return attrs
 
 
@@ -104,7 +106,7 @@ class InitiativeIn(StrictInput):
         out = {}
         for key, faces in value.items():
             if not str(key).isdigit():
-                raise serializers.ValidationError(f"{key!r} is not a combatant id.")
+                raise serializers.ValidationError(_("%(key)s is not a combatant id.") % {"key": repr(key)})
             out[int(key)] = faces
         return out
 
@@ -120,18 +122,19 @@ class AttackIn(StrictInput):
     cover = WholeNumberField(min_value=0, max_value=20, required=False, default=0)
     modifier = WholeNumberField(min_value=-50, max_value=50, required=False, default=0)
     suppression = FlagField(required=False, default=False,
-                            help_text="Suppression fire: pointed roughly and fired, −5 in place of any aiming.")
+                            help_text=gettext_lazy("Suppression fire: pointed roughly and fired, −5 in place of "
+                                                   "any aiming."))
     chosen_location = TextField(max_length=30, required=False, default=None, allow_null=True)
     location_die = WholeNumberField(min_value=2, max_value=100, required=False, default=100,
-                                    help_text="GM only: a smaller hit-location die than d100 (d20 reads only the "
-                                              "column's first 20 rows).")
+                                    help_text=gettext_lazy("GM only: a smaller hit-location die than d100 (d20 "
+                                                           "reads only the column's first 20 rows)."))
     preview = FlagField(required=False, default=False)
     dice = AttackDiceIn(required=False, default=dict)
     idempotency_key = TextField(max_length=100, required=False, default=None, allow_null=True)
 
     def validate_weapon(self, value):
         if value is not None and (isinstance(value, bool) or not isinstance(value, (int, str))):
-            raise serializers.ValidationError("Name the weapon by its id or its name.")
+            raise serializers.ValidationError(_("Name the weapon by its id or its name."))
         return value
 
 

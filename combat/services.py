@@ -12,6 +12,7 @@ from math import ceil
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from campaign.audience import EVERYONE, GM_ONLY, Seen, gm_only_if
 from campaign.changes import change_set
@@ -34,6 +35,7 @@ from rulebook.recovery import (
     shock_after_skipped_action,
 )
 
+from zenergate_site.language import stored
 from zenergate_site.shapes import path_of as shapes_path
 
 from . import shapes
@@ -68,8 +70,8 @@ def seen_by(*combatants: Combatant) -> Seen:
 
 def _running(encounter: Encounter) -> None:
     if encounter.state != Encounter.State.RUNNING:
-        raise CombatConflict("Roll initiative first: the encounter is not running." if encounter.state == "setup"
-                             else "The encounter has ended.")
+        raise CombatConflict(_("Roll initiative first: the encounter is not running.") if encounter.state == "setup"
+                             else _("The encounter has ended."))
 
 
 @transaction.atomic
@@ -78,7 +80,7 @@ def encounter_create(*, campaign, by, name: str, gm_notes: str = "", initiative_
     change_set(campaign=campaign.pk, by=by)
     name = (name or "").strip()
     if not name:
-        raise CombatError("Give the encounter a name.", field="name")
+        raise CombatError(_("Give the encounter a name."), field="name")
     encounter = Encounter.objects.create(campaign=campaign, name=name, gm_notes=gm_notes,
                                          initiative_stat=initiative_stat, round_seconds=round_seconds)
     changes = Changes(encounter)
@@ -92,7 +94,7 @@ def encounter_update(*, encounter: Encounter, by, **changes) -> Encounter:
     write = change_set(campaign=encounter.campaign_id, by=by)
     encounter = locked(encounter.pk)
     if "name" in changes and not (changes["name"] or "").strip():
-        raise CombatError("Give the encounter a name.", field="name")
+        raise CombatError(_("Give the encounter a name."), field="name")
     changed = [k for k, v in changes.items() if getattr(encounter, k) != v]
     for key in changed:
         setattr(encounter, key, changes[key])
@@ -110,7 +112,8 @@ def _check_npc(npc: dict) -> dict:
         shapes.SETUP_NPCS([npc])
     except ValidationError as exc:
         where = shapes_path(exc).removeprefix("[0]").lstrip(".")
-        raise CombatError(f"{where or 'NPC'}: {exc.messages[0]}", field=where.split(".")[0].split("[")[0] or "npc") from None
+        label = where or _("NPC")
+        raise CombatError(f"{label}: {exc.messages[0]}", field=where.split(".")[0].split("[")[0] or "npc") from None
     stats = npc.get("stats") or {}
     con = int(stats.get("CON", 14))
     res, nim = int(stats.get("RES", 14)), int(stats.get("NIM", 14))
@@ -125,16 +128,17 @@ def combatant_add(*, encounter: Encounter, by, character_id: int | None = None, 
     change_set(campaign=encounter.campaign_id, by=by)
     encounter = locked(encounter.pk)
     if encounter.state == Encounter.State.ENDED:
-        raise CombatConflict("The encounter has ended.")
+        raise CombatConflict(_("The encounter has ended."))
     position = encounter.combatants.count()
     if character_id is not None:
         character = Character.objects.filter(campaign=encounter.campaign, pk=character_id).first()
         if character is None:
-            raise CombatError("That character is not in this campaign.", field="character")
+            raise CombatError(_("That character is not in this campaign."), field="character")
         if character.state != Character.State.ACTIVE:
-            raise CombatConflict(f"{character.name} is not in play.", field="character")
+            raise CombatConflict(_("%(name)s is not in play.") % {"name": character.name}, field="character")
         if encounter.combatants.filter(character=character).exists():
-            raise CombatConflict(f"{character.name} is already in this encounter.", field="character")
+            raise CombatConflict(_("%(name)s is already in this encounter.") % {"name": character.name},
+                                 field="character")
         # Still out cold from a fight before: the knock-out goes on from now on this fight's clock.
         character = Character.objects.select_for_update(no_key=True).get(pk=character.pk)
         left = out_cold_left(character, encounter.campaign.game_hours)
@@ -146,7 +150,7 @@ def combatant_add(*, encounter: Encounter, by, character_id: int | None = None, 
             joined.watch(combatant)  # the character's wounds, so that undo carries the knock-out back
             out_cold_carry(character, seconds=0, game_hours=encounter.campaign.game_hours)
             record(changes=joined, kind="join", by=by, data={"combatant": combatant.pk}, seen=seen_by(combatant),
-                   summary=f"{character.name} joins the fight, out cold for {game_time.duration(left)} more")
+                   summary=f"{character.name} joins the fight, out cold for {stored(game_time.duration, left)} more")
             return combatant
     else:
         values = _check_npc(npc or {})
@@ -183,7 +187,8 @@ class _InitiativeDice:
 
     def randint(self, low: int, high: int) -> int:
         combatant_id, faces = self.queue.pop(0)
-        roller = EnteredDice(faces, self.fallback, label=f"initiative dice for combatant {combatant_id}")
+        roller = EnteredDice(faces, self.fallback,
+                             label=_("initiative dice for combatant %(id)s") % {"id": combatant_id})
         face = roller.randint(low, high)
         roller.check_all_used()
         self.rolls[combatant_id] = roller.record()
@@ -200,14 +205,14 @@ def initiative_roll(*, encounter: Encounter, by, dice: dict | None = None,
     change_set(campaign=encounter.campaign_id, by=by)
     encounter = locked(encounter.pk)
     if encounter.state == Encounter.State.ENDED:
-        raise CombatConflict("The encounter has ended.")
+        raise CombatConflict(_("The encounter has ended."))
     combatants = [c for c in combatants_loaded(encounter.pk) if not c.dead]
     if not combatants:
-        raise CombatConflict("Add combatants first.")
+        raise CombatConflict(_("Add combatants first."))
     dice = dict(dice or {})
     stray = [k for k in dice if k not in {c.pk for c in combatants}]
     if stray:
-        raise CombatError(f"Combatant {stray[0]} is not in this encounter.", field="dice")
+        raise CombatError(_("Combatant %(id)s is not in this encounter.") % {"id": stray[0]}, field="dice")
     fighters = {c.pk: fighter(c) for c in combatants}
     people = [Initiative(c.pk, fighters[c.pk].stats["AWA"], fighters[c.pk].stats["RES"],
                          mel=fighters[c.pk].stats["MEL"], acc=fighters[c.pk].stats["ACC"], can_move=not c.cant_move,
@@ -373,7 +378,7 @@ def act_now(*, encounter: Encounter, by, combatant_id: int) -> Encounter:
     combatant = Combatant.objects.select_for_update(of=("self",), no_key=True).select_related("character").filter(
         encounter=encounter, pk=combatant_id).first()
     if combatant is None or not combatant.held:
-        raise CombatConflict("Only a combatant holding its action this round can come back now.", field="combatant")
+        raise CombatConflict(_("Only a combatant holding its action this round can come back now."), field="combatant")
     changes = Changes(encounter)
     changes.watch(combatant)
     if encounter.order[encounter.turn] != combatant.pk:  # the turn came back to it when no one else could act
@@ -392,7 +397,7 @@ def encounter_end(*, encounter: Encounter, by) -> Encounter:
     change_set(campaign=encounter.campaign_id, by=by)
     encounter = locked(encounter.pk)
     if encounter.state == Encounter.State.ENDED:
-        raise CombatConflict("The encounter has already ended.")
+        raise CombatConflict(_("The encounter has already ended."))
     combatants = list(Combatant.objects.select_for_update(of=("self",), no_key=True).select_related("character")
                       .filter(encounter=encounter))
     _lock_characters(combatants)
@@ -415,7 +420,7 @@ def encounter_end(*, encounter: Encounter, by) -> Encounter:
             left = game_time.OPEN_ENDED_SECONDS
             still.append((f"{combatant.name} for {left:,} s or more (the GM says when they wake)", combatant))
         elif left > 0:
-            still.append((f"{combatant.name} for {game_time.duration(left)}", combatant))
+            still.append((f"{combatant.name} for {stored(game_time.duration, left)}", combatant))
         if combatant.character is not None:
             out_cold_carry(combatant.character, seconds=left, game_hours=encounter.campaign.game_hours)
     encounter.state = Encounter.State.ENDED
@@ -446,7 +451,7 @@ def reaction(*, encounter: Encounter, by, combatant_id: int, milliseconds, has_n
     _running(encounter)
     combatant = Combatant.objects.filter(encounter=encounter, pk=combatant_id).first()
     if combatant is None:
-        raise CombatError(f"Combatant {combatant_id} is not in this encounter.", field="combatant")
+        raise CombatError(_("Combatant %(id)s is not in this encounter.") % {"id": combatant_id}, field="combatant")
     if combatant.character_id:
         combatant.character = character_for_combat(character_id=combatant.character_id)
     try:
@@ -473,7 +478,7 @@ def undo_last(*, encounter: Encounter, by) -> CombatEvent:
     last = (encounter.events.filter(undone_by__isnull=True).exclude(kind__in=("undo", "create"))
             .order_by("-id").first())
     if last is None:
-        raise CombatConflict("Nothing to undo.")
+        raise CombatConflict(_("Nothing to undo."))
     restore(encounter=encounter, event=last)
     changes = Changes(encounter)
     return record(changes=changes, kind="undo", by=by, summary=f"Undone: {last.summary}",

@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from functools import reduce
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from campaign.changes import Recorded, change_set, undo
 from campaign.errors import CampaignConflict, CampaignError
@@ -62,6 +65,9 @@ SPENDS = {
     "core_rules": (),
 }
 MAX_BLOWS = 500
+#: A pool in a refusal's words (the pool's key with spaces, as the refusal always said it).
+POOL_WORDS = {"plot_points": gettext_lazy("plot points"), "edge": gettext_lazy("edge"),
+              "strength_effect": gettext_lazy("strength effect"), "toughness_armour": gettext_lazy("toughness armour")}
 
 
 def _rules(call, **kwargs):
@@ -75,11 +81,13 @@ def _rules(call, **kwargs):
 
 def _clean_inputs(system: str, raw: object, attacker: Side, target: Side) -> dict:
     if not isinstance(raw, Mapping):
-        raise CampaignError("Give the blow's inputs as named values.", field="inputs")
+        raise CampaignError(_("Give the blow's inputs as named values."), field="inputs")
     allowed = set(INPUTS[system]) | {"line", "target_line"}
     unknown = sorted(str(key) for key in raw if key not in allowed)
     if unknown:
-        raise CampaignError(f"Unknown input {unknown[0]!r}: use {', '.join(sorted(allowed))}.", field="inputs")
+        raise CampaignError(_("Unknown input %(name)s: use %(inputs)s.") % {"name": repr(unknown[0]),
+                                                                          "inputs": ", ".join(sorted(allowed))},
+                            field="inputs")
     inputs = {key: value for key, value in raw.items() if value is not None and value != ""}
     first_line, second_line = LINE_INPUT[system]
     if "line" in inputs and first_line is None:  # a Core Rules line carries its KS, US and ES: typed ones win
@@ -88,25 +96,34 @@ def _clean_inputs(system: str, raw: object, attacker: Side, target: Side) -> dic
         inputs[first_line] = attacker.line(inputs.pop("line"), "inputs.line")
     if "target_line" in inputs:
         if second_line is None:
-            raise CampaignError("Only a Rocket House round takes the defender's line.", field="inputs.target_line")
+            raise CampaignError(_("Only a Rocket House round takes the defender's line."), field="inputs.target_line")
         inputs[second_line] = target.line(inputs.pop("target_line"), "inputs.target_line")
     for key, value in inputs.items():
         if key.endswith("dice") and key not in ("bonus_dice", "defense_dice", "weapon_dice"):
             continue  # typed faces: the rulebook checks them
         if key.endswith("stance"):
             if value not in rocket_house.STANCES:
-                raise CampaignError(f"A stance is one of {', '.join(rocket_house.STANCES)}.", field=f"inputs.{key}")
+                raise CampaignError(_("A stance is one of %(stances)s.") % {"stances": ", ".join(rocket_house.STANCES)},
+                                    field=f"inputs.{key}")
             continue
         if isinstance(value, bool) or not isinstance(value, int):
-            raise CampaignError(f"{key} must be a whole number.", field=f"inputs.{key}")
+            raise CampaignError(_("%(input)s must be a whole number.") % {"input": key}, field=f"inputs.{key}")
     return inputs
 
 
 #: What a blow cannot go without, in the words of its form.
-NEEDED = {"av": "the attack value (AV)", "dv": "the defence value (DV)", "bonus": "the skill bonus",
-          "tn": "the target number", "weapon_dice": "the weapon's d6", "modifier": "the damage modifier",
-          "first_skill": "the first fighter's combat Trait", "second_skill": "the second fighter's combat Trait",
-          "ks": "the KS score", "us": "the US score", "es": "the ES score"}
+NEEDED = {"av": gettext_lazy("the attack value (AV)"), "dv": gettext_lazy("the defence value (DV)"),
+          "bonus": gettext_lazy("the skill bonus"), "tn": gettext_lazy("the target number"),
+          "weapon_dice": gettext_lazy("the weapon's d6"), "modifier": gettext_lazy("the damage modifier"),
+          "first_skill": gettext_lazy("the first fighter's combat Trait"),
+          "second_skill": gettext_lazy("the second fighter's combat Trait"),
+          "ks": gettext_lazy("the KS score"), "us": gettext_lazy("the US score"), "es": gettext_lazy("the ES score")}
+
+
+def _needed(keys) -> str:
+    """What a blow goes without, in the words of its form: "the AV and the DV" (and so on)."""
+    return reduce(lambda said, word: _("%(said)s and %(word)s") % {"said": said, "word": word},
+                  [str(NEEDED[key]) for key in keys])
 
 
 def _resolve(system: str, inputs: dict, attacker: Side, target: Side, rulings: dict,
@@ -119,10 +136,11 @@ def _resolve(system: str, inputs: dict, attacker: Side, target: Side, rulings: d
             "rocket_house": ("first_skill", "second_skill"), "core_rules": ("ks", "us", "es")}[system]
     missing = [key for key in need if key not in inputs]
     if missing:
-        said = " and ".join(NEEDED[key] for key in missing)
+        said = _needed(missing)
         if missing == ["dv"]:
-            said += f": {target.name} has none on their numbers; type it, or the GM gives it"
-        raise CampaignError(f"Type {said}.", field=f"inputs.{missing[0]}")
+            raise CampaignError(_("Type %(what)s: %(name)s has none on their numbers; type it, or the GM gives it.")
+                                % {"what": said, "name": target.name}, field=f"inputs.{missing[0]}")
+        raise CampaignError(_("Type %(what)s.") % {"what": said}, field=f"inputs.{missing[0]}")
     if system == "core_rules":
         return _rules(exchanges.core_rules_action, ks=inputs["ks"], us=inputs["us"], es=inputs["es"],
                       threshold=inputs.get("threshold", core_rules.AVERAGE_THRESHOLD), other=inputs.get("other", 0),
@@ -173,7 +191,7 @@ def _penalty(side: Side) -> int:
 
 def _sides(fight: SystemFight, attacker: object, target: object, changes=None) -> tuple[Side, Side]:
     if attacker == target:
-        raise CampaignError("A fighter does not strike themself.", field="target")
+        raise CampaignError(_("A fighter does not strike themself."), field="target")
     first, second = Side.of(fight, [attacker, target], changes, fields=("attacker", "target"))
     return first, second
 
@@ -189,8 +207,8 @@ def blow_preview(*, fight: SystemFight, attacker: object, target: object, inputs
     cleaned = _clean_inputs(fight.system, inputs, *sides)
     if fight.system == "zerospace" and "dv" not in cleaned and sides[1].numbers.get("dv"):
         if not is_gm and sides[1].sheet is None:
-            raise CampaignError(f"{sides[1].name}'s DV is the GM's: strike, and the tracker rolls against it.",
-                                field="inputs.dv")
+            raise CampaignError(_("%(name)s's DV is the GM's: strike, and the tracker rolls against it.")
+                                % {"name": sides[1].name}, field="inputs.dv")
         cleaned["dv"] = sides[1].numbers["dv"]
     cleaned = {k: v for k, v in cleaned.items() if not (k.endswith("dice") and k not in
                                                           ("bonus_dice", "defense_dice", "weapon_dice"))}
@@ -211,35 +229,35 @@ def _odds(system: str, inputs: dict, attacker: Side, target: Side, rulings: dict
         need = ("first_skill", "second_skill")
     missing = [key for key in need if key not in inputs]
     if missing:
-        raise CampaignError(f"Type {' and '.join(NEEDED[key] for key in missing)} for the odds.",
+        raise CampaignError(_("Type %(what)s for the odds.") % {"what": _needed(missing)},
                             field=f"inputs.{missing[0]}")
     try:
         if system == "core_rules":
             odds = core_rules.check_odds(inputs["ks"], inputs["us"], inputs["es"],
                                          inputs.get("threshold", core_rules.AVERAGE_THRESHOLD), inputs.get("other", 0),
                                          es_dice=rulings.get("es_dice", core_rules.PAIRS))
-            return {"hit": odds.probability, "says": "chance of success"}
+            return {"hit": odds.probability, "says": _("chance of success")}
         if system == "zerospace":
             bonus = inputs.get("bonus_dice", 0) + (1 if inputs.get("plot_point") else 0) + exchanges.tired_dice(
                 attacker.condition, attacker.numbers)
             odds = zerospace.opposed_odds(inputs["av"], inputs["dv"], bonus, inputs.get("defense_dice", 0),
                                           bonus_dice_mode=rulings.get("bonus_dice_mode", zerospace.ADD_DICE))
-            return {"hit": odds.probability, "says": "chance to hit"}
+            return {"hit": odds.probability, "says": _("chance to hit")}
         if system == "success_check":
             odds = success_check.check_odds(inputs["bonus"], inputs["tn"], inputs.get("advantage", 0),
                                             inputs.get("edge_advantage", 0),
                                             advantage_drop=rulings.get("advantage_drop", 0))
-            return {"hit": odds.probability, "says": "chance to hit"}
+            return {"hit": odds.probability, "says": _("chance to hit")}
         first, second = _rocket_fighters(inputs, attacker, target)
         odds = rocket_house.combat_odds(first, second, effect_tie=rulings.get("effect_tie", 0))
     except (RulesError, ParamError) as exc:
         raise CampaignError(str(exc), field="inputs") from None
-    return {"hit": odds.second_hurt, "says": f"chance {target.name} takes damage",
+    return {"hit": odds.second_hurt, "says": _("chance %(name)s takes damage") % {"name": target.name},
             "hurt_back": odds.first_hurt}
 
 
 def _no_blows(fight: SystemFight) -> str:
-    return "This fight takes no blows."
+    return _("This fight takes no blows.")
 
 
 @transaction.atomic
@@ -250,26 +268,26 @@ def system_fight_blow(*, fight: SystemFight, by, is_gm: bool, attacker: object, 
     fight = changes.lock(SystemFight.objects.filter(pk=fight.pk))[0]
     if idempotency_key is not None and (not isinstance(idempotency_key, str)
                                         or not 1 <= len(idempotency_key) <= 100):
-        raise CampaignError("The idempotency key is a string of 1–100 characters.", field="idempotency_key")
+        raise CampaignError(_("The idempotency key is a string of 1–100 characters."), field="idempotency_key")
     if idempotency_key:
         for blow in fight.blows:
             if blow.get("key") == idempotency_key:
                 if (blow["attacker"], blow["target"]) != (attacker, target):
-                    raise CampaignConflict("That idempotency key was already used for another blow; send a new key "
-                                           "for a new request.", field="idempotency_key")
+                    raise CampaignConflict(_("That idempotency key was already used for another blow; send a new "
+                                             "key for a new request."), field="idempotency_key")
                 return blow_view(blow, fight, is_gm=is_gm), False
     if fight.system not in INPUTS:
         raise CampaignConflict(_no_blows(fight), field="fight")
     if fight.ended:
-        raise CampaignConflict("This fight is over.")
+        raise CampaignConflict(_("This fight is over."))
     if len(fight.blows) >= MAX_BLOWS:
-        raise CampaignConflict(f"A fight keeps at most {MAX_BLOWS} blows: start a new one.")
+        raise CampaignConflict(_("A fight keeps at most %(most)s blows: start a new one.") % {"most": MAX_BLOWS})
     if not is_gm and attacker not in own_fighters(fight, by):
-        raise PermissionDenied("A player strikes with their own character; the GM runs the rest.")
+        raise PermissionDenied(_("A player strikes with their own character; the GM runs the rest."))
     first, second = _sides(fight, attacker, target, changes)
     if exchanges.standing(fight.system, first.condition, first.numbers,
                           damage_mode=fight.rulings().get("damage_mode", 0))["state"] != "fighting":
-        raise CampaignConflict(f"{first.name} is out of the fight.", field="attacker")
+        raise CampaignConflict(_("%(name)s is out of the fight.") % {"name": first.name}, field="attacker")
     inputs = _clean_inputs(fight.system, inputs, first, second)
     rulings = fight.rulings()
     spent_pools = _check_pools(fight.system, inputs, first, second)
@@ -328,7 +346,8 @@ def _check_pools(system: str, inputs: dict, first: Side, second: Side) -> list[t
             continue
         side = first if side_key == "first" else second
         if side.sheet is None:
-            raise CampaignError(f"{side.name} is an NPC: NPCs have no {pool.replace('_', ' ')} to spend.",
+            raise CampaignError(_("%(name)s is an NPC: NPCs have no %(pool)s to spend.")
+                                % {"name": side.name, "pool": POOL_WORDS.get(pool) or pool.replace("_", " ")},
                                 field=f"inputs.{key}")
         asked.append((side, pool, use, points))
     for side in {id(a[0]): a[0] for a in asked}.values():
@@ -336,8 +355,9 @@ def _check_pools(system: str, inputs: dict, first: Side, second: Side) -> list[t
             need = sum(a[3] for a in asked if a[0] is side and a[1] == pool)
             if int(side.sheet.pools.get(pool, 0)) < need:
                 label = spec_for(side.sheet.system).pool(pool).label
-                raise CampaignConflict(f"{side.name} has {side.sheet.pools.get(pool, 0)} {label} left; the blow "
-                                       f"asks for {need}.", field="inputs")
+                raise CampaignConflict(_("%(name)s has %(left)s %(pool)s left; the blow asks for %(need)s.")
+                                       % {"name": side.name, "left": side.sheet.pools.get(pool, 0), "pool": _(label),
+                                          "need": need}, field="inputs")
     return asked
 
 
@@ -363,18 +383,18 @@ def system_fight_undo(*, fight: SystemFight, by, is_gm: bool) -> dict:
     """Take back the fight's last blow not yet undone: conditions and NPCs as before, points given back."""
     changes = change_set(campaign=fight.campaign_id, by=by)
     if not is_gm:
-        raise PermissionDenied("The GM undoes a blow.")
+        raise PermissionDenied(_("The GM undoes a blow."))
     fight = changes.lock(SystemFight.objects.filter(pk=fight.pk))[0]
     blow = next((b for b in reversed(fight.blows) if not b["undone"]), None)
     if blow is None:
-        raise CampaignConflict("No blow to undo.")
+        raise CampaignConflict(_("No blow to undo."))
     if "before" not in blow:
-        raise CampaignConflict("This blow came with an imported campaign: it is a record, and cannot be undone.")
+        raise CampaignConflict(_("This blow came with an imported campaign: it is a record, and cannot be undone."))
     sheets = {int(key.split(":")[1]): value for key, value in blow["before"].items() if key.startswith("sheet:")}
 
     def refuse(names):
-        return CampaignConflict(f"Cannot undo: {', '.join(names)} changed since (another blow, a rest, healing). "
-                                "Undo those first or correct the sheet by hand.")
+        return CampaignConflict(_("Cannot undo: %(names)s changed since (another blow, a rest, healing). Undo those "
+                                  "first or correct the sheet by hand.") % {"names": ", ".join(names)})
 
     undo([Recorded(SystemSheet, pk, {"condition": value}, {"condition": blow["after"][f"sheet:{pk}"]})
           for pk, value in sheets.items()], refuse=refuse)

@@ -10,6 +10,7 @@ import uuid
 
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.events import last_event_id
@@ -22,14 +23,15 @@ from zenergate_site.errors import DomainError
 
 from . import selectors, system_blows, system_fights
 from .permissions import access_system_fight
+from zenergate_site.numbers import percent as percent_text
 
 NPC_ROWS = 4
 #: The start form's boxes that order each fighter, by system: (key, label).
 ORDER_COLUMNS = {
-    "zerospace": (("total", "Perception total"), ("action_value", "Intelligence AV")),
-    "success_check": (("total", "Order roll"),),
-    "rocket_house": (("total", "Order roll"),),
-    "core_rules": (("som", "SOM"), ("empathy", "Empathy"), ("perception", "Perception")),
+    "zerospace": (("total", _("Perception total")), ("action_value", _("Intelligence AV"))),
+    "success_check": (("total", _("Order roll")),),
+    "rocket_house": (("total", _("Order roll")),),
+    "core_rules": (("som", "SOM"), ("empathy", _("Empathy")), ("perception", _("Perception"))),
 }
 #: The sheet numbers an NPC brings to a fight, by system (the rest take their defaults).
 NPC_NUMBERS = {
@@ -51,7 +53,7 @@ def _number(text: str):
 def _typed_fighters(post, sheets, system: str) -> list[dict]:
     """The start form's rows: a sheet fights once its order box is filled (Core Rules: ticked),
     an NPC once it has a name."""
-    columns = [key for key, _ in ORDER_COLUMNS.get(system, (("total", ""),))]  # Zener Gate: the service says no
+    columns = [key for key, _label in ORDER_COLUMNS.get(system, (("total", ""),))]  # Zener Gate: the service says no
     core = system == "core_rules"
     fighters = []
     for sheet in sheets:
@@ -117,57 +119,58 @@ def system_fight_list(request, campaign_id: int):
 #: The blow form's boxes by system: (input, label, kind, help); kind "n" a number, "faces" typed dice,
 #: "flag" a tick box, "stance" Rocket House's stances.
 BLOW_FIELDS = {
-    "zerospace": (("av", "Attack value (AV)", "n", "your attribute plus the equipment's rating"),
-                  ("dv", "Defence value (DV)", "n", "empty: the target's own (an NPC's is the GM's)"),
-                  ("bonus_dice", "Bonus dice (− for penalty dice)", "n", ""),
-                  ("defense_dice", "Defender's bonus dice", "n", ""),
-                  ("plot_point", "Spend a plot point for a bonus die", "flag", ""),
-                  ("dice", "Dice rolled", "faces", "the attacker's d6s, then the defender's")),
-    "success_check": (("bonus", "Skill bonus", "n", ""), ("tn", "Target number", "n", "20 is moderate"),
-                      ("advantage", "Advantage (− for Disadvantage)", "n", ""),
-                      ("edge_advantage", "Spend Edge for Advantage", "flag", ""),
-                      ("weapon_dice", "Weapon d6", "n", "a light pistol: 2"), ("modifier", "Damage modifier", "n",
-                                                                              "Strength, or the weapon's"),
-                      ("edge_damage", "Spend Edge for +1d6 damage (on a hit)", "flag", ""),
-                      ("pt", "Armour PT", "n", "empty: the target's sheet"),
-                      ("dr", "Armour DR %", "n", "empty: the target's sheet"),
-                      ("check_dice", "Check dice", "faces", "2 or 3 d10"),
-                      ("damage_dice", "Damage dice", "faces", "the d6s, on a hit")),
-    "rocket_house": (("first_skill", "First's combat Trait %", "n", ""),
-                     ("second_skill", "Second's combat Trait %", "n", ""),
-                     ("first_weapon", "First's weapon Effect", "n", "great sword +4"),
-                     ("second_weapon", "Second's weapon Effect", "n", ""),
-                     ("first_armour", "First's armour", "n", "empty: the sheet's"),
-                     ("second_armour", "Second's armour", "n", "empty: the sheet's"),
-                     ("first_stance", "First's stance", "stance", ""),
-                     ("second_stance", "Second's stance", "stance", ""),
-                     ("first_strength", "First spends Strength Effect", "n", "added on a melee hit"),
-                     ("second_strength", "Second spends Strength Effect", "n", "added on a melee hit"),
-                     ("first_toughness", "First spends Toughness armour", "n", "taken off a hit"),
-                     ("second_toughness", "Second spends Toughness armour", "n", "taken off a hit"),
-                     ("less_lethal", "Less-lethal weapons", "flag", "no kill, no bleeding"),
-                     ("dice", "Dice rolled", "faces", "the first's d100, the second's, then Toughness checks")),
+    "zerospace": (("av", _("Attack value (AV)"), "n", _("your attribute plus the equipment's rating")),
+                  ("dv", _("Defence value (DV)"), "n", _("empty: the target's own (an NPC's is the GM's)")),
+                  ("bonus_dice", _("Bonus dice (− for penalty dice)"), "n", ""),
+                  ("defense_dice", _("Defender's bonus dice"), "n", ""),
+                  ("plot_point", _("Spend a plot point for a bonus die"), "flag", ""),
+                  ("dice", _("Dice rolled"), "faces", _("the attacker's d6s, then the defender's"))),
+    "success_check": (("bonus", _("Skill bonus"), "n", ""), ("tn", _("Target number"), "n", _("20 is moderate")),
+                      ("advantage", _("Advantage (− for Disadvantage)"), "n", ""),
+                      ("edge_advantage", _("Spend Edge for Advantage"), "flag", ""),
+                      ("weapon_dice", _("Weapon d6"), "n", _("a light pistol: 2")),
+                      ("modifier", _("Damage modifier"), "n", _("Strength, or the weapon's")),
+                      ("edge_damage", _("Spend Edge for +1d6 damage (on a hit)"), "flag", ""),
+                      ("pt", _("Armour PT"), "n", _("empty: the target's sheet")),
+                      ("dr", _("Armour DR %"), "n", _("empty: the target's sheet")),
+                      ("check_dice", _("Check dice"), "faces", _("2 or 3 d10")),
+                      ("damage_dice", _("Damage dice"), "faces", _("the d6s, on a hit"))),
+    "rocket_house": (("first_skill", _("First's combat Trait %"), "n", ""),
+                     ("second_skill", _("Second's combat Trait %"), "n", ""),
+                     ("first_weapon", _("First's weapon Effect"), "n", _("great sword +4")),
+                     ("second_weapon", _("Second's weapon Effect"), "n", ""),
+                     ("first_armour", _("First's armour"), "n", _("empty: the sheet's")),
+                     ("second_armour", _("Second's armour"), "n", _("empty: the sheet's")),
+                     ("first_stance", _("First's stance"), "stance", ""),
+                     ("second_stance", _("Second's stance"), "stance", ""),
+                     ("first_strength", _("First spends Strength Effect"), "n", _("added on a melee hit")),
+                     ("second_strength", _("Second spends Strength Effect"), "n", _("added on a melee hit")),
+                     ("first_toughness", _("First spends Toughness armour"), "n", _("taken off a hit")),
+                     ("second_toughness", _("Second spends Toughness armour"), "n", _("taken off a hit")),
+                     ("less_lethal", _("Less-lethal weapons"), "flag", _("no kill, no bleeding")),
+                     ("dice", _("Dice rolled"), "faces", _("the first's d100, the second's, then Toughness checks"))),
 }
 BLOW_FIELDS["core_rules"] = (
-    ("ks", "KS score", "n", "the key stat"), ("us", "US score", "n", "the stat that helps"),
-    ("es", "ES score", "n", "the skill: it picks the die"),
-    ("threshold", "Threshold", "n", "the ARC must beat it; empty: 9, average"),
-    ("other", "Other adjustments", "n", "+1 per advantage, −1 per disadvantage"),
-    ("dice", "ES die rolled", "faces", "the face, if rolled at the table"))
+    ("ks", _("KS score"), "n", _("the key stat")), ("us", _("US score"), "n", _("the stat that helps")),
+    ("es", _("ES score"), "n", _("the skill: it picks the die")),
+    ("threshold", _("Threshold"), "n", _("the ARC must beat it; empty: 9, average")),
+    ("other", _("Other adjustments"), "n", _("+1 per advantage, −1 per disadvantage")),
+    ("dice", _("ES die rolled"), "faces", _("the face, if rolled at the table")))
 BLOW_HELP = {
-    "zerospace": "2d6 + AV against 2d6 + DV; a hit costs the target Endurance.",
-    "success_check": "2d10 + skill against the target number; a hit rolls damage through the target's PT/DR.",
-    "rocket_house": "Both roll their combat Trait; the higher Effect wins and deals its net Effect plus weapon, "
-                    "less armour, as Fatigue and maybe a wound.",
-    "core_rules": "The declared action: KS + US + the ES die's adjustment + other adjustments must beat the "
-                  "threshold. The chapter gives no damage: the GM says what the action did.",
+    "zerospace": _("2d6 + AV against 2d6 + DV; a hit costs the target Endurance."),
+    "success_check": _("2d10 + skill against the target number; a hit rolls damage through the target's "
+                       "PT/DR."),
+    "rocket_house": _("Both roll their combat Trait; the higher Effect wins and deals its net Effect plus "
+                      "weapon, less armour, as Fatigue and maybe a wound."),
+    "core_rules": _("The declared action: KS + US + the ES die's adjustment + other adjustments must beat "
+                    "the threshold. The chapter gives no damage: the GM says what the action did."),
 }
 
 
 def _blow_inputs(post, system: str) -> dict:
     """The blow form's boxes as the service takes them (empty boxes left out)."""
     inputs = {}
-    for key, _, kind, _ in BLOW_FIELDS[system]:
+    for key, _label, kind, _help in BLOW_FIELDS[system]:
         raw = (post.get(key) or "").strip()
         if kind == "flag":
             if raw:
@@ -214,8 +217,8 @@ def _fight_page(request, fight, access, *, error: str = "", blow_error: str = ""
     view = selectors.system_fight_view(fight=fight, is_gm=access.is_gm)
     mine = set() if access.is_gm else system_fights.own_fighters(fight, request.user)
     if odds is not None:
-        odds = {**odds, "percent": f"{float(odds['hit']) * 100:.1f} %",
-                "hurt_back_percent": f"{float(odds['hurt_back']) * 100:.1f} %" if "hurt_back" in odds else ""}
+        odds = {**odds, "percent": percent_text(odds["hit"]),
+                "hurt_back_percent": percent_text(odds["hurt_back"]) if "hurt_back" in odds else ""}
     context = {"fight": fight, "campaign": fight.campaign, "access": access, "view": view, "mine": mine,
                "error": error, "blow_error": blow_error, "system_name": get_system(fight.system).name, "core": fight.system == "core_rules",
                "has_live_blow": any(not b["undone"] for b in view["blows"]), "odds": odds,

@@ -20,6 +20,8 @@ from collections.abc import Sequence
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from campaign.changes import change_set
 from campaign.errors import CampaignConflict, CampaignError
@@ -41,15 +43,15 @@ from .models import SystemFight
 FIGHT_SYSTEMS = ("zerospace", "success_check", "rocket_house", "core_rules")
 #: What each action does, for the buttons and the log.
 ACTIONS = {
-    "next": "Next turn",
-    "hold": "Hold the turn",
-    "take_held": "Take the held turn",
-    "force": "Force a defensive action",
-    "reaction": "Reaction check",
-    "first_aid": "First aid",
-    "insert": "Join the fight",
-    "remove": "Leave the fight",
-    "end": "End the fight",
+    "next": gettext_lazy("Next turn"),
+    "hold": gettext_lazy("Hold the turn"),
+    "take_held": gettext_lazy("Take the held turn"),
+    "force": gettext_lazy("Force a defensive action"),
+    "reaction": gettext_lazy("Reaction check"),
+    "first_aid": gettext_lazy("First aid"),
+    "insert": gettext_lazy("Join the fight"),
+    "remove": gettext_lazy("Leave the fight"),
+    "end": gettext_lazy("End the fight"),
 }
 #: The actions of each system's order (ZeroSpace's holds and forced actions are its own).
 SYSTEM_ACTIONS = {
@@ -67,9 +69,9 @@ MAX_FIGHTERS = 40
 
 def _whole(value, label: str, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise CampaignError(f"{label} must be a whole number.", field=field)
+        raise CampaignError(_("%(label)s must be a whole number.") % {"label": label}, field=field)
     if not -100 <= value <= 100:
-        raise CampaignError(f"{label} must be between −100 and 100.", field=field)
+        raise CampaignError(_("%(label)s must be between −100 and 100.") % {"label": label}, field=field)
     return value
 
 
@@ -82,33 +84,36 @@ def _fighter(campaign, entry, sheets: dict[int, SystemSheet], index: int) -> tup
     field = f"fighters.{index}"
     system = campaign.rule_set
     if not isinstance(entry, dict):
-        raise CampaignError("Each fighter is {sheet or name, and what orders it}.", field=field)
+        raise CampaignError(_("Each fighter is {sheet or name, and what orders it}."), field=field)
     allowed = {"sheet", "character", "name", "numbers"} | (
         {*CORE_SCORES, "aware"} if system == "core_rules" else {"total", "action_value"})
     unknown = sorted(set(entry) - allowed)
     if unknown:
-        raise CampaignError(f"Unknown field {unknown[0]!r}.", field=field)
+        raise CampaignError(_("Unknown field %(name)s.") % {"name": repr(unknown[0])}, field=field)
     if "character" in entry:
         character = Character.objects.filter(pk=entry["character"], campaign=campaign).first() \
             if isinstance(entry["character"], int) and not isinstance(entry["character"], bool) else None
-        who = character.name if character is not None else "That character"
-        raise CampaignError(f"{who} is a Zener Gate character; this fight plays {get_system(system).name}. "
-                            "Give them a sheet of that system to bring them in.", field=field)
+        who = character.name if character is not None else _("That character")
+        raise CampaignError(_("%(name)s is a Zener Gate character; this fight plays %(system)s. Give them a sheet of "
+                              "that system to bring them in.") % {"name": who, "system": _(get_system(system).name)},
+                            field=field)
     numbers: dict = {}
     if "sheet" in entry:
         sheet = sheets.get(entry["sheet"]) if isinstance(entry["sheet"], int) else None
         if sheet is None:
-            raise CampaignError("No such sheet in this campaign.", field=field)
+            raise CampaignError(_("No such sheet in this campaign."), field=field)
         if sheet.system != system:
-            raise CampaignError(f"{sheet.name} is a {get_system(sheet.system).name} sheet; this fight plays "
-                                f"{get_system(system).name}.", field=field)
+            raise CampaignError(_("%(name)s is a %(sheet_system)s sheet; this fight plays %(system)s.")
+                                % {"name": sheet.name, "sheet_system": _(get_system(sheet.system).name),
+                                   "system": _(get_system(system).name)}, field=field)
         name, pk, numbers = sheet.name, sheet.pk, sheet.numbers
         if "numbers" in entry:
-            raise CampaignError(f"{name}'s numbers are on their sheet.", field=field)
+            raise CampaignError(_("%(name)s's numbers are on their sheet.") % {"name": name}, field=field)
     else:
         name = entry.get("name")
         if not isinstance(name, str) or not name.strip() or len(name.strip()) > limits.NPC_NAME:
-            raise CampaignError(f"An NPC needs a name of 1–{limits.NPC_NAME} characters.", field=field)
+            raise CampaignError(_("An NPC needs a name of 1–%(most)s characters.") % {"most": limits.NPC_NAME},
+                                field=field)
         name, pk = name.strip(), None
         try:
             numbers = spec_for(system).clean_numbers(entry.get("numbers") or {})
@@ -118,15 +123,16 @@ def _fighter(campaign, entry, sheets: dict[int, SystemSheet], index: int) -> tup
         scores = {key: entry.get(key, numbers.get(key, 5)) for key in CORE_SCORES}
         for key, value in scores.items():
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10:
-                raise CampaignError(f"{name}: {key} is a score from 1 to 10.", field=field)
+                raise CampaignError(_("%(name)s: %(key)s is a score from 1 to 10.") % {"name": name, "key": key},
+                                    field=field)
         aware = entry.get("aware", True)
         if not isinstance(aware, bool):
-            raise CampaignError(f"{name}: aware is true or false.", field=field)
+            raise CampaignError(_("%(name)s: aware is true or false.") % {"name": name}, field=field)
         ordering = {**scores, "aware": aware}
         numbers = {**numbers, **scores}  # an NPC's scores are its numbers (the reaction check reads SOM)
     else:
-        ordering = {"total": _whole(entry.get("total"), "The order roll", field),
-                    "action_value": _whole(entry.get("action_value", 0), "The Intelligence AV", field)}
+        ordering = {"total": _whole(entry.get("total"), _("The order roll"), field),
+                    "action_value": _whole(entry.get("action_value", 0), _("The Intelligence AV"), field)}
     return name, pk, {**ordering, "numbers": numbers if pk is None else None}
 
 
@@ -137,13 +143,14 @@ def system_fight_start(*, campaign, by, name: object, fighters: Sequence, tie_di
     Success Check and Rocket House), or Core Rules' declaration order (ties by d10, ``tie_dice``)."""
     changes = change_set(campaign=campaign.pk, by=by)
     if campaign.rule_set not in FIGHT_SYSTEMS:
-        raise CampaignConflict("Zener Gate fights are Encounters.", field="campaign")
+        raise CampaignConflict(_("Zener Gate fights are Encounters."), field="campaign")
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > limits.ENCOUNTER_NAME:
-        raise CampaignError(f"Name the fight (1–{limits.ENCOUNTER_NAME} characters).", field="name")
+        raise CampaignError(_("Name the fight (1–%(most)s characters).") % {"most": limits.ENCOUNTER_NAME},
+                            field="name")
     if not isinstance(fighters, list) or not 1 <= len(fighters) <= MAX_FIGHTERS:
-        raise CampaignError(f"List 1–{MAX_FIGHTERS} fighters.", field="fighters")
+        raise CampaignError(_("List 1–%(most)s fighters.") % {"most": MAX_FIGHTERS}, field="fighters")
     if tie_dice and campaign.rule_set != "core_rules":
-        raise CampaignError("Only a Core Rules fight breaks ties with typed d10s.", field="tie_dice")
+        raise CampaignError(_("Only a Core Rules fight breaks ties with typed d10s."), field="tie_dice")
     sheets = {sheet.pk: sheet for sheet in changes.lock(SystemSheet.objects.filter(campaign=campaign))}
     entries = [_fighter(campaign, entry, sheets, index) for index, entry in enumerate(fighters)]
     try:
@@ -171,7 +178,7 @@ def _faces(value: object) -> list[int] | None:
     if value is None or value == []:
         return None
     if not isinstance(value, list) or any(isinstance(v, bool) or not isinstance(v, int) for v in value):
-        raise CampaignError("Typed dice are a list of whole numbers.", field="dice")
+        raise CampaignError(_("Typed dice are a list of whole numbers."), field="dice")
     return value
 
 
@@ -199,22 +206,22 @@ def system_fight_act(*, fight: SystemFight, by, is_gm: bool, action: object, nam
     fight = changes.lock(SystemFight.objects.filter(pk=fight.pk))[0]
     allowed = SYSTEM_ACTIONS[fight.system]
     if not isinstance(action, str) or action not in allowed:
-        raise CampaignError(f"Choose an action: {', '.join(allowed)}.", field="action")
+        raise CampaignError(_("Choose an action: %(actions)s.") % {"actions": ", ".join(allowed)}, field="action")
     if fight.ended:
-        raise CampaignConflict("This fight is over.")
+        raise CampaignConflict(_("This fight is over."))
     if not is_gm:
         if action not in PLAYER_ACTIONS or name not in own_fighters(fight, by):
-            raise PermissionDenied("Players hold, take a held turn, force an action or roll a reaction check for "
-                                   "their own character; the GM runs the rest.")
+            raise PermissionDenied(_("Players hold, take a held turn, force an action or roll a reaction check for "
+                                     "their own character; the GM runs the rest."))
     if dice and action not in ("reaction", "first_aid"):
-        raise CampaignError("Only a reaction check or first aid takes a typed die.", field="dice")
+        raise CampaignError(_("Only a reaction check or first aid takes a typed die."), field="dice")
     if skill is not None and action != "first_aid":
-        raise CampaignError("Only first aid takes a skill.", field="skill")
+        raise CampaignError(_("Only first aid takes a skill."), field="skill")
     if scores and action != "insert":
-        raise CampaignError("Only a newcomer brings scores.", field="scores")
+        raise CampaignError(_("Only a newcomer brings scores."), field="scores")
     if action in ("hold", "take_held", "force", "reaction", "first_aid", "remove") and (
             not isinstance(name, str) or not name):
-        raise CampaignError("Say who.", field="name")
+        raise CampaignError(_("Say who."), field="name")
     core = fight.system == "core_rules"
     order = DeclarationTurns.from_state(fight.state) if core else TurnOrder.from_state(fight.state)
     try:
@@ -284,14 +291,16 @@ class Side:
         for line in self.sheet.lines if self.sheet is not None else []:
             if line["name"] == name:
                 return dict(line["inputs"])
-        raise CampaignError(f"{self.name} has no line {name!r} on their sheet.", field=field)
+        raise CampaignError(_("%(name)s has no line %(line)s on their sheet.")
+                            % {"name": self.name, "line": repr(name)}, field=field)
 
     def line(self, name: object, field: str) -> int:
         """The value of a line of the sheet, by its name (an NPC has none)."""
         for line in self.sheet.lines if self.sheet is not None else []:
             if line["name"] == name:
                 return next(iter(line["inputs"].values()))
-        raise CampaignError(f"{self.name} has no line {name!r} on their sheet.", field=field)
+        raise CampaignError(_("%(name)s has no line %(line)s on their sheet.")
+                            % {"name": self.name, "line": repr(name)}, field=field)
 
     @classmethod
     def of(cls, fight: SystemFight, names, changes=None, fields: tuple[str, ...] = ()) -> list[Side]:
@@ -300,8 +309,8 @@ class Side:
         for index, name in enumerate(names):
             if not isinstance(name, str) or name not in fight.fighters:
                 field = fields[index] if index < len(fields) else "name"
-                raise CampaignError(f"{name} is not in this fight." if isinstance(name, str) else
-                                    f"Name a fighter of this fight as the {field}.", field=field)
+                raise CampaignError(_("%(name)s is not in this fight.") % {"name": name} if isinstance(name, str) else
+                                    _("Name a fighter of this fight as the %(field)s.") % {"field": field}, field=field)
         ids = [fight.fighters[n] for n in names if fight.fighters.get(n)]
         rows = SystemSheet.objects.filter(pk__in=ids)
         sheets = {s.pk: s for s in (changes.lock(rows) if changes is not None else rows)} if ids else {}
@@ -335,7 +344,7 @@ def _bleed_all(fight: SystemFight, changes) -> str:
 def _first_aid(fight: SystemFight, changes, name: str, skill: object, dice: object, rng) -> str:
     (side,) = Side.of(fight, [name], changes)
     if isinstance(skill, bool) or not isinstance(skill, int):
-        raise CampaignError("Give the helper's First Aid, in percent.", field="skill")
+        raise CampaignError(_("Give the helper's First Aid, in percent."), field="skill")
     try:
         seen, roll = exchanges.first_aid(side.condition, side.numbers, skill=skill,
                                          damage_mode=fight.rulings().get("damage_mode", 0), rng=rng,
@@ -344,7 +353,7 @@ def _first_aid(fight: SystemFight, changes, name: str, skill: object, dice: obje
         raise CampaignError(str(exc), field="dice") from None
     if roll.success:
         _land(fight, changes, name, side.sheet, seen, f"{fight.name}: first aid")
-    target = dict(roll.breakdown).get("target", skill)
+    target = roll.details.get("target", skill)  # by key: the breakdown's labels are in the reader's language
     return (f"first aid for {name}: {roll.total} against {target}, "
             + ("the bleeding stops" if roll.success else "the bleeding goes on"))
 
@@ -353,7 +362,7 @@ def _scores(scores: object, numbers: dict) -> tuple[int, int, int]:
     scores = scores if isinstance(scores, dict) else {}
     values = tuple(scores.get(key, numbers.get(key, 5)) for key in CORE_SCORES)
     if any(isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 10 for v in values):
-        raise CampaignError("SOM, Empathy and Perception are scores from 1 to 10.", field="scores")
+        raise CampaignError(_("SOM, Empathy and Perception are scores from 1 to 10."), field="scores")
     return values  # type: ignore[return-value]
 
 
@@ -369,8 +378,9 @@ def _newcomer(fight: SystemFight, name: object, sheet: object) -> tuple[str, int
         found = SystemSheet.objects.filter(pk=sheet, campaign_id=fight.campaign_id, system=fight.system).first() \
             if isinstance(sheet, int) and not isinstance(sheet, bool) else None
         if found is None:
-            raise CampaignError("No such sheet of this fight's rule set in the campaign.", field="sheet")
+            raise CampaignError(_("No such sheet of this fight's rule set in the campaign."), field="sheet")
         return found.name, found.pk, found.numbers
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > limits.NPC_NAME:
-        raise CampaignError(f"A newcomer needs a name of 1–{limits.NPC_NAME} characters.", field="name")
+        raise CampaignError(_("A newcomer needs a name of 1–%(most)s characters.") % {"most": limits.NPC_NAME},
+                            field="name")
     return name.strip(), None, spec_for(fight.system).clean_numbers({})

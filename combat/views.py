@@ -11,6 +11,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaign import parts as campaign_parts
@@ -167,7 +168,7 @@ def encounter_act(request, encounter_id: int):
                 raise DomainError("; ".join(e for errs in form.errors.values() for e in errs))
             combatant = Combatant.objects.select_related("character").get(pk=form.cleaned_data["attacker"])
             if not access.may_act_with(combatant):
-                raise PermissionDenied("Only the GM and the character's player act with it.")
+                raise PermissionDenied(_("Only the GM and the character's player act with it."))
             try:
                 dice = form.dice()
             except Exception as exc:
@@ -213,24 +214,26 @@ def encounter_act(request, encounter_id: int):
             services.encounter_end(encounter=encounter, by=by)
         elif action == "save_setup":
             setup, created = library.setup_save(encounter=encounter, by=by, name=request.POST.get("name", ""))
-            messages.success(request, f"{'Saved' if created else 'Replaced'} the NPC set-up {setup.name}: "
-                                      f"start a fight from it on the Combat page.")
+            said = (_("Saved the NPC set-up %(name)s: start a fight from it on the Combat page.") if created else
+                    _("Replaced the NPC set-up %(name)s: start a fight from it on the Combat page."))
+            messages.success(request, said % {"name": setup.name})
         elif action == "again":
             again = library.fight_again(encounter=encounter, by=by)
-            messages.success(request, f"{again.name} is set up: roll initiative when the table is ready.")
+            messages.success(request, _("%(name)s is set up: roll initiative when the table is ready.")
+                             % {"name": again.name})
             return _back(again.pk)
         elif action == "dying":
             form = DyingForm(request.POST)
             if not form.is_valid():
-                raise DomainError("Give the medic's target as a whole number.")
+                raise DomainError(_("Give the medic's target as a whole number."))
             event = attacks.dying_check(encounter=encounter, by=by, combatant_id=form.cleaned_data["combatant"],
                                         medical_target=form.cleaned_data["medical_target"],
                                         medical_help=form.cleaned_data["medical_help"])
             messages.success(request, event.summary)
         else:
-            raise DomainError("Unknown action.")
+            raise DomainError(_("Unknown action."))
     except (DomainError, Combatant.DoesNotExist, ValueError) as exc:
-        messages.error(request, getattr(exc, "message", None) or "That combatant is not in this encounter.")
+        messages.error(request, getattr(exc, "message", None) or _("That combatant is not in this encounter."))
     return _back(encounter_id)
 
 
@@ -244,13 +247,14 @@ def npc_setup_act(request, setup_id: int):
         if action == "fight":
             encounter = library.fight_from_setup(setup=setup, by=request.user, name=request.POST.get("name", ""),
                                                  characters=request.POST.get("characters") == "on")
-            messages.success(request, f"{encounter.name} is set up: roll initiative when the table is ready.")
+            messages.success(request, _("%(name)s is set up: roll initiative when the table is ready.")
+                             % {"name": encounter.name})
             return _back(encounter.pk)
         if action == "delete":
             library.setup_delete(setup=setup, by=request.user)
-            messages.success(request, f"Deleted the NPC set-up {setup.name}.")
+            messages.success(request, _("Deleted the NPC set-up %(name)s.") % {"name": setup.name})
         else:
-            raise DomainError("Unknown action.")
+            raise DomainError(_("Unknown action."))
     except DomainError as exc:
         messages.error(request, exc.message)
     return redirect(reverse("campaign-encounters", args=[access.campaign.pk]))

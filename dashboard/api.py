@@ -3,6 +3,8 @@ it) and the members' notes, as the pages (dashboard/sessions.py) offer them."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import PermissionDenied
@@ -28,8 +30,8 @@ class NoteOut(serializers.Serializer):
 class SessionOut(serializers.Serializer):
     number = serializers.IntegerField()
     started_at = serializers.DateTimeField()
-    ended_at = serializers.DateTimeField(allow_null=True, help_text="null while the night runs.")
-    recap = serializers.CharField(help_text="A draft (the GM's alone) until published_at.")
+    ended_at = serializers.DateTimeField(allow_null=True, help_text=gettext_lazy("null while the night runs."))
+    recap = serializers.CharField(help_text=gettext_lazy("A draft (the GM's alone) until published_at."))
     published_at = serializers.DateTimeField(allow_null=True)
 
 
@@ -39,26 +41,28 @@ class SessionDetailOut(SessionOut):
 
 class SessionsOut(serializers.Serializer):
     sessions = SessionOut(many=True)
-    running = serializers.IntegerField(allow_null=True, help_text="The number of the night under way, if any.")
+    running = serializers.IntegerField(allow_null=True,
+                                       help_text=gettext_lazy("The number of the night under way, if any."))
 
 
 class SessionActionIn(StrictInput):
-    action = serializers.ChoiceField(choices=["start", "end"], help_text="start tonight's session, or end the "
-                                     "running one with its recap drafted from what happened.")
+    action = serializers.ChoiceField(choices=["start", "end"], help_text=gettext_lazy(
+        "start tonight's session, or end the running one with its recap drafted from what happened."))
 
 
 class RecapIn(StrictInput):
     recap = TextField(max_length=services.TEXT_LIMIT, required=False, allow_blank=True,
-                      help_text="The recap's new text.")
-    publish = serializers.BooleanField(required=False, default=False, help_text="Publish it: the players read it.")
+                      help_text=gettext_lazy("The recap's new text."))
+    publish = serializers.BooleanField(required=False, default=False,
+                                       help_text=gettext_lazy("Publish it: the players read it."))
     redraft = serializers.BooleanField(required=False, default=False,
-                                       help_text="Draft it again from the night's events (instead of recap).")
+                                       help_text=gettext_lazy("Draft it again from the night's events (instead of recap)."))
     include_gm = serializers.BooleanField(required=False, default=False,
-                                          help_text="With redraft: the GM's own lines too.")
+                                          help_text=gettext_lazy("With redraft: the GM's own lines too."))
 
 
 class NoteIn(StrictInput):
-    text = TextField(max_length=services.TEXT_LIMIT, help_text="The note.")
+    text = TextField(max_length=services.TEXT_LIMIT, help_text=gettext_lazy("The note."))
 
 
 class SessionListApi(APIView):
@@ -76,7 +80,7 @@ class SessionListApi(APIView):
     def post(self, request, campaign_id: int):
         access = access_campaign(user=request.user, campaign_id=campaign_id, write=True)
         if not access.is_gm:
-            raise PermissionDenied("The GM starts and ends the nights.")
+            raise PermissionDenied(_("The GM starts and ends the nights."))
         data = SessionActionIn(data=request.data)
         data.is_valid(raise_exception=True)
         if data.validated_data["action"] == "start":
@@ -99,13 +103,13 @@ class SessionDetailApi(APIView):
     def patch(self, request, campaign_id: int, number: int):
         access = access_campaign(user=request.user, campaign_id=campaign_id, write=True)
         if not access.is_gm:
-            raise PermissionDenied("Only the GM edits the recap.")
+            raise PermissionDenied(_("Only the GM edits the recap."))
         session = session_for(access, number)
         data = RecapIn(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
         if values["redraft"] and "recap" in values:
-            raise CampaignError("Send a recap or ask for a new draft, not both.", field="redraft")
+            raise CampaignError(_("Send a recap or ask for a new draft, not both."), field="redraft")
         text = (recap.draft(session, include_gm=values["include_gm"]) if values["redraft"]
                 else values.get("recap", session.recap))
         session = services.session_recap_save(session=session, by=request.user, recap=text, publish=values["publish"])
@@ -118,7 +122,7 @@ class SessionNotesApi(APIView):
     def post(self, request, campaign_id: int, number: int):
         access = access_campaign(user=request.user, campaign_id=campaign_id)
         if access.role == Membership.Role.VIEWER:
-            raise PermissionDenied("Viewers read; players and the GM write notes.")
+            raise PermissionDenied(_("Viewers read; players and the GM write notes."))
         session = session_for(access, number)
         data = NoteIn(data=request.data)
         data.is_valid(raise_exception=True)

@@ -9,6 +9,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from campaign import sessions as services
@@ -58,19 +59,20 @@ def sessions_page(request, campaign_id: int):
         try:
             if action == "start":
                 session = services.session_start(campaign=campaign, by=request.user)
-                messages.success(request, f"Session {session.number} started: everything from now on belongs to it.")
+                messages.success(request, _("Session %(number)s started: everything from now on belongs to it.")
+                                 % {"number": session.number})
             elif action == "end":
                 session = session_end_drafted(campaign=campaign, by=request.user)
-                messages.success(request, f"Session {session.number} ended: its recap is drafted for you to edit.")
+                messages.success(request, _("Session %(number)s ended: its recap is drafted for you to edit.")
+                                 % {"number": session.number})
                 return redirect("campaign-session", campaign_id=campaign.pk, number=session.number)
             elif action == "next":
                 when = _when(request.POST.get("next_session_at", ""))
                 if request.POST.get("next_session_at") and when is None:
-                    raise CampaignError("Give the date and time of the next session.",
-                                                 field="next_session_at")
+                    raise CampaignError(_("Give the date and time of the next session."), field="next_session_at")
                 services.next_session_set(campaign=campaign, by=request.user, when=when)
-                messages.success(request, "The next session's date is on the dashboard." if when else
-                                 "The next session's date is cleared.")
+                messages.success(request, _("The next session's date is on the dashboard.") if when else
+                                 _("The next session's date is cleared."))
         except DomainError as exc:
             messages.error(request, exc.message)
         return redirect("campaign-sessions", campaign_id=campaign.pk)
@@ -88,22 +90,22 @@ def session_page(request, campaign_id: int, number: int):
     if request.method == "POST":
         action = request.POST.get("action")
         if action in ("save", "publish", "redraft") and not access.is_gm:
-            raise PermissionDenied("Only the GM edits the recap.")
+            raise PermissionDenied(_("Only the GM edits the recap."))
         if action == "note" and access.role == "viewer":
-            raise PermissionDenied("Viewers read; players and the GM write notes.")
+            raise PermissionDenied(_("Viewers read; players and the GM write notes."))
         try:
             if action == "redraft":
                 text = recap.draft(session, include_gm=request.POST.get("include_gm") == "on")
                 services.session_recap_save(session=session, by=request.user, recap=text, publish=False)
-                messages.success(request, "Recap drafted again from the session's events.")
+                messages.success(request, _("Recap drafted again from the session's events."))
             elif action in ("save", "publish"):
                 services.session_recap_save(session=session, by=request.user, recap=request.POST.get("recap", ""),
                                             publish=action == "publish")
-                messages.success(request, "Recap published: the players read it now." if action == "publish"
-                                 else "Recap saved.")
+                messages.success(request, _("Recap published: the players read it now.") if action == "publish"
+                                 else _("Recap saved."))
             elif action == "note":
                 services.session_note_add(session=session, by=request.user, text=request.POST.get("text", ""))
-                messages.success(request, "Note added.")
+                messages.success(request, _("Note added."))
         except DomainError as exc:
             messages.error(request, exc.message)
         return redirect("campaign-session", campaign_id=access.campaign.pk, number=session.number)

@@ -2,6 +2,7 @@
 and the campaign's live event stream. Thin: access helper, input serializer, one service."""
 
 from django.http import Http404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -61,7 +62,7 @@ class DowntimeApi(APIView):
 def _job(request, job_id: int, *, write: bool = False):
     campaign_id = Job.objects.filter(pk=job_id).values_list("campaign_id", flat=True).first()
     if campaign_id is None:
-        raise Http404("No such job.")
+        raise Http404(_("No such job."))
     access = access_campaign(user=request.user, campaign_id=campaign_id, write=write)
     return access, Job.objects.get(pk=job_id)
 
@@ -98,11 +99,12 @@ class TransitionApi(APIView):
         return Response(response, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
-def _gm_owned(request, model, pk: int, what: str):
-    """Return a campaign's record for its GM: 404 for an unknown one or an outsider, 403 for members."""
+def _gm_owned(request, model, pk: int, missing: str):
+    """Return a campaign's record for its GM: 404 (``missing`` says what) for an unknown one or an
+    outsider, 403 for members."""
     record = model.objects.filter(pk=pk).first()
     if record is None:
-        raise Http404(f"No such {what}.")
+        raise Http404(missing)
     access_campaign(user=request.user, campaign_id=record.campaign_id, write=True)
     return record
 
@@ -110,7 +112,7 @@ def _gm_owned(request, model, pk: int, what: str):
 class TransitionUndoApi(APIView):
     @extend_schema(request=None, responses=dict)
     def post(self, request, transition_id: int):
-        batch = _gm_owned(request, TransitionBatch, transition_id, "transition")
+        batch = _gm_owned(request, TransitionBatch, transition_id, _("No such transition."))
         NoBodyIn(data=request.data).is_valid(raise_exception=True)
         batch = transitions.transition_undo(batch=batch, by=request.user)
         return Response({"id": batch.pk, "undone": True})
@@ -136,7 +138,7 @@ class TreatmentApi(APIView):
     def post(self, request, character_id: int):
         access = access_character(user=request.user, character_id=character_id, write=True)
         if not access.is_gm:
-            raise exceptions.PermissionDenied("Only the campaign's GM gives treatments.")
+            raise exceptions.PermissionDenied(_("Only the campaign's GM gives treatments."))
         data = TreatmentIn(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
@@ -149,7 +151,7 @@ class TreatmentApi(APIView):
 class TreatmentUndoApi(APIView):
     @extend_schema(request=None, responses=TreatmentOut)
     def post(self, request, treatment_id: int):
-        treatment = _gm_owned(request, Treatment, treatment_id, "treatment")
+        treatment = _gm_owned(request, Treatment, treatment_id, _("No such treatment."))
         NoBodyIn(data=request.data).is_valid(raise_exception=True)
         treatment = treatments.treatment_undo(treatment=treatment, by=request.user)
         return Response(TreatmentOut(treatment).data)
@@ -165,7 +167,7 @@ class ImmersionApi(APIView):
     def post(self, request, character_id: int, line_id: int):
         access = access_character(user=request.user, character_id=character_id, write=True)
         if not access.is_gm:
-            raise exceptions.PermissionDenied("Only the campaign's GM logs immersion.")
+            raise exceptions.PermissionDenied(_("Only the campaign's GM logs immersion."))
         data = ImmersionIn(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data

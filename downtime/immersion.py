@@ -13,6 +13,7 @@ import random
 from fractions import Fraction
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from campaign.changes import change_set
 from campaign.errors import CampaignError
@@ -49,27 +50,28 @@ def immersion_log(*, character: Character, language_id: int, by, hours, aspect: 
     locked = lock_in_play(character.pk)
     language = Language.objects.select_for_update().filter(character=locked, pk=language_id).first()
     if language is None:
-        raise CampaignError(f"{locked.name}'s sheet has no language {language_id}.", field="language")
+        raise CampaignError(_("%(name)s's sheet has no language %(language)s.")
+                            % {"name": locked.name, "language": language_id}, field="language")
     last = (language.immersion or {}).get("last") or {}
     if idempotency_key and last.get("key") == idempotency_key:
         return last["result"], False
     try:
         hours = Fraction(str(hours))
     except (ValueError, ZeroDivisionError):
-        raise CampaignError("Give the hours as a number.", field="hours") from None
+        raise CampaignError(_("Give the hours as a number."), field="hours") from None
     if not 0 < hours <= MAX_HOURS:
-        raise CampaignError(f"Log between 0 and {MAX_HOURS} hours of immersion.", field="hours")
+        raise CampaignError(_("Log between 0 and %(most)s hours of immersion.") % {"most": MAX_HOURS}, field="hours")
     state = dict(language.immersion or {})
     if new_language:
         if any(getattr(language, a) for a in ASPECTS):
-            raise CampaignError("Only a language with no ranks yet starts unheld.", field="new_language")
+            raise CampaignError(_("Only a language with no ranks yet starts unheld."), field="new_language")
         state["held"] = False
     for name, value in (("aspect", aspect), ("era_gap", era_gap), ("related", related)):
         if value is not None:
             state[name] = value
     try:
         progress = progress_of(_with(language, state))
-        roller = EnteredDice(dice or [], rng, label="LAN checks")
+        roller = EnteredDice(dice or [], rng, label=_("LAN checks"))
         result = immerse(progress, hours=hours, lan=current_stats(locked)["LAN"], rng=roller,
                          gm_modifier=gm_modifier)
         roller.check_all_used()

@@ -7,6 +7,7 @@ undo can put them back, and can tell when something else changed the character s
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy
 
 from zenergate_site import limits
 
@@ -78,9 +79,9 @@ class Treatment(models.Model):
     """A therapy, a drug or a chamber given to one character, by a downtime job or at once."""
 
     class Kind(models.TextChoices):
-        THERAPY = "therapy", "Anti-radiation therapy"
-        STIMUTABS = "stimutabs", "Stimutabs"
-        HYPERBARIC = "hyperbaric", "Hyperbaric chamber"
+        THERAPY = "therapy", gettext_lazy("Anti-radiation therapy")
+        STIMUTABS = "stimutabs", gettext_lazy("Stimutabs")
+        HYPERBARIC = "hyperbaric", gettext_lazy("Hyperbaric chamber")
 
     campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="treatments")
     character = models.ForeignKey("characters.Character", on_delete=models.CASCADE, related_name="+")

@@ -12,6 +12,8 @@ import random
 import re
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext as _
+
 from campaign.errors import CampaignError
 from characters.models import Character
 from characters.wounds import base_con, healing_state, wound_columns
@@ -120,7 +122,7 @@ def advance_one(character: Character, *, hours: int, plan: Plan, therapies: dict
     reduction, track steps, shock, trauma, 4d6 END delay; Stimutabs: d3 STR, d3 hours, d6
     wear-off damage, d6 shakes duration), then the d6 of each quick END recovery as it falls due.
     """
-    dice = EnteredDice(plan.faces, rng, label=f"dice for {character.name}")
+    dice = EnteredDice(plan.faces, rng, label=_("dice for %(name)s") % {"name": character.name})
     before = wound_columns(healing_state(character), detail=character.wounds_detail)
     state, effects, done = healing_state(character), effects_of(character), []
     for treatment in plan.treatments:
@@ -159,7 +161,8 @@ def build_plans(*, characters: list[Character], rest: str, rest_by_character: di
     for key, where in ((rest_by_character, "rest_by_character"), (medical, "medical"), (dice, "dice")):
         stray = [k for k in key if k not in ids]
         if stray:
-            raise CampaignError(f"Character {stray[0]} is not a character in play in this campaign.", field=where)
+            raise CampaignError(_("Character %(id)s is not a character in play in this campaign.") % {"id": stray[0]},
+                                field=where)
     plans = {}
     for character in characters:
         plans[character.pk] = Plan(rest=rest_by_character.get(character.pk, rest),
@@ -170,7 +173,8 @@ def build_plans(*, characters: list[Character], rest: str, rest_by_character: di
         if care.get("medic") is not None:
             medic = medics.get(care["medic"])
             if medic is None:
-                raise CampaignError(f"Medic {care['medic']} is not a character in this campaign.", field="medical")
+                raise CampaignError(_("Medic %(id)s is not a character in this campaign.") % {"id": care["medic"]},
+                                    field="medical")
             medic_ranks, skill = medical_ranks(medic)
             plan.ranks_terms.append([f"medic {medic.name}" + (f" ({skill})" if skill else ": no medical skill"),
                                      medic_ranks])
@@ -185,10 +189,10 @@ def build_plans(*, characters: list[Character], rest: str, rest_by_character: di
     for treatment in therapies:
         character_id = treatment["character"]
         if character_id not in plans:
-            raise CampaignError(f"Character {character_id} is not a character in play in this campaign.",
-                                field="therapies")
+            raise CampaignError(_("Character %(id)s is not a character in play in this campaign.")
+                                % {"id": character_id}, field="therapies")
         if treatment["kind"] == "therapy" and treatment.get("therapy") not in campaign_therapies:
-            raise CampaignError("Name one of this campaign's therapies by its id.", field="therapies")
+            raise CampaignError(_("Name one of this campaign's therapies by its id."), field="therapies")
         plans[character_id].treatments.append(
             {"kind": treatment["kind"], "therapy": treatment.get("therapy"), "as_end": treatment.get("as_end", 0)})
     return plans

@@ -1,6 +1,7 @@
 """Downtime API serializers: strict input, plain output. No rules here."""
 
 from drf_spectacular.utils import extend_schema_field
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from campaign.models import Job
@@ -28,9 +29,9 @@ def _character_key(key) -> int:
     try:
         value = int(key)
     except (TypeError, ValueError):
-        raise serializers.ValidationError(f"{key!r} is not a character id.") from None
+        raise serializers.ValidationError(_("%(key)s is not a character id.") % {"key": repr(key)}) from None
     if not 1 <= value <= MAX_ID or str(value) != str(key).strip():
-        raise serializers.ValidationError(f"{key!r} is not a character id.")
+        raise serializers.ValidationError(_("%(key)s is not a character id.") % {"key": repr(key)})
     return value
 
 
@@ -41,7 +42,7 @@ class ByCharacterField(serializers.DictField):
         if not isinstance(data, dict):
             self.fail("not_a_dict", input_type=type(data).__name__)
         if len(data) > 10_000:
-            raise serializers.ValidationError("Too many characters.")
+            raise serializers.ValidationError(_("Too many characters."))
         out = {}
         for key, value in super().to_internal_value(data).items():
             out[_character_key(key)] = value
@@ -76,7 +77,7 @@ class TransitionFacesField(serializers.Field):
             slots = TransitionSlotsIn(data=data)
             slots.is_valid(raise_exception=True)
             return dict(slots.validated_data)
-        raise serializers.ValidationError('Give the faces as {"save": [...], "damage": [...]} or one list.')
+        raise serializers.ValidationError(_('Give the faces as {"save": [...], "damage": [...]} or one list.'))
 
     def to_representation(self, value):
         return value
@@ -95,7 +96,7 @@ class TherapyGivenIn(StrictInput):
 
     def validate(self, attrs):
         if attrs["kind"] == Treatment.Kind.THERAPY and attrs.get("therapy") is None:
-            raise serializers.ValidationError({"therapy": ["Name the therapy (its id)."]})
+            raise serializers.ValidationError({"therapy": [_("Name the therapy (its id).")]})
         return attrs
 
 

@@ -20,6 +20,8 @@ from django.conf import settings
 from django.db import IntegrityError, connection, connections, transaction
 from django.db.models import Count, F
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from campaign.changes import Recorded, change_set, undo
 from campaign.errors import CampaignConflict, CampaignError
@@ -69,7 +71,8 @@ def _plans(campaign: Campaign, characters: list[Character], request: dict) -> di
 
 def _check_hours(hours) -> None:
     if not isinstance(hours, int) or isinstance(hours, bool) or not 1 <= hours <= MAX_DOWNTIME_HOURS:
-        raise CampaignError(f"Hours must be a whole number from 1 to {MAX_DOWNTIME_HOURS}.", field="hours")
+        raise CampaignError(_("Hours must be a whole number from 1 to %(most)s.") % {"most": MAX_DOWNTIME_HOURS},
+                            field="hours")
 
 
 def downtime_preview(*, campaign: Campaign, request: dict) -> list[dict]:
@@ -125,7 +128,7 @@ def downtime_start(*, campaign: Campaign, by, request: dict) -> tuple[Job, bool]
     """
     key = request.get("idempotency_key")
     if not key:
-        raise CampaignError("Send an idempotency key, so that a repeated request starts one job.",
+        raise CampaignError(_("Send an idempotency key, so that a repeated request starts one job."),
                             field="idempotency_key")
     existing = Job.objects.filter(campaign=campaign, kind=Job.Kind.DOWNTIME, idempotency_key=key).first()
     if existing is not None:
@@ -134,8 +137,8 @@ def downtime_start(*, campaign: Campaign, by, request: dict) -> tuple[Job, bool]
     characters = list(_in_play(campaign).order_by("pk"))
     plans = _plans(campaign, characters, request)
     if not broker_reachable():
-        raise UnavailableError("The job queue cannot be reached, so the downtime was not started and nothing "
-                               "changed. Try again in a minute.")
+        raise UnavailableError(_("The job queue cannot be reached, so the downtime was not started and nothing "
+                                 "changed. Try again in a minute."))
     sheets = sheet_rest.sheets_in_play(campaign)
     params = {"hours": request["hours"], "rest": request["rest"], "idempotency_key": key,
               "characters": [c.pk for c in characters], "sheets": sheets,
@@ -159,7 +162,7 @@ def downtime_start(*, campaign: Campaign, by, request: dict) -> tuple[Job, bool]
 def _replay(job: Job, request: dict) -> Job:
     """Return the job a key made, or refuse a key that made a different downtime."""
     if (job.params.get("hours"), job.params.get("rest")) != (request["hours"], request["rest"]):
-        raise CampaignConflict("This idempotency key already started another downtime; send a new key.",
+        raise CampaignConflict(_("This idempotency key already started another downtime; send a new key."),
                                field="idempotency_key")
     return job
 
@@ -320,7 +323,8 @@ def _finish(job_id: int) -> Job:
         campaign.game_hours = before + hours
         campaign.save(update_fields=["game_hours"])
         job.status, job.progress, job.finished_at = Job.Status.DONE, job.total, timezone.now()
-        job.report = [{"label": "Campaign clock", "detail": f"{before} h → {campaign.game_hours} h"}]
+        # Stored in English, shown in the reader's language (the job page translates the label).
+        job.report = [{"label": gettext_noop("Campaign clock"), "detail": f"{before} h → {campaign.game_hours} h"}]
         job.save(update_fields=["status", "progress", "finished_at", "report"])
         write.audit("downtime.done", f"Downtime of {hours} h applied to {job.total} characters", data={"job": job.pk})
         write.publish(JobProgressed(job=job.pk, status=Job.Status.DONE, done=job.total, total=job.total,
@@ -368,8 +372,9 @@ def restore_wounds(records, *, what: str) -> list[Character]:
     """Put each record's character's wounds back (``campaign.changes.undo``), or refuse naming who
     changed since. ``records`` have ``character_id``, ``before`` and ``after``."""
     def refuse(names):
-        return CampaignConflict(f"Cannot undo {what}: {', '.join(names)} changed since (new wounds, healing or "
-                                "treatment). Undo those first or correct the wounds by hand.", field="detail")
+        return CampaignConflict(_("Cannot undo %(what)s: %(names)s changed since (new wounds, healing or treatment). "
+                                  "Undo those first or correct the wounds by hand.")
+                                % {"what": what, "names": ", ".join(names)}, field="detail")
 
     return undo([Recorded(Character, r.character_id, r.before, r.after) for r in records], refuse=refuse,
                 name=lambda character: character.name)
@@ -381,13 +386,13 @@ def downtime_undo(*, job: Job, by) -> Job:
     write = change_set(campaign=job.campaign_id, by=by)
     job = Job.objects.select_for_update(no_key=True).get(pk=job.pk)
     if job.kind != Job.Kind.DOWNTIME:
-        raise CampaignConflict("Only a downtime can be undone here.", field="job")
+        raise CampaignConflict(_("Only a downtime can be undone here."), field="job")
     if job.undone_at is not None:
-        raise CampaignConflict("This downtime was already undone.", field="job")
+        raise CampaignConflict(_("This downtime was already undone."), field="job")
     if job.status != Job.Status.DONE:
-        raise CampaignConflict("Wait for the downtime to finish before undoing it.", field="job")
+        raise CampaignConflict(_("Wait for the downtime to finish before undoing it."), field="job")
     claims = list(job.downtime_claims.all())
-    characters = restore_wounds(claims, what="this downtime")
+    characters = restore_wounds(claims, what=_("this downtime"))
     sheets = sheet_rest.restore_sheets(job)
     write.changed(*Treatment.objects.filter(job=job))
     Treatment.objects.filter(job=job).update(undone_at=timezone.now())

@@ -11,6 +11,7 @@ comes back is written to the sheet's ledger as a rest; the job's undo puts the c
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from campaign.changes import Recorded, change_set, undo
 from campaign.errors import CampaignConflict
@@ -79,8 +80,9 @@ def restore_sheets(job: Job) -> list[int]:
     claims = list(job.sheet_claims.all())
 
     def refuse(names):
-        return CampaignConflict(f"Cannot undo this downtime: {', '.join(names)} changed since (a blow, a rest). "
-                                "Undo those first or correct the sheet by hand.", field="detail")
+        return CampaignConflict(_("Cannot undo this downtime: %(names)s changed since (a blow, a rest). "
+                                  "Undo those first or correct the sheet by hand.") % {"names": ", ".join(names)},
+                                field="detail")
 
     undo([Recorded(SystemSheet, claim.sheet_id, {"condition": claim.before["condition"]},
                    {"condition": claim.after["condition"]}) for claim in claims], refuse=refuse,

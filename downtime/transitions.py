@@ -11,6 +11,7 @@ import random
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from campaign.changes import change_set
 from campaign.errors import CampaignConflict, CampaignError
@@ -64,13 +65,13 @@ def _delay_text(entry: KarmaEntry) -> str:
 
 def _characters(campaign: Campaign, ids: list[int]) -> list[Character]:
     if not ids:
-        raise CampaignError("Choose at least one character.", field="characters")
+        raise CampaignError(_("Choose at least one character."), field="characters")
     if len(set(ids)) != len(ids):
-        raise CampaignError("A character is named twice.", field="characters")
+        raise CampaignError(_("A character is named twice."), field="characters")
     found = {c.pk: c for c in Character.objects.filter(campaign=campaign, pk__in=ids)}
     missing = [i for i in ids if i not in found]
     if missing:
-        raise CampaignError(f"Character {missing[0]} is not in this campaign.", field="characters")
+        raise CampaignError(_("Character %(id)s is not in this campaign.") % {"id": missing[0]}, field="characters")
     return [found[i] for i in sorted(ids)]
 
 
@@ -86,7 +87,7 @@ def transition_preview(*, campaign: Campaign, category: str, character_ids: list
         delay = _pending_delay(character)
         out.append({
             "character": character.pk, "name": character.name, "category": category, "number": number,
-            "target": target, "breakdown": [["CON now", con], [TRANSITION_SAVE_LABEL, TRANSITION_SAVE_MODIFIER],
+            "target": target, "breakdown": [[_("CON now"), con], [TRANSITION_SAVE_LABEL, TRANSITION_SAVE_MODIFIER],
                                             *[[k, v] for k, v in target_terms(target, STAT_CHECK_DICE)]],
             "odds": _odds(target), "repeat_extra": extra, "extra_breakdown": [[k, v] for k, v in extra_terms],
             "postponed": _delay_text(delay) if delay else None,
@@ -137,7 +138,7 @@ def _transition_one(character: Character, *, category: str, faces, rng) -> tuple
         slots = DiceSlots(faces, TRANSITION_SLOTS, rng)
         dice = _SaveThenDamage(slots, check_odds(con + TRANSITION_SAVE_MODIFIER, STAT_CHECK_DICE).dice)
     else:
-        slots = dice = EnteredDice(list(faces), rng, label=f"dice for {character.name}")
+        slots = dice = EnteredDice(list(faces), rng, label=_("dice for %(name)s") % {"name": character.name})
     outcome = transition(con=con, category=category, transition_number=next_transition_number(state.radiation),
                          extra_reduction=state.radiation.extra_reduction, rng=dice)
     slots.check_all_used()
@@ -171,7 +172,7 @@ def transition_make(*, campaign: Campaign, by, category: str, character_ids: lis
     damage). The damage dice: success d3; category 1 or 2 d6; 3A 2d6; 3B d6 then 2d6.
     """
     if not idempotency_key:
-        raise CampaignError("Send an idempotency key, so that a repeated request transitions once.",
+        raise CampaignError(_("Send an idempotency key, so that a repeated request transitions once."),
                             field="idempotency_key")
     category = _category(category)
     done = TransitionBatch.objects.filter(campaign=campaign, idempotency_key=idempotency_key).first()
@@ -180,7 +181,8 @@ def transition_make(*, campaign: Campaign, by, category: str, character_ids: lis
     dice = dice or {}
     stray = [k for k in dice if k not in character_ids]
     if stray:
-        raise CampaignError(f"Dice were entered for character {stray[0]}, who is not transitioning.", field="dice")
+        raise CampaignError(_("Dice were entered for character %(id)s, who is not transitioning.") % {"id": stray[0]},
+                            field="dice")
     try:
         with transaction.atomic():
             write = change_set(campaign=campaign.pk, by=by)
@@ -224,7 +226,7 @@ def _replay(done: TransitionBatch, *, category: str, character_ids: list[int]) -
     """Return the first answer to a key, or refuse a key that served another transition."""
     first = sorted(r["character"] for r in done.response.get("characters", []))
     if done.category != category or first != sorted(character_ids):
-        raise CampaignConflict("This idempotency key was already used for another transition; send a new key.",
+        raise CampaignConflict(_("This idempotency key was already used for another transition; send a new key."),
                                field="idempotency_key")
     return done.response
 
@@ -235,9 +237,9 @@ def transition_undo(*, batch: TransitionBatch, by) -> TransitionBatch:
     write = change_set(campaign=batch.campaign_id, by=by)
     batch = TransitionBatch.objects.select_for_update(no_key=True).get(pk=batch.pk)
     if batch.undone_at is not None:
-        raise CampaignConflict("This transition was already undone.", field="detail")
+        raise CampaignConflict(_("This transition was already undone."), field="detail")
     records = list(batch.records.all())
-    restore_wounds(records, what="this transition")
+    restore_wounds(records, what=_("this transition"))
     # The records stay (what happened, for the log); the delays they consumed are free again.
     batch.records.update(delay_entry=None)
     write.changed(*records)

@@ -12,6 +12,7 @@ import random
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from campaign.changes import change_set
 from campaign.errors import CampaignConflict, CampaignError
@@ -46,10 +47,11 @@ def therapy_define(*, campaign: Campaign, by, **fields) -> Therapy:
     write = change_set(campaign=campaign.pk, by=by)
     unknown = set(fields) - set(THERAPY_FIELDS)
     if unknown:
-        raise CampaignError(f"Unknown field {sorted(unknown)[0]!r}.", field=sorted(unknown)[0])
+        raise CampaignError(_("Unknown field %(field)s.") % {"field": repr(sorted(unknown)[0])},
+                            field=sorted(unknown)[0])
     name = (fields.get("name") or "").strip()
     if not name:
-        raise CampaignError("Give the therapy a name.", field="name")
+        raise CampaignError(_("Give the therapy a name."), field="name")
     values = {**{f: getattr(Therapy, f).field.default for f in THERAPY_FIELDS[1:]}, **fields, "name": name}
     try:
         RulesTherapy(**values)
@@ -69,10 +71,10 @@ def treatment_give(*, character: Character, by, kind: str, therapy_id: int | Non
     and the 4d6 END delay; Stimutabs roll d3 STR, d3 hours, d6 wear-off damage, d6 shakes.
     """
     if kind not in (Treatment.Kind.THERAPY, Treatment.Kind.STIMUTABS):
-        raise CampaignError("Give a therapy or Stimutabs at once; the hyperbaric chamber works during a downtime.",
+        raise CampaignError(_("Give a therapy or Stimutabs at once; the hyperbaric chamber works during a downtime."),
                             field="kind")
     if not idempotency_key:
-        raise CampaignError("Send an idempotency key, so that a repeated request treats once.",
+        raise CampaignError(_("Send an idempotency key, so that a repeated request treats once."),
                             field="idempotency_key")
     campaign = character.campaign
     done = Treatment.objects.filter(campaign=campaign, idempotency_key=idempotency_key).first()
@@ -83,14 +85,14 @@ def treatment_give(*, character: Character, by, kind: str, therapy_id: int | Non
     if kind == Treatment.Kind.THERAPY:
         therapy = Therapy.objects.filter(campaign=campaign, pk=therapy_id).first()
         if therapy is None:
-            raise CampaignError("Name one of this campaign's therapies by its id.", field="therapy")
+            raise CampaignError(_("Name one of this campaign's therapies by its id."), field="therapy")
         therapies[therapy.pk] = therapy
     try:
         with transaction.atomic():
             write = change_set(campaign=campaign.pk, by=by)
             character = lock_in_play(character.pk)
             before = {name: getattr(character, name) for name in WOUND_COLUMNS}
-            roller = EnteredDice(dice or [], rng, label="dice")
+            roller = EnteredDice(dice or [], rng, label=_("dice"))
             try:
                 state, effects, record = treat(healing_state(character), effects_of(character), character,
                                                 {"kind": kind, "therapy": therapy_id, "as_end": as_end}, therapies,
@@ -121,7 +123,7 @@ def _same_request(done: Treatment, *, character: Character, kind: str, therapy_i
     """Refuse a key that already served another treatment: replaying it would treat nobody."""
     if (done.character_id, done.kind, done.therapy_id) != (character.pk, kind, therapy_id if kind == "therapy"
                                                            else None):
-        raise CampaignConflict("This idempotency key was already used for another treatment; send a new key.",
+        raise CampaignConflict(_("This idempotency key was already used for another treatment; send a new key."),
                                field="idempotency_key")
 
 
@@ -131,10 +133,10 @@ def treatment_undo(*, treatment: Treatment, by) -> Treatment:
     write = change_set(campaign=treatment.campaign_id, by=by)
     treatment = Treatment.objects.select_for_update(no_key=True).get(pk=treatment.pk)
     if treatment.job_id is not None:
-        raise CampaignConflict("This treatment was part of a downtime: undo the downtime.", field="detail")
+        raise CampaignConflict(_("This treatment was part of a downtime: undo the downtime."), field="detail")
     if treatment.undone_at is not None:
-        raise CampaignConflict("This treatment was already undone.", field="detail")
-    restore_wounds([treatment], what="this treatment")
+        raise CampaignConflict(_("This treatment was already undone."), field="detail")
+    restore_wounds([treatment], what=_("this treatment"))
     treatment.undone_at = timezone.now()
     treatment.save(update_fields=["undone_at"])
     write.audit("treatment.undo", f"{by} undid {treatment.outcome.get('name', treatment.kind)} on a character",

@@ -10,6 +10,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.errors import CampaignConflict
@@ -61,7 +62,7 @@ def downtime_page(request, campaign_id: int):
             character_id, language_id = immersion_form.target()
             character = next(c for c in characters if c.pk == character_id)
             try:
-                immersed, _ = immersion.immersion_log(
+                immersed, _made = immersion.immersion_log(
                     character=character, language_id=language_id, by=request.user, hours=d["hours"],
                     aspect=d["aspect"] or None, era_gap=d["era_gap"], related=d["related"],
                     new_language=d["new_language"], gm_modifier=d["modifier"] or 0, dice=d["dice"],
@@ -86,8 +87,9 @@ def downtime_page(request, campaign_id: int):
                 _form_error(activity_form, exc)
                 status = exc.status_code
             else:
-                messages.success(request, "END spent: " + "; ".join(
-                    f"{s['name']} {s['end']}" + (" (now spent)" if s["exhausted"] else "") for s in spent) + ".")
+                now_spent = " (" + _("now spent") + ")"
+                messages.success(request, _("END spent: %(spent)s.") % {"spent": "; ".join(
+                    f"{s['name']} {s['end']}" + (now_spent if s["exhausted"] else "") for s in spent)})
                 back = request.POST.get("next", "")  # the encounter page's card comes back to the fight
                 if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
                     return redirect(back)
@@ -104,7 +106,8 @@ def downtime_page(request, campaign_id: int):
                 _form_error(therapy_form, exc)
                 status = exc.status_code
             else:
-                messages.success(request, f"Therapy “{therapy.name}” defined: choose it as a treatment below.")
+                messages.success(request, _("Therapy “%(name)s” defined: choose it as a treatment below.")
+                                 % {"name": therapy.name})
                 return redirect(reverse("campaign-downtime", args=[campaign.pk]) + "#therapies")
         else:
             status = 400
@@ -116,13 +119,14 @@ def downtime_page(request, campaign_id: int):
                     sheet_preview = sheet_rest.sheet_reports(campaign=campaign, hours=form.request_data()["hours"],
                                                                    rest=form.request_data().get("rest", "comfortable"))
                 else:
-                    job, _ = services.downtime_start(campaign=campaign, by=request.user, request=form.request_data())
+                    job, _made = services.downtime_start(campaign=campaign, by=request.user,
+                                                         request=form.request_data())
                     return redirect("campaign-job", campaign_id=campaign.pk, job_id=job.pk)
             except DomainError as exc:
                 if isinstance(exc, CampaignConflict) and exc.field == "idempotency_key":
                     # The page was sent again after a change (the back button): start afresh.
-                    messages.error(request, "This form already started a downtime (see below). Nothing new was "
-                                            "started; the form is fresh now.")
+                    messages.error(request, _("This form already started a downtime (see below). Nothing new was "
+                                              "started; the form is fresh now."))
                     return redirect("campaign-downtime", campaign_id=campaign.pk)
                 _form_error(form, exc)
                 status = exc.status_code
@@ -145,7 +149,7 @@ def job_page(request, campaign_id: int, job_id: int):
     access = access_campaign(user=request.user, campaign_id=campaign_id)
     job = Job.objects.filter(campaign=access.campaign, pk=job_id).first()
     if job is None:
-        raise Http404("No such job.")
+        raise Http404(_("No such job."))
     context = {"campaign": access.campaign, "access": access, "job": job,
                "report": selectors.report_for(job, is_gm=access.is_gm) if job.status == Job.Status.DONE else [],
                "sheet_report": selectors.sheet_report_for(job) if job.status == Job.Status.DONE else [],
@@ -160,9 +164,9 @@ def job_undo(request, campaign_id: int, job_id: int):
     access = access_campaign(user=request.user, campaign_id=campaign_id, write=True)
     job = Job.objects.filter(campaign=access.campaign, pk=job_id).first()
     if job is None:
-        raise Http404("No such job.")
+        raise Http404(_("No such job."))
     _undo(request, lambda: services.downtime_undo(job=job, by=request.user),
-          "The downtime was undone: every character is back as it found them.")
+          _("The downtime was undone: every character is back as it found them."))
     return redirect("campaign-job", campaign_id=campaign_id, job_id=job_id)
 
 
@@ -223,10 +227,10 @@ def transition_result(request, campaign_id: int, transition_id: int):
     access = access_campaign(user=request.user, campaign_id=campaign_id, write=request.method == "POST")
     batch = TransitionBatch.objects.filter(campaign=access.campaign, pk=transition_id).first()
     if batch is None:
-        raise Http404("No such transition.")
+        raise Http404(_("No such transition."))
     if request.method == "POST":
         _undo(request, lambda: transitions.transition_undo(batch=batch, by=request.user),
-              "The transition was undone: every character is back as it found them.")
+              _("The transition was undone: every character is back as it found them."))
         return redirect("campaign-transition", campaign_id=campaign_id, transition_id=transition_id)
     return render(request, "downtime/transition_result.html",
                   {"campaign": access.campaign, "access": access, "batch": batch})
@@ -245,17 +249,18 @@ def treat_now(request, campaign_id: int):
     if not form.is_valid():
         messages.error(request, "; ".join(e for errs in form.errors.values() for e in errs))
         return redirect(back)
-    kind, _, therapy = form.cleaned_data["treatment"].partition(":")
+    kind, _colon, therapy = form.cleaned_data["treatment"].partition(":")
     character = next(c for c in characters if str(c.pk) == form.cleaned_data["character"])
     try:
-        treatment, _ = treatments.treatment_give(
+        treatment, _made = treatments.treatment_give(
             character=character, by=request.user, kind=kind, therapy_id=int(therapy) if therapy else None,
             as_end=form.cleaned_data["as_end"] or 0, dice=form.cleaned_data["dice"],
             idempotency_key=form.cleaned_data["idempotency_key"])
     except DomainError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, f"{treatment.outcome.get('name')} given to {character.name}.")
+        messages.success(request, _("%(treatment)s given to %(name)s.")
+                         % {"treatment": treatment.outcome.get("name"), "name": character.name})
     return redirect(back)
 
 
@@ -265,7 +270,7 @@ def treatment_undo(request, campaign_id: int, treatment_id: int):
     access = access_campaign(user=request.user, campaign_id=campaign_id, write=True)
     treatment = Treatment.objects.filter(campaign=access.campaign, pk=treatment_id).first()
     if treatment is None:
-        raise Http404("No such treatment.")
+        raise Http404(_("No such treatment."))
     _undo(request, lambda: treatments.treatment_undo(treatment=treatment, by=request.user),
-          "The treatment was undone: the character is back as it found them.")
+          _("The treatment was undone: the character is back as it found them."))
     return redirect(reverse("campaign-downtime", args=[campaign_id]) + "#treat")

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from campaign.changes import change_set
 from campaign.errors import CampaignConflict, CampaignError
@@ -26,14 +27,14 @@ AWARD_KINDS = {"complication": COMPLICATION_AWARD, "npc_boost": NPC_BOOST_AWARD,
 def _campaign_characters(campaign: Campaign, ids: Iterable) -> list[Character]:
     ids = list(ids)
     if not ids or any(isinstance(i, bool) or not isinstance(i, int) for i in ids):
-        raise CampaignError("Name at least one character by id.", field="characters")
+        raise CampaignError(_("Name at least one character by id."), field="characters")
     found = {c.pk: c for c in Character.objects.filter(pk__in=ids, campaign=campaign)}
     missing = [i for i in ids if i not in found]
     if missing:
-        raise CampaignError(f"Not characters of this campaign: {missing}.", field="characters")
+        raise CampaignError(_("Not characters of this campaign: %(ids)s.") % {"ids": missing}, field="characters")
     inactive = [c.name for c in found.values() if c.state != Character.State.ACTIVE]
     if inactive:
-        raise CampaignConflict(f"Not approved yet: {', '.join(inactive)}.", field="characters")
+        raise CampaignConflict(_("Not approved yet: %(names)s.") % {"names": ", ".join(inactive)}, field="characters")
     return [found[i] for i in dict.fromkeys(ids)]
 
 
@@ -47,8 +48,8 @@ def _award_replay(campaign: Campaign, kind: str, character_ids: Iterable, key: s
     if set(found) != set(ids):
         return None
     if any(e.kind != kind for e in found.values()):
-        raise CampaignConflict("That idempotency key was already used for another award; send a new key for a "
-                               "new request.", field="idempotency_key")
+        raise CampaignConflict(_("That idempotency key was already used for another award; send a new key for a "
+                                 "new request."), field="idempotency_key")
     return [found[i] for i in ids]
 
 
@@ -69,18 +70,20 @@ def award_paid(*, campaign: Campaign, kind: str, character_ids: Iterable, by, re
     """``award``, saying whether it paid now (True) or a replayed key found the first entries."""
     change_set(campaign=campaign.pk, by=by)
     if kind not in AWARD_KINDS:
-        raise CampaignError(f"Unknown award {kind!r}: use complication, npc_boost or manual.", field="kind")
+        raise CampaignError(_("Unknown award %(kind)r: use complication, npc_boost or manual.") % {"kind": kind},
+                            field="kind")
     replay = _award_replay(campaign, kind, character_ids, idempotency_key)
     if replay is not None:
         return replay, False
     reason = (reason or "").strip()
     if not reason:
-        raise CampaignError("Say why (it goes in the ledger).", field="reason")
+        raise CampaignError(_("Say why (it goes in the ledger)."), field="reason")
     if kind == "manual":
         if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0:
-            raise CampaignError("A manual award needs a non-zero whole amount.", field="amount")
+            raise CampaignError(_("A manual award needs a non-zero whole amount."), field="amount")
     elif amount is not None and amount != AWARD_KINDS[kind]:
-        raise CampaignError(f"A {kind} award is always {AWARD_KINDS[kind]}.", field="amount")
+        raise CampaignError(_("A %(kind)s award is always %(amount)s.") % {"kind": kind, "amount": AWARD_KINDS[kind]},
+                             field="amount")
     value = amount if kind == "manual" else AWARD_KINDS[kind]
     characters = _campaign_characters(campaign, character_ids)
     lock_in_order(c.pk for c in characters)
@@ -98,12 +101,12 @@ def adventure_start(*, campaign: Campaign, name: str, base_xp: int, by) -> Adven
     write = change_set(campaign=campaign.pk, by=by)
     name = (name or "").strip()
     if not name:
-        raise CampaignError("Name the adventure.", field="name")
+        raise CampaignError(_("Name the adventure."), field="name")
     if isinstance(base_xp, bool) or not isinstance(base_xp, int) or not 0 <= base_xp <= 100:
-        raise CampaignError("Base XP is a whole number from 0 to 100 (typically 1–3 per session).", field="base_xp")
+        raise CampaignError(_("Base XP is a whole number from 0 to 100 (typically 1–3 per session)."), field="base_xp")
     write.lock(Campaign.objects.filter(pk=campaign.pk))
     if current_adventure(campaign) is not None:
-        raise CampaignConflict("Close the current adventure first.", field="name")
+        raise CampaignConflict(_("Close the current adventure first."), field="name")
     adventure = Adventure.objects.create(campaign=campaign, name=name[:limits.ADVENTURE_NAME], base_xp=base_xp)
     # MacGuffins funded during earlier adventures take effect now ("from the next adventure").
     for macguffin in campaign.macguffins.filter(status=MacGuffin.Status.FUNDED):
@@ -121,7 +124,7 @@ def token_add(*, adventure: Adventure, note: str, by) -> BadNewsToken:
     write = change_set(campaign=adventure.campaign_id, by=by)
     adventure = write.lock(Adventure.objects.filter(pk=adventure.pk))[0]
     if not adventure.is_open:
-        raise CampaignConflict("That adventure is closed.", field="note")
+        raise CampaignConflict(_("That adventure is closed."), field="note")
     token = BadNewsToken.objects.create(adventure=adventure, note=(note or "")[:limits.TOKEN_NOTE])
     write.audit("adventure.token", f"Bad news: {token.note or 'a token'} (+1 XP)", data={"adventure": adventure.pk})
     return token
@@ -132,10 +135,10 @@ def token_void(*, token: BadNewsToken, by) -> BadNewsToken:
     adventure = Adventure.objects.select_for_update(no_key=True).get(pk=token.adventure_id)
     write = change_set(campaign=adventure.campaign_id, by=by)
     if not adventure.is_open:
-        raise CampaignConflict("That adventure is closed.", field="token")
+        raise CampaignConflict(_("That adventure is closed."), field="token")
     token = BadNewsToken.objects.select_for_update(no_key=True).get(pk=token.pk)
     if token.voided:
-        raise CampaignConflict("That token is already voided.", field="token")
+        raise CampaignConflict(_("That token is already voided."), field="token")
     token.voided = True
     token.save(update_fields=["voided"])
     write.audit("adventure.token_void", f"Token voided: {token.note or token.pk}", data={"adventure": adventure.pk})
@@ -149,7 +152,8 @@ def payout_preview(*, adventure: Adventure, outcome: str, permanent: bool, selfi
     characters = list(adventure.campaign.characters.filter(state=Character.State.ACTIVE).order_by("name", "id"))
     unknown = selfish - {c.pk for c in characters}
     if unknown:
-        raise CampaignError(f"Not active characters of this campaign: {sorted(unknown)}.", field="selfish")
+        raise CampaignError(_("Not active characters of this campaign: %(ids)s.") % {"ids": sorted(unknown)},
+                            field="selfish")
     rows = []
     for c in characters:
         payout = rules_call(adventure_payout, adventure.base_xp, tokens, outcome, permanent, c.pk in selfish,
@@ -166,7 +170,7 @@ def adventure_close(*, adventure: Adventure, outcome: str, permanent: bool, self
     write = change_set(campaign=adventure.campaign_id, by=by)
     adventure = write.lock(Adventure.objects.filter(pk=adventure.pk))[0]
     if not adventure.is_open:
-        raise CampaignConflict("That adventure is already closed; its payout was posted.", field="outcome")
+        raise CampaignConflict(_("That adventure is already closed; its payout was posted."), field="outcome")
     rows = payout_preview(adventure=adventure, outcome=outcome, permanent=permanent, selfish=selfish)
     lock_in_order(row["character"] for row in rows)
     for row in rows:

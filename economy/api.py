@@ -9,6 +9,7 @@ A replayed idempotency key answers 200 with the first result; a new write answer
 from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
 from django.http import Http404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.response import Response
@@ -53,8 +54,8 @@ def _created_or_replayed(entry, created: bool, *, kind: str, macguffin_id: int |
     if created:
         return status.HTTP_201_CREATED
     if entry.kind != kind or entry.macguffin_id != macguffin_id:
-        raise CampaignConflict("This idempotency key was already used for another entry of this character's "
-                               "ledger; send a new key for a new request.", field="idempotency_key")
+        raise CampaignConflict(_("This idempotency key was already used for another entry of this character's "
+                                 "ledger; send a new key for a new request."), field="idempotency_key")
     return status.HTTP_200_OK
 
 
@@ -72,7 +73,7 @@ def _access_via(model, object_id, *, user, write: bool = False) -> CampaignAcces
 
 def _gm_only(access) -> None:
     if not access.is_gm:
-        raise PermissionDenied("Only the campaign's GM may do that.")
+        raise PermissionDenied(_("Only the campaign's GM may do that."))
 
 
 def _spending_character(access: CampaignAccess, character_id: int, *, user) -> Character:
@@ -83,9 +84,9 @@ def _spending_character(access: CampaignAccess, character_id: int, *, user) -> C
     """
     character = Character.objects.select_related("campaign").filter(pk=character_id, campaign=access.campaign).first()
     if character is None:
-        raise CampaignError("No such character in this campaign.", field="character")
+        raise CampaignError(_("No such character in this campaign."), field="character")
     if not (access.is_gm or character.owner_id == user.pk):
-        raise PermissionDenied("Only the character's player and the GM may spend its Karma.")
+        raise PermissionDenied(_("Only the character's player and the GM may spend its Karma."))
     return character
 
 
@@ -188,7 +189,7 @@ class TokenVoidApi(APIView):
         _access_via(Adventure, adventure_id, user=request.user, write=True)
         token = BadNewsToken.objects.filter(pk=token_id, adventure_id=adventure_id).first()
         if token is None:
-            raise Http404("No such token in this adventure.")
+            raise Http404(_("No such token in this adventure."))
         NoBodyIn(data=request.data).is_valid(raise_exception=True)
         token = economy.token_void(token=token, by=request.user)
         return Response(BadNewsTokenOut(token).data)
@@ -204,7 +205,7 @@ class AdventureCloseApi(APIView):
         preview = data.pop("preview")
         if preview:
             if not adventure.is_open:
-                raise CampaignConflict("That adventure is already closed; its payout was posted.", field="outcome")
+                raise CampaignConflict(_("That adventure is already closed; its payout was posted."), field="outcome")
             payouts = economy.payout_preview(adventure=adventure, **data)
         else:
             payouts = economy.adventure_close(adventure=adventure, by=request.user, **data)
@@ -239,7 +240,7 @@ class ContributionApi(APIView):
     def post(self, request, macguffin_id: int):
         access = _access_via(MacGuffin, macguffin_id, user=request.user)
         if access.role == "viewer":  # refused before the body is read: a viewer never pays in
-            raise PermissionDenied("Viewers watch the pools; players and GMs contribute.")
+            raise PermissionDenied(_("Viewers watch the pools; players and GMs contribute."))
         data = _valid(ContributionIn, request)
         character = _spending_character(access, data["character"], user=request.user)
         macguffin = access.campaign.macguffins.get(pk=macguffin_id)

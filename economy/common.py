@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.utils import translation
+
 from campaign.errors import CampaignConflict, CampaignError
 from campaign.models import Campaign
 from characters.models import Character
@@ -15,6 +17,13 @@ from .models import Adventure, KarmaEntry, MacGuffin
 Kind = KarmaEntry.Kind
 # The GM counts the rolls good fortune replaces, and deems when a setback may be paid off.
 GM_ONLY_SPENDS = {"good_fortune", "setback_payoff"}
+
+
+def in_sentence(label) -> str:
+    """A choice's label inside a sentence ("a reroll", "is draft"): English writes it in lower case;
+    German keeps its nouns' capitals."""
+    text = str(label)
+    return text.lower() if (translation.get_language() or "en").split("-")[0] == "en" else text
 
 
 def rules_call(call, *args, field="detail", **kwargs):

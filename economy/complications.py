@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from campaign.changes import change_set
 from campaign.errors import CampaignConflict, CampaignError
@@ -34,8 +36,11 @@ def karma_flags(character: Character, lines=None) -> list[str]:
     flags = list(budget.debt_actions)
     if budget.overspent:
         s = karmic_starvation(budget.spent, budget.available)
-        flags.append(f"Karmic Starvation: {s.shortfall} skill points overspent; the GM records a Complication "
-                     f"of {s.complication_ranks} rank(s).")
+        flags.append(ngettext("Karmic Starvation: %(shortfall)s skill points overspent; the GM records a Complication "
+                              "of %(ranks)s rank(s).",
+                              "Karmic Starvation: %(shortfall)s skill points overspent; the GM records a Complication "
+                              "of %(ranks)s rank(s).", s.complication_ranks)
+                     % {"shortfall": s.shortfall, "ranks": s.complication_ranks})
     return flags
 
 
@@ -46,35 +51,38 @@ def complication_record(*, character: Character, cause: str, form: str, ranks: i
     change_set(campaign=character.campaign_id, by=by)
     locked = Character.objects.select_for_update(no_key=True).select_related("campaign").get(pk=character.pk)
     if locked.state != Character.State.ACTIVE:
-        raise CampaignConflict("Complications happen in play: approve the character first.", field="character")
+        raise CampaignConflict(_("Complications happen in play: approve the character first."), field="character")
     if cause not in Complication.Cause.values:
-        raise CampaignError("The cause is debt or starvation.", field="cause")
+        raise CampaignError(_("The cause is debt or starvation."), field="cause")
     if form not in Complication.Form.values:
-        raise CampaignError("The form is worsen, stat_loss or blown_roll.", field="form")
+        raise CampaignError(_("The form is worsen, stat_loss or blown_roll."), field="form")
     if isinstance(ranks, bool) or not isinstance(ranks, int) or not 1 <= ranks <= 20:
-        raise CampaignError("Ranks is a whole number from 1 to 20.", field="ranks")
+        raise CampaignError(_("Ranks is a whole number from 1 to 20."), field="ranks")
     description = (description or "").strip()
     if not description:
-        raise CampaignError("Describe the setback.", field="description")
+        raise CampaignError(_("Describe the setback."), field="description")
     effects: dict = {}
     if nullify is not None and cause != Complication.Cause.DEBT:
-        raise CampaignError("Only a Karmic Debt Complication nullifies a disadvantage.", field="nullify")
+        raise CampaignError(_("Only a Karmic Debt Complication nullifies a disadvantage."), field="nullify")
     if cause == Complication.Cause.DEBT and nullify is not None:
         target = Disadvantage.objects.select_for_update().filter(pk=nullify, character=locked).first()
         if target is None:
-            raise CampaignError("Name the disadvantage the Complication nullifies.", field="nullify")
+            raise CampaignError(_("Name the disadvantage the Complication nullifies."), field="nullify")
         effects["nullified"] = {"name": target.name, "ranks": target.ranks}
         target.delete()
     if form == Complication.Form.WORSEN:
         worsen = list(worsen)
         items = list(Disadvantage.objects.select_for_update(no_key=True).filter(pk__in=worsen, character=locked))
         if not items or len(items) != len(set(worsen)):
-            raise CampaignError("Name the disadvantages to worsen.", field="worsen")
+            raise CampaignError(_("Name the disadvantages to worsen."), field="worsen")
         limit = max_disadvantage_ranks(locked.starting_karma or 0)
         room = sum(max(limit - d.ranks, 0) for d in items)
         if room < ranks:
-            raise CampaignError(f"Those disadvantages can take only {room} more rank(s) (limit {limit}); "
-                                "make the rest a stat loss.", field="worsen")
+            raise CampaignError(ngettext("Those disadvantages can take only %(room)s more rank(s) (limit %(limit)s); "
+                                         "make the rest a stat loss.",
+                                         "Those disadvantages can take only %(room)s more rank(s) (limit %(limit)s); "
+                                         "make the rest a stat loss.", room)
+                                % {"room": room, "limit": limit}, field="worsen")
         left = ranks
         for d in items:
             step = min(left, limit - d.ranks)
@@ -85,10 +93,10 @@ def complication_record(*, character: Character, cause: str, form: str, ranks: i
                 left -= step
     elif form == Complication.Form.STAT_LOSS:
         if stat not in PRIMARY_STATS:
-            raise CampaignError("Name the stat that is lost (not Karma).", field="stat")
+            raise CampaignError(_("Name the stat that is lost (not Karma)."), field="stat")
         field = STAT_FIELDS[stat]
         if getattr(locked, field) - ranks < 1:
-            raise CampaignError(f"{stat} cannot go below 1.", field="ranks")
+            raise CampaignError(_("%(stat)s cannot go below 1.") % {"stat": stat}, field="ranks")
         setattr(locked, field, getattr(locked, field) - ranks)
         setbacks = dict(locked.stat_setbacks or {})
         setbacks[stat] = setbacks.get(stat, 0) + ranks

@@ -9,6 +9,8 @@ from __future__ import annotations
 import uuid
 
 from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from characters.models import STAT_FIELDS
 from rulebook import RulesError
@@ -22,17 +24,17 @@ from .models import Adventure, Complication, MacGuffin
 
 #: The Karma spends a page offers, in the order of the article's "Other Uses For Karma".
 SPEND_CHOICES = [
-    ("reroll", "Reroll a failed roll (1)"),
-    ("assist", "+5 to another's roll (1)"),
-    ("skill_points", "Skill points (2 per Karma)"),
-    ("stat_raise", "Raise a stat"),
-    ("disadvantage_removal", "Remove a disadvantage rank (1)"),
-    ("good_fortune", "Stroke of good fortune (GM)"),
-    ("delay_transition", "Delay a Zener Transition"),
-    ("setback_payoff", "Pay off a setback (GM, 1 per point)"),
+    ("reroll", _("Reroll a failed roll (1)")),
+    ("assist", _("+5 to another's roll (1)")),
+    ("skill_points", _("Skill points (2 per Karma)")),
+    ("stat_raise", _("Raise a stat")),
+    ("disadvantage_removal", _("Remove a disadvantage rank (1)")),
+    ("good_fortune", _("Stroke of good fortune (GM)")),
+    ("delay_transition", _("Delay a Zener Transition")),
+    ("setback_payoff", _("Pay off a setback (GM, 1 per point)")),
 ]
-MACGUFFIN_PRESETS = [("4", "4 · minor improvement"), ("10", "10 · new capability"),
-                     ("20", "20 · limitation removed"), ("other", "Other")]
+MACGUFFIN_PRESETS = [("4", _("4 · minor improvement")), ("10", _("10 · new capability")),
+                     ("20", _("20 · limitation removed")), ("other", _("Other"))]
 
 
 def new_key() -> str:
@@ -53,38 +55,45 @@ class KeyedForm(forms.Form):
 
 def stat_choices(character) -> list[tuple[str, str]]:
     """Return each stat with its value now and the Karma its next point costs."""
-    choices = [("", "Pick a stat")]
+    choices = [("", gettext("Pick a stat"))]
     for code in PRIMARY_STATS:
         value = getattr(character, STAT_FIELDS[code])
         try:
-            label = f"{code} {value} → {value + 1} · {stat_raise_cost(value)} Karma" if value < STAT_MAX \
-                else f"{code} {value} (maximum)"
+            label = (gettext("%(stat)s %(value)s → %(next)s · %(cost)s Karma")
+                     % {"stat": code, "value": value, "next": value + 1, "cost": stat_raise_cost(value)}
+                     if value < STAT_MAX else gettext("%(stat)s %(value)s (maximum)") % {"stat": code, "value": value})
         except RulesError:
             label = f"{code} {value}"
         choices.append((code, label))
     return choices
 
 
+def with_rank(disadvantage) -> str:
+    """A disadvantage as a choice: its name and its rank."""
+    return gettext("%(name)s (rank %(ranks)s)") % {"name": disadvantage.name, "ranks": disadvantage.ranks}
+
+
 class SpendForm(KeyedForm):
     kind = forms.ChoiceField(choices=SPEND_CHOICES, widget=forms.RadioSelect, initial="reroll")
-    helped = forms.TypedChoiceField(coerce=int, required=False, label="Character you help")
-    amount = forms.IntegerField(min_value=1, max_value=1000, required=False, label="Karma to convert")
-    stat = forms.ChoiceField(required=False, label="Stat")
-    disadvantage = forms.TypedChoiceField(coerce=int, required=False, label="Disadvantage")
-    override = forms.BooleanField(required=False, label="GM: allow another rank this adventure")
-    cost = forms.IntegerField(min_value=1, max_value=1000, required=False, label="Cost (successful rolls replaced)")
-    time_index = forms.IntegerField(min_value=1, max_value=40, required=False, label="Delay (time-chart index)")
-    reason = forms.CharField(max_length=limits.KARMA_REASON, required=False, label="Why (optional)")
+    helped = forms.TypedChoiceField(coerce=int, required=False, label=_("Character you help"))
+    amount = forms.IntegerField(min_value=1, max_value=1000, required=False, label=_("Karma to convert"))
+    stat = forms.ChoiceField(required=False, label=_("Stat"))
+    disadvantage = forms.TypedChoiceField(coerce=int, required=False, label=_("Disadvantage"))
+    override = forms.BooleanField(required=False, label=_("GM: allow another rank this adventure"))
+    cost = forms.IntegerField(min_value=1, max_value=1000, required=False,
+                              label=_("Cost (successful rolls replaced)"))
+    time_index = forms.IntegerField(min_value=1, max_value=40, required=False, label=_("Delay (time-chart index)"))
+    reason = forms.CharField(max_length=limits.KARMA_REASON, required=False, label=_("Why (optional)"))
 
     #: What each kind needs, with the message shown when it is missing.
     NEEDS = {
-        "assist": ("helped", "Pick the character you help."),
-        "skill_points": ("amount", "Say how much Karma to convert."),
-        "stat_raise": ("stat", "Pick the stat to raise."),
-        "disadvantage_removal": ("disadvantage", "Pick the disadvantage to reduce."),
-        "good_fortune": ("cost", "Enter the cost: the number of successful rolls it replaces."),
-        "delay_transition": ("time_index", "Enter the delay as a time-chart index."),
-        "setback_payoff": ("stat", "Pick the stat the setback lowered."),
+        "assist": ("helped", _("Pick the character you help.")),
+        "skill_points": ("amount", _("Say how much Karma to convert.")),
+        "stat_raise": ("stat", _("Pick the stat to raise.")),
+        "disadvantage_removal": ("disadvantage", _("Pick the disadvantage to reduce.")),
+        "good_fortune": ("cost", _("Enter the cost: the number of successful rolls it replaces.")),
+        "delay_transition": ("time_index", _("Enter the delay as a time-chart index.")),
+        "setback_payoff": ("stat", _("Pick the stat the setback lowered.")),
     }
 
     def __init__(self, *args, character, others, disadvantages, can_delay: bool = True, **kwargs):
@@ -94,10 +103,10 @@ class SpendForm(KeyedForm):
         self.can_delay = can_delay
         # The time chart beside the delay: index → how many times longer the stay becomes.
         self.time_chart = [(index, time_multiplier(index)) for index in range(1, 14)]
-        self.fields["helped"].choices = [("", "Pick a character")] + [(c.pk, c.name) for c in others]
+        self.fields["helped"].choices = [("", gettext("Pick a character"))] + [(c.pk, c.name) for c in others]
         self.fields["stat"].choices = stat_choices(character)
-        self.fields["disadvantage"].choices = [("", "Pick a disadvantage")] + [
-            (d.pk, f"{d.name} (rank {d.ranks})") for d in disadvantages]
+        self.fields["disadvantage"].choices = [("", gettext("Pick a disadvantage"))] + [
+            (d.pk, with_rank(d)) for d in disadvantages]
 
     def clean(self):
         data = super().clean()
@@ -119,14 +128,14 @@ class SpendForm(KeyedForm):
 
 
 class AwardForm(KeyedForm):
-    KINDS = [("complication", "GM complication (+2 each)"), ("npc_boost", "NPC +10 boost (+1 each)"),
-             ("manual", "Manual correction (±)")]
+    KINDS = [("complication", _("GM complication (+2 each)")), ("npc_boost", _("NPC +10 boost (+1 each)")),
+             ("manual", _("Manual correction (±)"))]
     kind = forms.ChoiceField(choices=KINDS, widget=forms.RadioSelect, initial="complication")
     characters = forms.TypedMultipleChoiceField(coerce=int, widget=forms.CheckboxSelectMultiple,
-                                                label="Characters")
+                                                label=_("Characters"))
     amount = forms.IntegerField(min_value=-1000, max_value=1000, required=False,
-                                label="Amount (manual only; negative to correct)")
-    reason = forms.CharField(max_length=limits.KARMA_REASON, label="Why")
+                                label=_("Amount (manual only; negative to correct)"))
+    reason = forms.CharField(max_length=limits.KARMA_REASON, label=_("Why"))
 
     def __init__(self, *args, characters, **kwargs):
         super().__init__(*args, **kwargs)
@@ -135,26 +144,26 @@ class AwardForm(KeyedForm):
     def clean(self):
         data = super().clean()
         if data.get("kind") == "manual" and "amount" not in self.errors and not data.get("amount"):
-            self.add_error("amount", "A manual award needs a non-zero amount.")
+            self.add_error("amount", gettext("A manual award needs a non-zero amount."))
         return data
 
 
 class AdventureStartForm(forms.Form):
-    name = forms.CharField(max_length=limits.ADVENTURE_NAME, label="Adventure", validators=[validate_name])
-    base_xp = forms.IntegerField(min_value=0, max_value=100, initial=2, label="Base XP",
-                                 help_text="Typically 1–3 per session.")
+    name = forms.CharField(max_length=limits.ADVENTURE_NAME, label=_("Adventure"), validators=[validate_name])
+    base_xp = forms.IntegerField(min_value=0, max_value=100, initial=2, label=_("Base XP"),
+                                 help_text=_("Typically 1–3 per session."))
 
 
 class TokenForm(forms.Form):
-    note = forms.CharField(max_length=limits.TOKEN_NOTE, required=False, label="Bad news",
-                           widget=forms.TextInput(attrs={"placeholder": "What went wrong (+1 XP)"}))
+    note = forms.CharField(max_length=limits.TOKEN_NOTE, required=False, label=_("Bad news"),
+                           widget=forms.TextInput(attrs={"placeholder": _("What went wrong (+1 XP)")}))
 
 
 class CloseForm(forms.Form):
     outcome = forms.ChoiceField(choices=Adventure.Outcome.choices, widget=forms.RadioSelect, initial="none")
-    permanent = forms.BooleanField(required=False, label="The solution is permanent (×2)")
+    permanent = forms.BooleanField(required=False, label=_("The solution is permanent (×2)"))
     selfish = forms.TypedMultipleChoiceField(coerce=int, required=False, widget=forms.CheckboxSelectMultiple,
-                                             label="Selfish or amoral (−1)")
+                                             label=_("Selfish or amoral (−1)"))
 
     def __init__(self, *args, characters, **kwargs):
         super().__init__(*args, **kwargs)
@@ -162,14 +171,15 @@ class CloseForm(forms.Form):
 
 
 class MacGuffinForm(forms.Form):
-    name = forms.CharField(max_length=limits.MACGUFFIN_NAME, validators=[validate_name],
-                           widget=forms.TextInput(attrs={"placeholder": "Crystal radio set"}))
-    limitation = forms.CharField(max_length=limits.MACGUFFIN_LIMITATION, required=False, label="Limitation it lifts")
+    name = forms.CharField(max_length=limits.MACGUFFIN_NAME, validators=[validate_name], label=_("Name"),
+                           widget=forms.TextInput(attrs={"placeholder": _("Crystal radio set")}))
+    limitation = forms.CharField(max_length=limits.MACGUFFIN_LIMITATION, required=False,
+                                 label=_("Limitation it lifts"))
     target_preset = forms.ChoiceField(choices=MACGUFFIN_PRESETS, widget=forms.RadioSelect, initial="4",
-                                      label="Target")
-    target = forms.IntegerField(min_value=1, max_value=1000, required=False, label="Target in Karma")
+                                      label=_("Target"))
+    target = forms.IntegerField(min_value=1, max_value=1000, required=False, label=_("Target in Karma"))
     upgrade = forms.ChoiceField(choices=MacGuffin.Upgrade.choices, required=False,
-                                label="Unlocks (one of the three upgrades for delaying transitions)")
+                                label=_("Unlocks (one of the three upgrades for delaying transitions)"))
 
     def clean(self):
         data = super().clean()
@@ -177,34 +187,35 @@ class MacGuffinForm(forms.Form):
         if preset and preset != "other":
             data["target"] = int(preset)
         elif preset == "other" and "target" not in self.errors and not data.get("target"):
-            self.add_error("target", "Enter the target in Karma.")
+            self.add_error("target", gettext("Enter the target in Karma."))
         return data
 
 
 class ContributionForm(KeyedForm):
-    character = forms.TypedChoiceField(coerce=int, label="From")
-    amount = forms.IntegerField(min_value=1, max_value=1000, initial=1, label="Karma")
+    character = forms.TypedChoiceField(coerce=int, label=_("From"))
+    amount = forms.IntegerField(min_value=1, max_value=1000, initial=1, label=_("Karma"))
 
     def __init__(self, *args, characters, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["character"].choices = [(c.pk, f"{c.name} ({c.karma} Karma)") for c in characters]
+        self.fields["character"].choices = [
+            (c.pk, gettext("%(name)s (%(karma)s Karma)") % {"name": c.name, "karma": c.karma}) for c in characters]
 
 
 class ComplicationForm(forms.Form):
-    cause = forms.ChoiceField(choices=Complication.Cause.choices)
-    form = forms.ChoiceField(choices=Complication.Form.choices, widget=forms.RadioSelect, label="Form")
-    ranks = forms.IntegerField(min_value=1, max_value=20)
-    description = forms.CharField(max_length=limits.COMPLICATION_DESCRIPTION, label="What happens",
-                                  widget=forms.TextInput(attrs={"placeholder": "The radio gives them away"}))
+    cause = forms.ChoiceField(choices=Complication.Cause.choices, label=_("Cause"))
+    form = forms.ChoiceField(choices=Complication.Form.choices, widget=forms.RadioSelect, label=_("Form"))
+    ranks = forms.IntegerField(min_value=1, max_value=20, label=_("Ranks"))
+    description = forms.CharField(max_length=limits.COMPLICATION_DESCRIPTION, label=_("What happens"),
+                                  widget=forms.TextInput(attrs={"placeholder": _("The radio gives them away")}))
     nullify = forms.TypedChoiceField(coerce=int, required=False, empty_value=None,
-                                     label="Debt: the disadvantage it nullifies (optional)")
+                                     label=_("Debt: the disadvantage it nullifies (optional)"))
     worsen = forms.TypedMultipleChoiceField(coerce=int, required=False, widget=forms.CheckboxSelectMultiple,
-                                            label="Disadvantages to worsen")
+                                            label=_("Disadvantages to worsen"))
     stat = forms.ChoiceField(required=False, choices=[("", "—")] + [(c, c) for c in PRIMARY_STATS],
-                             label="Stat lost (semi-permanent)")
+                             label=_("Stat lost (semi-permanent)"))
 
     def __init__(self, *args, disadvantages, **kwargs):
         super().__init__(*args, **kwargs)
-        choices = [(d.pk, f"{d.name} (rank {d.ranks})") for d in disadvantages]
+        choices = [(d.pk, with_rank(d)) for d in disadvantages]
         self.fields["nullify"].choices = [("", "—")] + choices
         self.fields["worsen"].choices = choices

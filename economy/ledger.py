@@ -11,12 +11,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.db import IntegrityError, transaction
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from campaign.changes import change_set
 from campaign.errors import CampaignConflict, CampaignError
 from characters.models import Character
 from zenergate_site import limits
 
+from .common import in_sentence
 from .models import KarmaEntry
 
 Kind = KarmaEntry.Kind
@@ -40,8 +43,9 @@ def _existing(character_id: int, key: str | None, kind: str) -> KarmaEntry | Non
         return None
     entry = KarmaEntry.objects.filter(character_id=character_id, idempotency_key=key).first()
     if entry is not None and entry.kind != kind:
-        raise CampaignConflict(f"That idempotency key was already used for a {entry.get_kind_display().lower()}; "
-                               "send a new key for a new request.", field="idempotency_key")
+        raise CampaignConflict(_("That idempotency key was already used for a %(kind)s; send a new key for a new "
+                                 "request.") % {"kind": in_sentence(entry.get_kind_display())},
+                               field="idempotency_key")
     return entry
 
 
@@ -55,9 +59,9 @@ def karma_post(*, character: Character, amount: int, kind: str, by, reason: str 
     points…): if it raises, nothing is posted.
     """
     if isinstance(amount, bool) or not isinstance(amount, int):
-        raise CampaignError("The amount must be a whole number.", field="amount")
+        raise CampaignError(_("The amount must be a whole number."), field="amount")
     if idempotency_key is not None and (not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 120):
-        raise CampaignError("The idempotency key is a string of 1–100 characters.", field="idempotency_key")
+        raise CampaignError(_("The idempotency key is a string of 1–100 characters."), field="idempotency_key")
     try:
         with transaction.atomic():
             locked = Character.objects.select_for_update(no_key=True).select_related("campaign").get(pk=character.pk)
@@ -67,11 +71,12 @@ def karma_post(*, character: Character, amount: int, kind: str, by, reason: str 
                 return replay, False
             if locked.state != Character.State.ACTIVE and kind != Kind.OPENING:
                 raise CampaignConflict(
-                    f"{locked.name} is {locked.get_state_display().lower()}: Karma moves only once the GM has "
-                    "approved the sheet.", field="character")
+                    _("%(name)s is %(state)s: Karma moves only once the GM has approved the sheet.")
+                    % {"name": locked.name, "state": in_sentence(locked.get_state_display())}, field="character")
             balance = locked.karma + amount
             if balance < 0:
-                raise KarmaShort(f"{locked.name} has {locked.karma} Karma; this needs {-amount}.", field="amount")
+                raise KarmaShort(_("%(name)s has %(karma)s Karma; this needs %(cost)s.")
+                                 % {"name": locked.name, "karma": locked.karma, "cost": -amount}, field="amount")
             extra = effect(locked) if effect else None
             locked.karma = balance
             locked.save(update_fields=["karma", "updated_at"])
@@ -81,7 +86,9 @@ def karma_post(*, character: Character, amount: int, kind: str, by, reason: str 
                 idempotency_key=idempotency_key,
                 data={**(data or {}), **(extra or {})}, by=by if getattr(by, "is_authenticated", False) else None,
             )
-            write.audit(f"karma.{kind}", f"{locked.name}: {amount:+d} Karma ({KarmaEntry.Kind(kind).label.lower()})"
+            with translation.override(None):  # the log's stored summary stays in the words of the code
+                label = str(KarmaEntry.Kind(kind).label).lower()
+            write.audit(f"karma.{kind}", f"{locked.name}: {amount:+d} Karma ({label})"
                         + (f": {reason}" if reason else ""),
                         data={"character": locked.pk, "entry": entry.pk,
                               # An assist names the helped too: the log's filter finds it under both.

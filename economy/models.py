@@ -9,6 +9,7 @@ campaign app: a database made before the move upgrades without rewriting a row (
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
 
 from campaign.models import Campaign
 from characters.models import Character
@@ -19,9 +20,9 @@ class Adventure(models.Model):
     """One adventure: its base XP, its bad-news tokens and, once closed, its payout."""
 
     class Outcome(models.TextChoices):
-        NONE = "none", "Survived (×1)"
-        ADVICE = "advice", "Locals implement the PCs' advice (×1.5)"
-        SOLUTION = "solution", "PCs implement the solution (×2)"
+        NONE = "none", _("Survived (×1)")
+        ADVICE = "advice", _("Locals implement the PCs' advice (×1.5)")
+        SOLUTION = "solution", _("PCs implement the solution (×2)")
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="adventures")
     name = models.CharField(max_length=limits.ADVENTURE_NAME)
@@ -61,16 +62,16 @@ class MacGuffin(models.Model):
     """A Campaign MacGuffin: a pool every PC can pay Karma into to lift a campaign limitation."""
 
     class Status(models.TextChoices):
-        FUNDING = "funding", "Funding"
-        FUNDED = "funded", "Funded: takes effect next adventure"
-        IN_EFFECT = "in_effect", "In effect"
+        FUNDING = "funding", _("Funding")
+        FUNDED = "funded", _("Funded: takes effect next adventure")
+        IN_EFFECT = "in_effect", _("In effect")
 
     class Upgrade(models.TextChoices):
         NONE = "", "—"
         # Keys as in rulebook.karma.DELAY_TRANSITION_UPGRADES: all three unlock delaying transitions.
-        MEITNER = "enlarged_meitner_field", "Enlarged Meitner field"
-        COMMS = "limited_comms", "Limited comms to Zener Command"
-        DETECTION = "transition_threshold_detection", "Zener Transition threshold detection"
+        MEITNER = "enlarged_meitner_field", _("Enlarged Meitner field")
+        COMMS = "limited_comms", _("Limited comms to Zener Command")
+        DETECTION = "transition_threshold_detection", _("Zener Transition threshold detection")
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="macguffins")
     name = models.CharField(max_length=limits.MACGUFFIN_NAME)
@@ -105,20 +106,20 @@ class KarmaEntry(models.Model):
     """One line of a character's Karma ledger. Append-only: corrections are new entries."""
 
     class Kind(models.TextChoices):
-        OPENING = "opening", "Starting Karma"
-        PAYOUT = "payout", "Adventure payout"
-        COMPLICATION = "complication", "GM complication (+2)"
-        NPC_BOOST = "npc_boost", "NPC boost (+1)"
-        MANUAL = "manual", "GM correction"
-        REROLL = "reroll", "Reroll"
-        ASSIST = "assist", "+5 to another's roll"
-        SKILL_POINTS = "skill_points", "Converted to skill points"
-        STAT_RAISE = "stat_raise", "Stat raise"
-        DISADVANTAGE_REMOVAL = "disadvantage_removal", "Disadvantage rank removed"
-        GOOD_FORTUNE = "good_fortune", "Stroke of good fortune"
-        DELAY_TRANSITION = "delay_transition", "Delayed a Zener Transition"
-        SETBACK_PAYOFF = "setback_payoff", "Setback paid off"
-        MACGUFFIN = "macguffin", "Campaign MacGuffin"
+        OPENING = "opening", _("Starting Karma")
+        PAYOUT = "payout", _("Adventure payout")
+        COMPLICATION = "complication", _("GM complication (+2)")
+        NPC_BOOST = "npc_boost", _("NPC boost (+1)")
+        MANUAL = "manual", _("GM correction")
+        REROLL = "reroll", _("Reroll")
+        ASSIST = "assist", _("+5 to another's roll")
+        SKILL_POINTS = "skill_points", _("Converted to skill points")
+        STAT_RAISE = "stat_raise", _("Stat raise")
+        DISADVANTAGE_REMOVAL = "disadvantage_removal", _("Disadvantage rank removed")
+        GOOD_FORTUNE = "good_fortune", _("Stroke of good fortune")
+        DELAY_TRANSITION = "delay_transition", _("Delayed a Zener Transition")
+        SETBACK_PAYOFF = "setback_payoff", _("Setback paid off")
+        MACGUFFIN = "macguffin", _("Campaign MacGuffin")
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="karma_entries")
     # PROTECT: the ledger is append-only; a character who has Karma history is retired, never deleted.
@@ -138,7 +139,7 @@ class KarmaEntry(models.Model):
     class Meta:
         db_table = "campaign_karmaentry"
         ordering = ["-created_at", "-id"]
-        verbose_name_plural = "Karma entries"
+        verbose_name_plural = _("Karma entries")
         constraints = [
             models.CheckConstraint(condition=Q(balance_after__gte=0), name="karma_entry_balance_never_negative"),
             models.UniqueConstraint(fields=["character", "idempotency_key"], condition=Q(idempotency_key__isnull=False),
@@ -157,13 +158,13 @@ class Complication(models.Model):
     """A setback the GM records to settle Karmic Debt or Karmic Starvation, in play."""
 
     class Cause(models.TextChoices):
-        DEBT = "debt", "Karmic Debt"
-        STARVATION = "starvation", "Karmic Starvation"
+        DEBT = "debt", _("Karmic Debt")
+        STARVATION = "starvation", _("Karmic Starvation")
 
     class Form(models.TextChoices):
-        WORSEN = "worsen", "Other disadvantages worsened"
-        STAT_LOSS = "stat_loss", "Semi-permanent stat loss"
-        BLOWN_ROLL = "blown_roll", "A mission-critical roll deliberately blown"
+        WORSEN = "worsen", _("Other disadvantages worsened")
+        STAT_LOSS = "stat_loss", _("Semi-permanent stat loss")
+        BLOWN_ROLL = "blown_roll", _("A mission-critical roll deliberately blown")
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="complications")
     character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="complications")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.db.models import Count, Sum
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from campaign.changes import change_set
 from campaign.errors import CampaignConflict, CampaignError
@@ -27,16 +28,16 @@ def macguffin_create(*, campaign: Campaign, name: str, limitation: str, target: 
     write = change_set(campaign=campaign.pk, by=by)
     name = (name or "").strip()
     if not name:
-        raise CampaignError("Name the MacGuffin (e.g. “crystal radio set”).", field="name")
+        raise CampaignError(_("Name the MacGuffin (e.g. “crystal radio set”)."), field="name")
     if isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= 1000:
-        raise CampaignError("The target is a whole number of Karma from 1 to 1000 (4 minor, 10 new capability, "
-                            "20 limitation removed).", field="target")
+        raise CampaignError(_("The target is a whole number of Karma from 1 to 1000 (4 minor, 10 new capability, "
+                              "20 limitation removed)."), field="target")
     if upgrade and upgrade not in MacGuffin.Upgrade.values:
-        raise CampaignError("Unknown upgrade.", field="upgrade")
+        raise CampaignError(_("Unknown upgrade."), field="upgrade")
     # One pool per upgrade, even when two GMs race.
     write.lock(Campaign.objects.filter(pk=campaign.pk))
     if upgrade and campaign.macguffins.filter(upgrade=upgrade).exists():
-        raise CampaignConflict("That upgrade already has a MacGuffin.", field="upgrade")
+        raise CampaignConflict(_("That upgrade already has a MacGuffin."), field="upgrade")
     macguffin = MacGuffin.objects.create(campaign=campaign, name=name[:limits.MACGUFFIN_NAME],
                                          limitation=(limitation or "")[:limits.MACGUFFIN_LIMITATION],
                                          target=target, upgrade=upgrade or "")
@@ -50,18 +51,20 @@ def macguffin_contribute(*, macguffin: MacGuffin, character: Character, amount: 
                          by) -> tuple[KarmaEntry, bool]:
     """Pay Karma from a character into a MacGuffin pool; never past its target, never twice."""
     if character.campaign_id != macguffin.campaign_id:
-        raise CampaignError("That character is not in this MacGuffin's campaign.", field="character")
+        raise CampaignError(_("That character is not in this MacGuffin's campaign."), field="character")
     if not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 100:
-        raise CampaignError("Send an idempotency key (1–100 characters).", field="idempotency_key")
+        raise CampaignError(_("Send an idempotency key (1–100 characters)."), field="idempotency_key")
     price = rules_call(spend_cost, "macguffin", amount=amount, field="amount")
     idempotency_key = client_key(idempotency_key)
 
     def effect(locked: Character):
         pool = MacGuffin.objects.select_for_update(no_key=True).get(pk=macguffin.pk)
         if pool.status != MacGuffin.Status.FUNDING:
-            raise CampaignConflict(f"{pool.name} is already funded.", field="amount")
+            raise CampaignConflict(_("%(name)s is already funded.") % {"name": pool.name}, field="amount")
         if pool.progress + price.cost > pool.target:
-            raise CampaignConflict(f"{pool.name} needs only {pool.target - pool.progress} more.", field="amount")
+            raise CampaignConflict(_("%(name)s needs only %(left)s more.") % {"name": pool.name,
+                                                                                "left": pool.target - pool.progress},
+                                       field="amount")
         pool.progress += price.cost
         fields = ["progress"]
         if pool.progress == pool.target:

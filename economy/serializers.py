@@ -4,6 +4,7 @@ One for input and one for output per endpoint. They check the shape and type of 
 client sends; every rule (costs, limits, who may spend what) is ``economy``'s.
 """
 
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from rulebook.karma import SPEND_KINDS
@@ -61,20 +62,20 @@ class KarmaSpendIn(StrictInput):
     kind = serializers.ChoiceField(choices=SPEND_KIND_CHOICES)
     idempotency_key = _key_field()
     reason = TextField(max_length=limits.KARMA_REASON, required=False, allow_blank=True)
-    character = _id_field(required=False, help_text="assist: the character helped")
-    amount = _karma_field(required=False, help_text="skill_points: Karma converted (2 skill points each)")
+    character = _id_field(required=False, help_text=_("assist: the character helped"))
+    amount = _karma_field(required=False, help_text=_("skill_points: Karma converted (2 skill points each)"))
     stat = serializers.ChoiceField(choices=list(PRIMARY_STATS), required=False,
-                                   help_text="stat_raise; setback_payoff (the stat a Complication lowered)")
-    disadvantage = _id_field(required=False, help_text="disadvantage_removal: the disadvantage")
+                                   help_text=_("stat_raise; setback_payoff (the stat a Complication lowered)"))
+    disadvantage = _id_field(required=False, help_text=_("disadvantage_removal: the disadvantage"))
     override = FlagField(required=False,
-                                        help_text="disadvantage_removal, GM only: allow a second rank this adventure")
-    cost = _karma_field(required=False, help_text="good_fortune, GM only: rolls it replaces")
+                                        help_text=_("disadvantage_removal, GM only: allow a second rank this adventure"))
+    cost = _karma_field(required=False, help_text=_("good_fortune, GM only: rolls it replaces"))
     time_index = WholeNumberField(min_value=-100, max_value=100, required=False,
-                                  help_text="delay_transition: the delay's time-chart index")
+                                  help_text=_("delay_transition: the delay's time-chart index"))
 
 
 class KarmaSpendOut(serializers.Serializer):
-    balance = serializers.IntegerField(help_text="the balance right after this spend")
+    balance = serializers.IntegerField(help_text=_("the balance right after this spend"))
     entry = KarmaEntryOut()
 
 
@@ -86,7 +87,7 @@ class KarmaFlagsOut(serializers.Serializer):
 class AwardIn(StrictInput):
     kind = serializers.ChoiceField(choices=sorted(AWARD_KINDS))
     characters = serializers.ListField(child=_id_field(), allow_empty=False, max_length=100)
-    amount = _karma_field(required=False, allow_null=True, help_text="manual only; negative for a correction")
+    amount = _karma_field(required=False, allow_null=True, help_text=_("manual only; negative for a correction"))
     reason = TextField(max_length=limits.KARMA_REASON)
     # Each character's entry gets "<key>:<character id>", which must fit the ledger's 100 characters.
     idempotency_key = _key_field(max_length=80, required=False, allow_null=True)
@@ -132,7 +133,7 @@ class PayoutOut(serializers.Serializer):
     character = serializers.IntegerField()
     name = serializers.CharField()
     karma = serializers.IntegerField()
-    breakdown = serializers.ListField(child=serializers.ListField(), help_text="[label, Karma] pairs")
+    breakdown = serializers.ListField(child=serializers.ListField(), help_text=_("[label, Karma] pairs"))
 
 
 class CloseOut(serializers.Serializer):
@@ -153,7 +154,7 @@ class MacGuffinOut(serializers.ModelSerializer):
 class MacGuffinIn(StrictInput):
     name = NameField(max_length=limits.MACGUFFIN_NAME)
     limitation = TextField(max_length=limits.MACGUFFIN_LIMITATION, required=False, allow_blank=True, default="")
-    target = WholeNumberField(min_value=1, max_value=1000, help_text="4 minor, 10 new capability, 20 removed")
+    target = WholeNumberField(min_value=1, max_value=1000, help_text=_("4 minor, 10 new capability, 20 removed"))
     upgrade = serializers.ChoiceField(choices=MacGuffin.Upgrade.choices, required=False, allow_blank=True,
                                       default="")
 
@@ -165,9 +166,9 @@ class ContributionIn(StrictInput):
 
 
 class ContributionOut(serializers.Serializer):
-    progress = serializers.IntegerField(help_text="the pool right after this contribution")
+    progress = serializers.IntegerField(help_text=_("the pool right after this contribution"))
     target = serializers.IntegerField()
-    balance = serializers.IntegerField(help_text="the character's balance right after it")
+    balance = serializers.IntegerField(help_text=_("the character's balance right after it"))
     entry = KarmaEntryOut()
 
 
@@ -186,8 +187,8 @@ class ComplicationIn(StrictInput):
     ranks = WholeNumberField(min_value=1, max_value=20)
     description = TextField(max_length=limits.COMPLICATION_DESCRIPTION)
     nullify = _id_field(required=False, allow_null=True,
-                        help_text="debt: the disadvantage that earns nothing, removed by the Complication")
+                        help_text=_("debt: the disadvantage that earns nothing, removed by the Complication"))
     worsen = serializers.ListField(child=_id_field(), required=False, default=list, max_length=50,
-                                   help_text="form worsen: the disadvantages that gain ranks")
+                                   help_text=_("form worsen: the disadvantages that gain ranks"))
     stat = serializers.ChoiceField(choices=list(PRIMARY_STATS), required=False, allow_null=True,
-                                   help_text="form stat_loss: the stat that is lost")
+                                   help_text=_("form stat_loss: the stat that is lost"))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from campaign.errors import CampaignConflict, CampaignError
 from characters.models import STAT_FIELDS, Character, Disadvantage
 from economy.ledger import KarmaShort, client_key, karma_post
@@ -17,6 +19,7 @@ from zenergate_site import limits
 from .common import (
     GM_ONLY_SPENDS,
     current_adventure,
+    in_sentence,
     removals_this_adventure,
     rules_call,
     rules_refusal,
@@ -26,6 +29,17 @@ from .models import KarmaEntry
 
 
 # --- Spends -------------------------------------------------------------------------------
+def _gm_only_message(kind: str) -> str:
+    """Why a player cannot make a spend only the GM prices or allows."""
+    if kind == "good_fortune":
+        return _("The GM sets the price of a stroke of good fortune; ask them to enter it.")
+    return _("A setback is paid off when the GM deems it right: ask the GM.")
+
+
+def _stat_to_raise() -> str:
+    return _("Name the stat to raise: one of %(stats)s.") % {"stats": " ".join(PRIMARY_STATS)}
+
+
 def spend_quote(*, character: Character, kind: str, params: dict, is_gm: bool):
     """Price a spend without posting it: the rulebook's ``KarmaSpend``, or the reason it is refused.
 
@@ -34,27 +48,26 @@ def spend_quote(*, character: Character, kind: str, params: dict, is_gm: bool):
     the spend it previews. Raises CampaignError / CampaignConflict like the spend would.
     """
     if kind not in SPEND_KINDS or kind == "macguffin":
-        raise CampaignError(f"Unknown spend {kind!r}.", field="kind")
+        raise CampaignError(_("Unknown spend %(kind)r.") % {"kind": kind}, field="kind")
     if kind in GM_ONLY_SPENDS and not is_gm:
-        raise CampaignError({"good_fortune": "The GM sets the price of a stroke of good fortune; ask them to enter it.",
-                             "setback_payoff": "A setback is paid off when the GM deems it right: ask the GM."}[kind],
-                            field="kind")
+        raise CampaignError(_gm_only_message(kind), field="kind")
     if character.state != Character.State.ACTIVE:
-        raise CampaignConflict(f"{character.name} is {character.get_state_display().lower()}: Karma moves only "
-                               "once the GM has approved the sheet.", field="character")
+        raise CampaignConflict(_("%(name)s is %(state)s: Karma moves only once the GM has approved the sheet.")
+                               % {"name": character.name, "state": in_sentence(character.get_state_display())},
+                               field="character")
     rules_params: dict = {}
     if kind == "skill_points":
         rules_params["amount"] = params.get("amount")
     elif kind == "stat_raise":
         if params.get("stat") not in PRIMARY_STATS:
-            raise CampaignError(f"Name the stat to raise: one of {' '.join(PRIMARY_STATS)}.", field="stat")
+            raise CampaignError(_stat_to_raise(), field="stat")
         rules_params["current"] = getattr(character, STAT_FIELDS[params["stat"]])
     elif kind == "disadvantage_removal":
         wanted = params.get("disadvantage")
         item = (Disadvantage.objects.filter(pk=wanted, character=character).first()
                 if isinstance(wanted, int) and not isinstance(wanted, bool) else None)
         if item is None:
-            raise CampaignError("Name one of this character's disadvantages.", field="disadvantage")
+            raise CampaignError(_("Name one of this character's disadvantages."), field="disadvantage")
         rules_params.update(removed_this_adventure=removals_this_adventure(character, item,
                                                                            current_adventure(character.campaign)),
                             gm_override=bool(params.get("override")) and is_gm,
@@ -64,7 +77,7 @@ def spend_quote(*, character: Character, kind: str, params: dict, is_gm: bool):
     elif kind == "setback_payoff":
         stat = params.get("stat")
         if stat not in (character.stat_setbacks or {}):
-            raise CampaignError("Name a stat this character lost to a Complication.", field="stat")
+            raise CampaignError(_("Name a stat this character lost to a Complication."), field="stat")
         rules_params["setback"] = character.stat_setbacks[stat]
     elif kind == "delay_transition":
         missing = set(DELAY_TRANSITION_UPGRADES) - upgrades_in_effect(character.campaign)
@@ -79,7 +92,8 @@ def spend_quote(*, character: Character, kind: str, params: dict, is_gm: bool):
                  "good_fortune": "cost", "delay_transition": "time_index", "setback_payoff": "stat"}.get(kind, "kind")
         raise (CampaignError if bad_input else CampaignConflict)(str(exc), field=field) from None
     if spend.cost > character.karma:
-        raise KarmaShort(f"{character.name} has {character.karma} Karma; this needs {spend.cost}.", field="amount")
+        raise KarmaShort(_("%(name)s has %(karma)s Karma; this needs %(cost)s.")
+                         % {"name": character.name, "karma": character.karma, "cost": spend.cost}, field="amount")
     return spend
 
 
@@ -92,21 +106,20 @@ def karma_spend(*, character: Character, kind: str, idempotency_key: str, by, is
     """
     if kind not in SPEND_KINDS or kind == "macguffin":
         allowed = ", ".join(k for k in SPEND_KINDS if k != "macguffin")
-        raise CampaignError(f"Unknown spend {kind!r}: use one of {allowed} (MacGuffins take contributions).",
-                            field="kind")
+        raise CampaignError(_("Unknown spend %(kind)r: use one of %(allowed)s (MacGuffins take contributions).")
+                            % {"kind": kind, "allowed": allowed}, field="kind")
     if not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 100:
-        raise CampaignError("Send an idempotency key (1–100 characters) with every spend.", field="idempotency_key")
+        raise CampaignError(_("Send an idempotency key (1–100 characters) with every spend."),
+                            field="idempotency_key")
     idempotency_key = client_key(idempotency_key)
     replay = KarmaEntry.objects.filter(character=character, idempotency_key=idempotency_key).first()
     if replay is not None:
         if replay.kind != kind:
-            raise CampaignConflict("That idempotency key was already used for another kind of spend; send a new "
-                                   "key for a new request.", field="idempotency_key")
+            raise CampaignConflict(_("That idempotency key was already used for another kind of spend; send a new "
+                                     "key for a new request."), field="idempotency_key")
         return replay, False
     if kind in GM_ONLY_SPENDS and not is_gm:
-        raise CampaignError({"good_fortune": "The GM sets the price of a stroke of good fortune; ask them to enter it.",
-                             "setback_payoff": "A setback is paid off when the GM deems it right: ask the GM."}[kind],
-                            field="kind")
+        raise CampaignError(_gm_only_message(kind), field="kind")
     campaign = character.campaign
     adventure = current_adventure(campaign)
     reason = str(params.get("reason", ""))[:limits.KARMA_REASON]
@@ -117,7 +130,7 @@ def karma_spend(*, character: Character, kind: str, idempotency_key: str, by, is
         helped = (Character.objects.filter(pk=helped_id, campaign=campaign).first()
                   if isinstance(helped_id, int) and not isinstance(helped_id, bool) else None)
         if helped is None or helped.pk == character.pk:
-            raise CampaignError("Name another character of this campaign to help.", field="character")
+            raise CampaignError(_("Name another character of this campaign to help."), field="character")
         price = rules_call(spend_cost, kind)
         data["helped"] = helped.pk
         reason = reason or f"+5 to {helped.name}'s roll"
@@ -139,14 +152,14 @@ def karma_spend(*, character: Character, kind: str, idempotency_key: str, by, is
     if kind == "stat_raise":
         stat = params.get("stat")
         if stat not in PRIMARY_STATS:
-            raise CampaignError(f"Name the stat to raise: one of {' '.join(PRIMARY_STATS)}.", field="stat")
+            raise CampaignError(_stat_to_raise(), field="stat")
         field = STAT_FIELDS[stat]
 
         def effect(locked: Character):
             current = getattr(locked, field)
             price = rules_refusal(spend_cost, kind, current=current, field="stat")
             if price.cost != cost_now:
-                raise CampaignConflict("The stat changed meanwhile; check the new price and try again.", field="stat")
+                raise CampaignConflict(_("The stat changed meanwhile; check the new price and try again."), field="stat")
             setattr(locked, field, current + 1)
             raises = dict(locked.stat_raises or {})
             raises[stat] = raises.get(stat, 0) + 1
@@ -162,7 +175,7 @@ def karma_spend(*, character: Character, kind: str, idempotency_key: str, by, is
     if kind == "setback_payoff":
         stat = params.get("stat")
         if stat not in (character.stat_setbacks or {}):
-            raise CampaignError("Name a stat this character lost to a Complication.", field="stat")
+            raise CampaignError(_("Name a stat this character lost to a Complication."), field="stat")
         field = STAT_FIELDS[stat]
 
         def pay_off(locked: Character):
@@ -186,10 +199,10 @@ def karma_spend(*, character: Character, kind: str, idempotency_key: str, by, is
         disadvantage = (Disadvantage.objects.filter(pk=wanted, character=character).first()
                         if isinstance(wanted, int) and not isinstance(wanted, bool) else None)
         if disadvantage is None:
-            raise CampaignError("Name one of this character's disadvantages.", field="disadvantage")
+            raise CampaignError(_("Name one of this character's disadvantages."), field="disadvantage")
         override = bool(params.get("override")) and is_gm
         if params.get("override") and not is_gm:
-            raise CampaignError("Only the GM may allow more than one rank per adventure.", field="override")
+            raise CampaignError(_("Only the GM may allow more than one rank per adventure."), field="override")
 
         def effect(locked: Character):
             item = Disadvantage.objects.select_for_update().get(pk=disadvantage.pk)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -48,7 +49,7 @@ class OddsApi(APIView):
                                "and the check's inputs; a missing or bad input is 400 naming it.")
     def post(self, request):
         if not isinstance(request.data, dict):
-            raise exceptions.ValidationError({"system": ["Send an object: the rule set and the check's inputs."]})
+            raise exceptions.ValidationError({"system": [_("Send an object: the rule set and the check's inputs.")]})
         raw = dict(request.data)
         system = raw.pop("system", None)
         try:
@@ -78,12 +79,12 @@ class RollFeedApi(APIView):
     def post(self, request, campaign_id: int):
         access = access_campaign(user=request.user, campaign_id=campaign_id)
         if access.role == "viewer":
-            raise PermissionDenied("Viewers watch the feed; players and GMs roll.")
+            raise PermissionDenied(_("Viewers watch the feed; players and GMs roll."))
         data = RollIn(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
         if values["private"] and not access.is_gm:
-            raise PermissionDenied("Only the campaign's GM rolls in private.")
+            raise PermissionDenied(_("Only the campaign's GM rolls in private."))
         common = {"campaign": access.campaign, "by": request.user, "label": values["label"],
                   "private": values["private"]}
         if "check" in values:
@@ -105,7 +106,7 @@ class SheetRollApi(APIView):
         data.is_valid(raise_exception=True)
         values = data.validated_data
         if values["private"] and access.role != "gm":
-            raise PermissionDenied("Only the campaign's GM rolls in private.")
+            raise PermissionDenied(_("Only the campaign's GM rolls in private."))
         roll, made = services.sheet_roll(character=access.character, by=request.user, line=values["line"],
                                          situation=situation_of(values), extra=values["extra"],
                                          eventual=eventual_of(values), dice=values.get("dice"),
@@ -131,7 +132,7 @@ class CheckPreviewApi(APIView):
                    description="The check builder without the roll (GM only): the target term by term and the "
                                "exact odds of any check that is not an attack.")
     def post(self, request, campaign_id: int):
-        _, values, built = _campaign_check(request, campaign_id)
+        _access, values, built = _campaign_check(request, campaign_id)
         odds = built.odds(values["extra"])
         return Response({"label": built.label, "target": built.target, "dice": odds.dice, "counted": odds.kept,
                          "probability": services.fraction_text(odds.probability),

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from zenergate_site import numbers
+
 WIDTH, HEIGHT, LABEL = 600, 160, 18
 
 
@@ -24,7 +26,7 @@ def distribution_chart(distribution, success) -> dict:
     for n, (outcome, p) in enumerate(points):
         height = float(p / tallest) * (HEIGHT - 4)
         bars.append({"x": round(n * step, 2), "y": round(HEIGHT - height, 2), "w": round(max(step - gap, 0.5), 2),
-                     "h": round(height, 2), "outcome": outcome, "percent": f"{float(p) * 100:.2f}",
+                     "h": round(height, 2), "outcome": outcome, "percent": numbers.percent(p, decimals=2),
                      "success": outcome in success})
         if n % every == 0:
             labels.append({"x": round(n * step + step / 2, 2), "text": outcome})

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
+from django.utils.translation import gettext as _
+
 from campaign.errors import CampaignError
 from campaign.models import Campaign
 from characters.models import Character
@@ -69,12 +71,13 @@ def check_counts(situation: Situation) -> None:
     """Refuse numbers no table needs, before any rule reads them."""
     modifier = situation.modifier
     if isinstance(modifier, bool) or not isinstance(modifier, int) or abs(modifier) > MODIFIER_LIMIT:
-        raise CampaignError(f"The modifier is a whole number from −{MODIFIER_LIMIT} to +{MODIFIER_LIMIT}.",
-                            field="modifier")
+        raise CampaignError(_("The modifier is a whole number from −%(limit)s to +%(limit)s.")
+                            % {"limit": MODIFIER_LIMIT}, field="modifier")
     for name in ("relevant", "indirect"):
         count = getattr(situation, name)
         if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= COUNT_LIMIT:
-            raise CampaignError(f"Count the skills as a whole number from 0 to {COUNT_LIMIT}.", field=name)
+            raise CampaignError(_("Count the skills as a whole number from 0 to %(most)s.") % {"most": COUNT_LIMIT},
+                                field=name)
 
 
 def _terms(situation: Situation, facts: LineFacts) -> list:
@@ -95,7 +98,8 @@ def line_built(character: Character, line: str, situation: Situation = Situation
     """
     check = line_check(character, line)
     if check is None:
-        raise CampaignError(f"{character.name}'s sheet has no line {line!r} to roll.", field="line")
+        raise CampaignError(_("%(name)s's sheet has no line %(line)s to roll.")
+                            % {"name": character.name, "line": repr(line)}, field="line")
     facts = LineFacts(kind=check.kind, proficient=check.proficient, stat=check.stat, level=check.level,
                       strength=current_stats(character)["STR"], aiming=check.aiming)
     terms = _terms(situation, facts)
@@ -119,18 +123,19 @@ def party_built(campaign: Campaign, stat: str, situation: Situation = Situation(
         CampaignError: an unknown stat, an empty party, or a term that does not fit.
     """
     if stat not in PARTY_STATS:
-        raise CampaignError(f"The party checks one of {', '.join(PARTY_STATS)}, not {stat!r}.", field="line")
+        raise CampaignError(_("The party checks one of %(stats)s, not %(stat)s.")
+                            % {"stats": ", ".join(PARTY_STATS), "stat": repr(stat)}, field="line")
     characters = party(campaign)
     members = [(current_stats(c)[stat], c.name) for c in characters]
     if not members:
-        raise CampaignError("No character is in play to check.", field="line")
+        raise CampaignError(_("No character is in play to check."), field="line")
     members.sort(key=lambda m: -m[0])
     (lead, lead_name), others = members[0], members[1:]
-    breakdown = [(f"{lead_name}'s {stat}, the party's best", lead)]
+    breakdown = [(_("%(name)s's %(stat)s, the party's best") % {"name": lead_name, "stat": stat}, lead)]
     if others:
         breakdown += best_assistance(lead, tuple(value for value, _ in others))[1]
     if situation.assistants:
-        raise CampaignError("The party's own members are its assistants.", field="assistants")
+        raise CampaignError(_("The party's own members are its assistants."), field="assistants")
     if situation.load_kg is not None:  # the party shares it: the most burdened sets the pace ("Loads")
         try:
             breakdown.append(shared_load_term(situation.load_kg, situation.load_kind,
@@ -152,17 +157,17 @@ def bare_built(target: int, dice: int, label: str, situation: Situation = Situat
     """A check no sheet holds: the GM names its target and dice (3 for a skill, 4 for a stat), and
     for a load the STR that carries it (a vehicle's STR is its carrying capacity, "Loads")."""
     if isinstance(target, bool) or not isinstance(target, int) or not -BARE_TARGET_LIMIT <= target <= BARE_TARGET_LIMIT:
-        raise CampaignError(f"The target is a whole number from −{BARE_TARGET_LIMIT} to {BARE_TARGET_LIMIT}.",
-                            field="target")
+        raise CampaignError(_("The target is a whole number from −%(limit)s to %(limit)s.")
+                            % {"limit": BARE_TARGET_LIMIT}, field="target")
     if dice not in (SKILL_CHECK_DICE, STAT_CHECK_DICE):
-        raise CampaignError("A check rolls 3d6 (skill) or 4d6 (stat).", field="dice_count")
+        raise CampaignError(_("A check rolls 3d6 (skill) or 4d6 (stat)."), field="dice_count")
     kind = "skill" if dice == SKILL_CHECK_DICE else "stat"
     if strength is not None and (isinstance(strength, bool) or not isinstance(strength, int)
                                  or not 0 <= strength <= 200):
-        raise CampaignError("A STR is a whole number from 0 to 200.", field="strength")
+        raise CampaignError(_("A STR is a whole number from 0 to 200."), field="strength")
     terms = _terms(situation, LineFacts(kind=kind, level=0, strength=strength))
     return Built(label=label or f"Check against {target}", target=target + sum(v for _, v in terms), dice=dice,
-                 breakdown=[("target named by the GM", target), *terms], check=label or f"target {target}",
+                 breakdown=[(_("target named by the GM"), target), *terms], check=label or f"target {target}",
                  situation=situation)
 
 
@@ -209,9 +214,9 @@ def subject_built(campaign: Campaign, members: list[Character], subject: str, si
         return party_built(campaign, subject.split(":", 1)[1], situation)
     if subject == "bare":
         return bare_built(target, dice, label, situation, strength)
-    owner, _, line = subject.partition("/")
+    owner, _slash, line = subject.partition("/")
     character = next((c for c in members if str(c.pk) == owner), None)
     if character is None:
-        raise CampaignError("Name a character in play: <character id>/<line>, party:<STAT> or bare.",
+        raise CampaignError(_("Name a character in play: <character id>/<line>, party:<STAT> or bare."),
                             field="subject")
     return line_built(character, line, situation)

@@ -6,6 +6,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from rulebook.languages import ACTIVELY_LOOKING_MAX
 from rulebook.situation import COVER_MAX, Situation
@@ -17,6 +19,14 @@ from .checks import COUNT_LIMIT, MODIFIER_LIMIT
 ASSISTANTS_MAX = 200
 ASSISTANT_RANKS_MAX = 30
 AMOUNT_MAX = Fraction(10**12)
+#: How a load counts, said in words: the select's options (the values stay the rulebook's keys).
+LOAD_KIND_LABELS = {"balanced": gettext_lazy("balanced"), "unbalanced": gettext_lazy("unbalanced"),
+                    "distributed": gettext_lazy("distributed")}
+
+
+def load_kinds() -> list[tuple[str, str]]:
+    """The load kinds as (value, words) for a form's select."""
+    return [(kind, LOAD_KIND_LABELS.get(kind, kind)) for kind in LOAD_FACTORS]
 
 
 class AmountField(forms.CharField):
@@ -33,9 +43,11 @@ class AmountField(forms.CharField):
         try:
             amount = Fraction(text)
         except (ValueError, ZeroDivisionError):
-            raise forms.ValidationError(f"{self.label} is a number such as 2, 0.5 or 1/2.") from None
+            raise forms.ValidationError(_("%(label)s is a number such as 2, 0.5 or 1/2.")
+                                        % {"label": self.label}) from None
         if amount < 0 or (self.positive and amount == 0) or amount > AMOUNT_MAX:
-            raise forms.ValidationError(f"{self.label} must be {'above' if self.positive else 'at least'} 0.")
+            raise forms.ValidationError((_("%(label)s must be above 0.") if self.positive
+                                         else _("%(label)s must be at least 0.")) % {"label": self.label})
         return amount
 
 
@@ -46,39 +58,43 @@ def _whole(label: str, low: int, high: int, **kwargs) -> forms.IntegerField:
 class SituationForm(forms.Form):
     """Every term a situation adds; empty fields add nothing. ``situation()`` after ``is_valid()``."""
 
-    modifier = _whole("Modifier", -MODIFIER_LIMIT, MODIFIER_LIMIT)
-    relevant = _whole("Further relevant skills/equipment (+2 each)", 0, COUNT_LIMIT)
-    indirect = _whole("Indirectly related skills (+1 each, unproficient)", 0, COUNT_LIMIT)
-    time_taken = AmountField(label="Time taken (× normal)")
-    aim_seconds = AmountField(label="Aimed (seconds)")
-    range_m = AmountField(label="Range (m)", positive=True)
-    size_index = _whole("Target size index", -8, 25)
-    cover = _whole("Cover (size steps)", 0, COVER_MAX)
-    looking = _whole("Actively looking (+0 to +5)", 0, ACTIVELY_LOOKING_MAX)
-    delicacy_mm = AmountField(label="Tolerance (mm)", positive=True)
-    scaling = AmountField(label="Tools' scaling (×)", positive=True)
-    load_kg = AmountField(label="Load (kg)", positive=True)
-    load_kind = forms.ChoiceField(label="Load kind", required=False, choices=[(k, k) for k in LOAD_FACTORS])
-    bearers = _whole("Bearers", 1, 100)
-    assistants = forms.CharField(label="Assistants' ranks", required=False, max_length=800,
-                                 help_text="One number per assistant: 3 expert, 2 skilled, 1 trainee, 0 unskilled.")
-    extra = _whole("Extra-benefit dice", 0, 12)
-    eventual = forms.BooleanField(label="Eventual success: the margin says how long it took", required=False)
-    desired_margin = _whole("Desired margin", -30, 30)
-    normal_time = AmountField(label="Normal time", positive=True)
-    time_unit = forms.CharField(label="Unit", required=False, max_length=20)
+    modifier = _whole(gettext_lazy("Modifier"), -MODIFIER_LIMIT, MODIFIER_LIMIT)
+    relevant = _whole(gettext_lazy("Further relevant skills/equipment (+2 each)"), 0, COUNT_LIMIT)
+    indirect = _whole(gettext_lazy("Indirectly related skills (+1 each, unproficient)"), 0, COUNT_LIMIT)
+    time_taken = AmountField(label=gettext_lazy("Time taken (× normal)"))
+    aim_seconds = AmountField(label=gettext_lazy("Aimed (seconds)"))
+    range_m = AmountField(label=gettext_lazy("Range (m)"), positive=True)
+    size_index = _whole(gettext_lazy("Target size index"), -8, 25)
+    cover = _whole(gettext_lazy("Cover (size steps)"), 0, COVER_MAX)
+    looking = _whole(gettext_lazy("Actively looking (+0 to +5)"), 0, ACTIVELY_LOOKING_MAX)
+    delicacy_mm = AmountField(label=gettext_lazy("Tolerance (mm)"), positive=True)
+    scaling = AmountField(label=gettext_lazy("Tools' scaling (×)"), positive=True)
+    load_kg = AmountField(label=gettext_lazy("Load (kg)"), positive=True)
+    load_kind = forms.ChoiceField(label=gettext_lazy("Load kind"), required=False,
+                                  choices=load_kinds())
+    bearers = _whole(gettext_lazy("Bearers"), 1, 100)
+    assistants = forms.CharField(label=gettext_lazy("Assistants' ranks"), required=False, max_length=800,
+                                 help_text=gettext_lazy("One number per assistant: 3 expert, 2 skilled, 1 trainee, "
+                                                        "0 unskilled."))
+    extra = _whole(gettext_lazy("Extra-benefit dice"), 0, 12)
+    eventual = forms.BooleanField(label=gettext_lazy("Eventual success: the margin says how long it took"),
+                                  required=False)
+    desired_margin = _whole(gettext_lazy("Desired margin"), -30, 30)
+    normal_time = AmountField(label=gettext_lazy("Normal time"), positive=True)
+    time_unit = forms.CharField(label=gettext_lazy("Unit"), required=False, max_length=20)
 
     def clean_assistants(self):
         text = self.cleaned_data.get("assistants") or ""
         parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p.strip()]
         if len(parts) > ASSISTANTS_MAX:
-            raise forms.ValidationError(f"At most {ASSISTANTS_MAX} assistants.")
+            raise forms.ValidationError(_("At most %(most)s assistants.") % {"most": ASSISTANTS_MAX})
         try:
             ranks = tuple(int(p) for p in parts)
         except ValueError:
-            raise forms.ValidationError("List each assistant's ranks as a whole number, e.g. 2, 1.") from None
+            raise forms.ValidationError(_("List each assistant's ranks as a whole number, e.g. 2, 1.")) from None
         if any(not 0 <= r <= ASSISTANT_RANKS_MAX for r in ranks):
-            raise forms.ValidationError(f"An assistant's ranks run from 0 to {ASSISTANT_RANKS_MAX}.")
+            raise forms.ValidationError(_("An assistant's ranks run from 0 to %(most)s.")
+                                        % {"most": ASSISTANT_RANKS_MAX})
         return ranks
 
     def situation(self) -> Situation:

@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy
 
 from campaign.audience import Audienced, audience_constraint
 
@@ -9,10 +10,10 @@ class Roll(Audienced):
     """One roll in the campaign's feed, stored with who, when, every die and the odds it had."""
 
     class Kind(models.TextChoices):
-        CHECK = "check", "Check"
-        NOTATION = "notation", "Dice"
-        COMBAT = "combat", "Combat"
-        DOWNTIME = "downtime", "Downtime"
+        CHECK = "check", gettext_lazy("Check")
+        NOTATION = "notation", gettext_lazy("Dice")
+        COMBAT = "combat", gettext_lazy("Combat")
+        DOWNTIME = "downtime", gettext_lazy("Downtime")
 
     campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="rolls")
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,

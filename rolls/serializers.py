@@ -1,4 +1,5 @@
 from drf_spectacular.utils import extend_schema_field
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from zenergate_site.api_fields import (
@@ -39,9 +40,9 @@ class RollIn(StrictInput):
 
     def validate(self, attrs):
         if ("check" in attrs) == ("notation" in attrs):
-            raise serializers.ValidationError({"check": ["Send either check or notation."]})
+            raise serializers.ValidationError({"check": [_("Send either check or notation.")]})
         if "dice" in attrs and "check" not in attrs:
-            raise serializers.ValidationError({"dice": ["Table dice go with a check."]})
+            raise serializers.ValidationError({"dice": [_("Table dice go with a check.")]})
         return attrs
 
 

@@ -8,6 +8,7 @@ import random
 from fractions import Fraction
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from campaign.audience import EVERYONE, Seen, gm_only_if
 from campaign.changes import change_set
@@ -39,7 +40,7 @@ def check_inputs(campaign: Campaign, raw: dict, *, field: str = "check") -> tupl
     """Clean a check's inputs for the campaign's rule set, its rulings filled in."""
     rule_set = rule_set_of(campaign)
     if not isinstance(raw, dict):
-        raise CampaignError("Send the check's inputs as an object.", field=field)
+        raise CampaignError(_("Send the check's inputs as an object."), field=field)
     try:
         return rule_set, rule_set.clean({**(campaign.rulings or {}), **raw})
     except ParamError as exc:
@@ -173,7 +174,7 @@ def _replayed(campaign_id: int, key: str | None, *, same) -> Roll | None:
         return None
     done = Roll.objects.filter(campaign_id=campaign_id, idempotency_key=key).first()
     if done is not None and not same(done):
-        raise CampaignConflict("That idempotency key was already used for another roll; send a new key.",
+        raise CampaignConflict(_("That idempotency key was already used for another roll; send a new key."),
                                field="idempotency_key")
     return done
 
@@ -207,17 +208,17 @@ def _eventual(eventual: dict | None, situation: Situation) -> dict | None:
     if eventual is None:
         return None
     if situation.time_taken is not None:
-        raise CampaignError("Eventual success reads the time from the margin instead of extra time: leave the "
-                            "time taken out.", field="time_taken")
+        raise CampaignError(_("Eventual success reads the time from the margin instead of extra time: leave the "
+                              "time taken out."), field="time_taken")
     desired, normal, unit = eventual.get("desired", 0), eventual.get("normal", 1), str(eventual.get("unit") or "")
     if isinstance(desired, bool) or not isinstance(desired, int) or abs(desired) > 30:
-        raise CampaignError("The desired margin is a whole number from −30 to 30.", field="desired_margin")
+        raise CampaignError(_("The desired margin is a whole number from −30 to 30."), field="desired_margin")
     try:
         normal = Fraction(normal)
     except (TypeError, ValueError):
         normal = Fraction(-1)
     if not 0 < normal <= 10**6:
-        raise CampaignError("The normal time is a number above 0.", field="normal_time")
+        raise CampaignError(_("The normal time is a number above 0."), field="normal_time")
     return {"desired": desired, "normal": normal, "unit": unit.strip()[:20] or "hours"}
 
 
@@ -295,7 +296,8 @@ def roll_reroll(*, roll: Roll, by, is_gm: bool, idempotency_key: str, dice: list
     """
     change_set(campaign=roll.campaign_id, by=by)
     if not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 100:
-        raise CampaignError("Send an idempotency key (1–100 characters) with every reroll.", field="idempotency_key")
+        raise CampaignError(_("Send an idempotency key (1–100 characters) with every reroll."),
+                            field="idempotency_key")
     key = f"reroll:{idempotency_key}"
     original = Roll.objects.select_for_update(no_key=True, of=("self",)).select_related("character").get(pk=roll.pk)
     done = _replayed(original.campaign_id, key, same=lambda r: r.reroll_of_id == original.pk)
@@ -303,12 +305,12 @@ def roll_reroll(*, roll: Roll, by, is_gm: bool, idempotency_key: str, dice: list
         return done, False
     typed_dice_check(original.campaign_id, is_gm=is_gm, dice=dice)
     if Roll.objects.filter(reroll_of=original).exists():
-        raise CampaignConflict("This roll was rerolled already: the reroll is the roll after it.", field="roll")
+        raise CampaignConflict(_("This roll was rerolled already: the reroll is the roll after it."), field="roll")
     if original.character is None or original.system != SHEET_SYSTEM or "line" not in original.params:
-        raise CampaignConflict("Only a check rolled from a character's sheet is rerolled with Karma here.",
+        raise CampaignConflict(_("Only a check rolled from a character's sheet is rerolled with Karma here."),
                                field="roll")
     if original.success is not False:
-        raise CampaignConflict("Only a failed roll is rerolled.", field="roll")
+        raise CampaignConflict(_("Only a failed roll is rerolled."), field="roll")
     character = original.character
     karma_spend(character=character, kind="reroll", idempotency_key=idempotency_key, by=by, is_gm=is_gm,
                 params={"reason": f"reroll: {original.label}"})

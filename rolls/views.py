@@ -12,6 +12,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign.events import last_event_id
@@ -22,12 +24,13 @@ from characters.selectors import character_with_sheet
 from characters.sheet import language_checks, line_check, skill_checks, stat_checks, weapon_checks
 from rulebook import RulesError
 from rulebook.systems import ParamError, get_system
-from rulebook.tables import LOAD_FACTORS, TABLES, lookup
+from rulebook.tables import TABLES, lookup
+from zenergate_site import numbers
 from zenergate_site.errors import DomainError
 
 from . import checks, selectors, services
 from .charts import distribution_chart
-from .forms import SituationForm
+from .forms import SituationForm, load_kinds
 from .models import Roll
 from .permissions import access_roll
 
@@ -52,12 +55,19 @@ def _odds(campaign, source) -> dict:
     except ParamError as exc:
         if exc.field not in source:  # a form not yet filled in (a fresh page): a prompt, not an error
             label = next((p.label for p in rule_set.params if p.name == exc.field), exc.field)
-            return {"prompt": f"Give the {label.lower()} to see the odds of the check."}
+            return {"prompt": _("Give the %(input)s to see the odds of the check.") % {"input": _in_sentence(label)}}
         return {"error": str(exc), "field": exc.field}
     except RulesError as exc:
         return {"error": str(exc)}
-    return {"odds": odds, "percent": f"{float(odds.probability) * 100:.2f}",
+    return {"odds": odds, "percent": numbers.percent(odds.probability, decimals=2),
             "exact": services.fraction_text(odds.probability), "chart": distribution_chart(odds.distribution, odds.success)}
+
+
+def _in_sentence(label: str) -> str:
+    """A rule set's input label inside running text: translated, and in English lower case
+    ("the target"; German nouns keep their capital)."""
+    said = _(label)
+    return said.lower() if (get_language() or "en").startswith("en") else said
 
 
 def _feed_context(request, access) -> dict:
@@ -88,10 +98,10 @@ def roller(request, campaign_id: int):
 def roller_roll(request, campaign_id: int):
     access = access_campaign(user=request.user, campaign_id=campaign_id)
     if access.role == "viewer":
-        raise PermissionDenied("Viewers watch the feed; players and GMs roll.")
+        raise PermissionDenied(_("Viewers watch the feed; players and GMs roll."))
     private = request.POST.get("private") == "on"
     if private and not access.is_gm:
-        raise PermissionDenied("Only the campaign's GM rolls in private.")
+        raise PermissionDenied(_("Only the campaign's GM rolls in private."))
     common = {"campaign": access.campaign, "by": request.user, "label": request.POST.get("label", "")[:120],
               "private": private}
     error, status = "", 201
@@ -123,11 +133,24 @@ def feed(request, campaign_id: int):
 @login_required
 @require_GET
 def glossary(request):
-    """Every game term the pages use, explained, by group."""
-    from rulebook.glossary import GROUPS, TERMS
+    """Every game term the pages use, explained, by rule set and group (Zener Gate's first), in
+    the reader's language; anchors keep the English names so that links work in every language."""
+    from django.utils.text import slugify
+    from django.utils.translation import gettext
 
-    return render(request, "rolls/glossary.html",
-                  {"groups": [(group, [t for t in TERMS if t.group == group]) for group in GROUPS]})
+    from rulebook.glossary import by_system
+
+    def shown(t):  # a short form beside the name, unless it is only a word of the name ("Reroll")
+        return t.code != t.name and (t.code.isupper() or t.code.casefold() not in t.name.casefold())
+
+    systems = [{"key": key, "name": gettext(name),
+                "groups": [{"name": gettext(group), "slug": slugify(group),
+                            "terms": [{"code": t.code, "slug": slugify(t.code), "name": gettext(t.name),
+                                       "short": shown(t), "explanation": gettext(t.explanation),
+                                       "where": gettext(t.where)} for t in terms]}
+                           for group, terms in groups]}
+               for key, name, groups in by_system()]
+    return render(request, "rolls/glossary.html", {"systems": systems})
 
 
 @login_required
@@ -143,7 +166,7 @@ def tables(request):
             row = lookup(table.name, index=int(raw)) if by == "index" else lookup(table.name, value=raw)
             answer = {"row": row, "value": _number(row.value)}
         except (RulesError, ValueError) as exc:
-            error = str(exc) if isinstance(exc, RulesError) else "Give the index as a whole number."
+            error = str(exc) if isinstance(exc, RulesError) else _("Give the index as a whole number.")
     rows = [{"row": row, "value": _number(row.value)} for row in table.rows]
     return render(request, "rolls/tables.html", {"tables": TABLES.values(), "table": table, "rows": rows,
                                                  "answer": answer, "error": error, "by": by, "q": raw})
@@ -164,7 +187,7 @@ def _sheet_line(request, character_id: int, source):
     line = str(source.get("line", ""))[:40]
     check = line_check(character, line)
     if check is None:
-        raise Http404("No such line on this sheet.")
+        raise Http404(_("No such line on this sheet."))
     return access, character, line, check
 
 
@@ -187,14 +210,10 @@ def _built_odds(build, form: SituationForm) -> dict:
         return {"error": exc.message, "field": getattr(exc, "field", "")}
     # The target and dice rolled at: the miracle rule's or the extra-benefit dice's, when they apply.
     return {"built": built, "target": odds.effective_target, "dice": odds.dice, "kept": odds.kept,
-            "percent": _percent(odds.probability), "exact": services.fraction_text(odds.probability),
+            "percent": numbers.percent(odds.probability), "exact": services.fraction_text(odds.probability),
             "miracle": odds.miracle, "extra": extra, "extra_limit": built.extra_limit,
             "terms": built.breakdown, "chart": _chart(built, extra)}
 
-
-def _percent(p) -> str:
-    value = float(p) * 100
-    return f"{value:.1f}" if 0.1 <= value < 99.95 else f"{value:.3g}"
 
 
 def _chart(built, extra: int) -> dict:
@@ -215,7 +234,7 @@ def sheet_roll_form(request, character_id: int):
         odds["terms"] = odds["terms"][len(check.breakdown):]
     context = {"character": character, "line": line, "check": check, "form": form, "error": error,
                "odds": odds, "key": uuid.uuid4().hex, "boxes": range(check.dice),
-               "is_gm": access.role == "gm", "load_kinds": LOAD_FACTORS}
+               "is_gm": access.role == "gm", "load_kinds": load_kinds()}
     template = "rolls/_sheet_roll_odds.html" if request.GET.get("part") == "odds" else "rolls/_sheet_roll.html"
     return render(request, template, context)
 
@@ -238,7 +257,7 @@ def _result(request, roll, *, status: int = 200, error: str = "", template: str 
 def _faces_typed(source) -> tuple[list[int] | None, str]:
     faces = [f.strip() for f in source.getlist("dice") if f.strip()]
     if not all(f.isdigit() and 1 <= int(f) <= 6 for f in faces):
-        return None, "Each die is a face from 1 to 6; leave a box empty for the app to roll it."
+        return None, _("Each die is a face from 1 to 6; leave a box empty for the app to roll it.")
     return [int(f) for f in faces] or None, ""
 
 
@@ -246,15 +265,15 @@ def _faces_typed(source) -> tuple[list[int] | None, str]:
 @require_POST
 def sheet_roll_make(request, character_id: int):
     access, character, line, check = _sheet_line(request, character_id, request.POST)
-    form, _, error = _situation(request.POST)
+    form, _field, error = _situation(request.POST)
     faces, wrong = _faces_typed(request.POST)
     private = request.POST.get("private") == "on"
     if private and access.role != "gm":
-        raise PermissionDenied("Only the campaign's GM rolls in private.")
+        raise PermissionDenied(_("Only the campaign's GM rolls in private."))
     if error or wrong:
         return render(request, "rolls/_sheet_roll_result.html", {"error": error or wrong}, status=400)
     try:
-        roll, _ = services.sheet_roll(character=character, by=request.user, line=line, situation=form.situation(),
+        roll, _made = services.sheet_roll(character=character, by=request.user, line=line, situation=form.situation(),
                                       extra=form.cleaned_data.get("extra") or 0, eventual=form.eventual_request(),
                                       dice=faces, private=private, is_gm=access.role == "gm",
                                       idempotency_key=request.POST.get("idempotency_key") or None)
@@ -281,9 +300,9 @@ def roll_reroll(request, roll_id: int):
 
 def _subjects(campaign, members) -> list[dict]:
     """What the builder can roll: the party's collective stats, a named target, each character's lines."""
-    groups = [{"label": "The party", "options": [(f"party:{stat}", f"Party: collective {stat}")
-                                                 for stat in checks.PARTY_STATS]},
-              {"label": "No sheet", "options": [("bare", "A target I name (an NPC, a trap…)")]}]
+    groups = [{"label": _("The party"), "options": [(f"party:{stat}", _("Party: collective %(stat)s") % {"stat": stat})
+                                                    for stat in checks.PARTY_STATS]},
+              {"label": _("No sheet"), "options": [("bare", _("A target I name (an NPC, a trap…)"))]}]
     for character in members:
         lines = [(f"stat:{code}", code) for code in stat_checks(character)]
         lines += [(f"skill:{pk}", c.label) for pk, c in skill_checks(character).items()]
@@ -307,8 +326,8 @@ class _Subject:
 
 def _builder_subject(campaign, members, source) -> _Subject:
     subject = str(source.get("subject") or "party:AWA")[:60]
-    target, _ = _int(source.get("target"), 10)
-    dice, _ = _int(source.get("dice_count"), 3)
+    target, _ok = _int(source.get("target"), 10)
+    dice, _ok = _int(source.get("dice_count"), 3)
     label = str(source.get("label") or "")[:80]
     strength = _int(source.get("strength"), 0)[0] if str(source.get("strength") or "").strip() else None
 
@@ -318,11 +337,11 @@ def _builder_subject(campaign, members, source) -> _Subject:
 
     if subject.startswith("party:") or subject == "bare":
         return _Subject(subject, "party" if subject != "bare" else "bare", subject.partition(":")[2], True, build)
-    owner, _, line = subject.partition("/")
+    owner, _slash, line = subject.partition("/")
     character = next((c for c in members if str(c.pk) == owner), None)
     check = line_check(character, line) if character is not None else None
     if check is None:
-        raise Http404("No such line of a character in play.")
+        raise Http404(_("No such line of a character in play."))
     return _Subject(subject, check.kind, check.stat, check.proficient, build)
 
 
@@ -347,7 +366,7 @@ def check_builder(request, campaign_id: int):
     form, field, error = _situation(request.GET)
     odds = _built_odds(subject.build, form) if not error else {}
     context = {"campaign": campaign, "access": access, "form": form, "error": error, "odds": odds,
-               "subject": subject.value, "line": subject, "load_kinds": LOAD_FACTORS,
+               "subject": subject.value, "line": subject, "load_kinds": load_kinds(),
                "subjects": _subjects(campaign, members), "key": uuid.uuid4().hex,
                "target": request.GET.get("target", "10"), "dice_count": request.GET.get("dice_count", "3"),
                "label": request.GET.get("label", ""), "private": request.GET.get("private") == "on",

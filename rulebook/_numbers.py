@@ -9,6 +9,7 @@ from __future__ import annotations
 import operator
 
 from rulebook import RulesError
+from rulebook.words import gettext as _
 
 
 def require_int(value: object, what: str, *, minimum: int | None = None,
@@ -20,7 +21,9 @@ def require_int(value: object, what: str, *, minimum: int | None = None,
 
     Args:
         value: the number to check.
-        what: how the player knows the number, for the message ("Skill ranks", "CON").
+        what: how the player knows the number, for the message ("Skill ranks", "CON"): a stat
+            code as it is, a word marked with ``gettext_noop`` (translated here, only when
+            the number is refused).
         minimum: the smallest value allowed, if any.
         maximum: the largest value allowed, if any.
 
@@ -29,15 +32,18 @@ def require_int(value: object, what: str, *, minimum: int | None = None,
     """
     # bool is an int subclass, but True as a count or a stat is always a caller's mistake.
     if isinstance(value, bool):
-        raise RulesError(f"{what} must be a whole number, not {value!r}.")
+        raise RulesError(_("%(what)s must be a whole number, not %(value)s.") % {"what": _(what), "value": repr(value)})
     try:
         number = operator.index(value)  # type: ignore[arg-type]
     except TypeError:
-        raise RulesError(f"{what} must be a whole number, not {value!r}.") from None
+        raise RulesError(_("%(what)s must be a whole number, not %(value)s.")
+                         % {"what": _(what), "value": repr(value)}) from None
     if minimum is not None and number < minimum:
-        raise RulesError(f"{what} must be at least {minimum} (got {number}).")
+        raise RulesError(_("%(what)s must be at least %(minimum)s (got %(number)s).")
+                         % {"what": _(what), "minimum": minimum, "number": number})
     if maximum is not None and number > maximum:
-        raise RulesError(f"{what} must be at most {maximum} (got {number}).")
+        raise RulesError(_("%(what)s must be at most %(maximum)s (got %(number)s).")
+                         % {"what": _(what), "maximum": maximum, "number": number})
     return number
 
 

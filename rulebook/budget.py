@@ -17,8 +17,10 @@ from rulebook import RulesError
 from rulebook._numbers import require_int
 from rulebook.equipment import consumed_refund, found_equipment_cost
 from rulebook.karma import Disadvantage, karmic_debt
-from rulebook.skills import BREADTHS, skill_cost
+from rulebook.skills import BREADTH_NAMES, BREADTHS, skill_cost
 from rulebook.stats import PRIMARY_STATS, SKILL_POINTS_PER_KARMA, stat_trade_points
+from rulebook.words import gettext as _
+from rulebook.words import gettext_noop, ngettext
 
 
 @dataclass(frozen=True)
@@ -51,8 +53,10 @@ class PricedItem:
     fate: str = ""  # "consumed" or "found" (``adventure_cost``)
 
 
-#: What an adventure did to a piece of equipment, and what the budget line says of it.
-FATE_NOTES = {"consumed": "used up: all but 1 point refunded", "found": "found, stays behind: free"}
+#: What an adventure did to a piece of equipment, and what the budget line says of it (in English,
+#: marked for the catalogue: translated where shown).
+FATE_NOTES = {"consumed": gettext_noop("used up: all but 1 point refunded"),
+              "found": gettext_noop("found, stays behind: free")}
 
 
 def adventure_cost(cost: int, fate: str) -> int:
@@ -63,7 +67,7 @@ def adventure_cost(cost: int, fate: str) -> int:
     if fate == "found":
         return found_equipment_cost(cost, left_behind=True)
     if fate:
-        raise RulesError(f"Unknown fate {fate!r}: consumed, found or none.")
+        raise RulesError(_("Unknown fate %(fate)s: consumed, found or none.") % {"fate": repr(fate)})
     return cost
 
 
@@ -96,8 +100,8 @@ def trade_points(trades: Mapping[str, int]) -> int:
     raised = lowered = 0
     for stat, delta in trades.items():
         if stat not in PRIMARY_STATS:
-            raise RulesError(f"Unknown stat {stat!r}")
-        delta = require_int(delta, f"The trade on {stat}")
+            raise RulesError(_("Unknown stat %(stat)s") % {"stat": repr(stat)})
+        delta = require_int(delta, _("The trade on %(stat)s") % {"stat": stat})
         raised, lowered = raised + max(delta, 0), lowered + max(-delta, 0)
     return stat_trade_points(raised, lowered)
 
@@ -125,21 +129,27 @@ def character_budget(
     lines: list[BudgetLine] = [BudgetLine(f"2 × INT {intelligence}", 2 * intelligence)]
     debt = karmic_debt(list(disadvantages), current_karma=current_karma, starting_karma=starting_karma)
     for standing in debt.standings:
+        said = {"name": standing.name, "ranks": standing.ranks, "excess": standing.excess_ranks}
         if standing.earning:
-            label = f"Disadvantage: {standing.name} ({standing.ranks} rank{'s' if standing.ranks != 1 else ''})"
             if standing.excess_ranks:
-                label += f", {standing.excess_ranks} over the rank limit earn nothing"
+                label = ngettext("Disadvantage: %(name)s (%(ranks)s rank), %(excess)s over the rank limit earn nothing",
+                                 "Disadvantage: %(name)s (%(ranks)s ranks), %(excess)s over the rank limit earn "
+                                 "nothing", standing.ranks) % said
+            else:
+                label = ngettext("Disadvantage: %(name)s (%(ranks)s rank)", "Disadvantage: %(name)s (%(ranks)s ranks)",
+                                 standing.ranks) % said
             lines.append(BudgetLine(label, standing.points_earned))
         elif standing.ranks:
-            lines.append(BudgetLine(f"Disadvantage: {standing.name} earns nothing (Karmic Debt)", 0))
+            lines.append(BudgetLine(_("Disadvantage: %(name)s earns nothing (Karmic Debt)") % said, 0))
     traded = trade_points(trades)
     if traded:
-        lines.append(BudgetLine("Stat trades (+1 costs 3, −1 gives 2)", traded))
+        lines.append(BudgetLine(_("Stat trades (+1 costs 3, −1 gives 2)"), traded))
     if karma_converted:
-        lines.append(BudgetLine(f"{karma_converted} Karma converted × {SKILL_POINTS_PER_KARMA}",
+        lines.append(BudgetLine(_("%(karma)s Karma converted × %(per)s")
+                                % {"karma": karma_converted, "per": SKILL_POINTS_PER_KARMA},
                                 SKILL_POINTS_PER_KARMA * karma_converted))
     if starvation_relief:
-        lines.append(BudgetLine("Karmic Starvation Complication (2 per rank)", starvation_relief))
+        lines.append(BudgetLine(_("Karmic Starvation Complication (2 per rank)"), starvation_relief))
     available = sum(line.points for line in lines)
 
     spent = 0
@@ -147,19 +157,30 @@ def character_budget(
         for item in items:
             breadth = item.breadth if item.breadth in BREADTHS else None
             if breadth is None:
-                raise RulesError(f"Unknown breadth {item.breadth!r} for {item.name}")
+                raise RulesError(_("Unknown breadth %(breadth)s for %(name)s")
+                                 % {"breadth": repr(item.breadth), "name": item.name})
             fate = getattr(item, "fate", "")
             cost = adventure_cost(skill_cost(breadth, item.ranks, max_ranks=max_ranks), fate)
             spent += cost
             pending = not item.classified
-            lines.append(BudgetLine(
-                f"{kind}: {item.name} ({breadth.replace('_', ' ')}, {item.ranks} rank{'s' if item.ranks != 1 else ''})"
-                + (f", {FATE_NOTES[fate]}" if fate else "") + (" — awaiting GM classification" if pending else ""),
-                -cost, pending))
+            said = {"name": item.name, "breadth": _(BREADTH_NAMES[breadth]), "ranks": item.ranks}
+            if kind == "Skill":
+                label = ngettext("Skill: %(name)s (%(breadth)s, %(ranks)s rank)",
+                                 "Skill: %(name)s (%(breadth)s, %(ranks)s ranks)", item.ranks) % said
+            else:
+                label = ngettext("Equipment: %(name)s (%(breadth)s, %(ranks)s rank)",
+                                 "Equipment: %(name)s (%(breadth)s, %(ranks)s ranks)", item.ranks) % said
+            lines.append(BudgetLine(label + _fate_and_pending(fate, pending), -cost, pending))
     for item in priced_items:
         cost = adventure_cost(item.cost, item.fate)
         spent += cost
-        lines.append(BudgetLine(f"{item.name}" + (f", {FATE_NOTES[item.fate]}" if item.fate else "")
-                                + (" — awaiting GM classification" if not item.classified else ""),
+        lines.append(BudgetLine(f"{item.name}" + _fate_and_pending(item.fate, not item.classified),
                                 -cost, not item.classified))
     return Budget(available=available, spent=spent, lines=lines, debt_actions=list(debt.actions))
+
+
+def _fate_and_pending(fate: str, pending: bool) -> str:
+    """The end of an item's budget line: what the adventure did to it, and whether the GM still
+    has to classify it."""
+    return ((", " + _(FATE_NOTES[fate]) if fate else "")
+            + (" — " + _("awaiting GM classification") if pending else ""))

@@ -14,7 +14,7 @@ from numbers import Real
 
 from rulebook import RulesError
 from rulebook._numbers import require_int
-from rulebook.damage import Hit, HitResult, WoundState, apply_hit, attack_endurance_cost
+from rulebook.damage import ATTACK_KIND_NAMES, Hit, HitResult, WoundState, apply_hit, attack_endurance_cost
 from rulebook.dice import (
     CheckOdds,
     CheckRoll,
@@ -41,6 +41,8 @@ from rulebook.tables import (
     distance_metres,
     range_size_adjustment,
 )
+from rulebook.words import gettext as _
+from rulebook.words import gettext_noop
 
 #: Defense = effective RES + this + armour rating.
 DEFENSE_OFFSET = -15
@@ -76,9 +78,9 @@ def defense(res: int, armour_rating: int) -> Defense:
     Article: "Combat", Defense; RULINGS.md section 6.
     """
     require_int(res, "RES")
-    require_int(armour_rating, "Armour rating", minimum=0, maximum=10)
-    breakdown = [("effective RES", res), ("Defense offset", DEFENSE_OFFSET),
-                 ("armour rating", armour_rating)]
+    require_int(armour_rating, gettext_noop("Armour rating"), minimum=0, maximum=10)
+    breakdown = [(_("effective RES"), res), (_("Defense offset"), DEFENSE_OFFSET),
+                 (_("armour rating"), armour_rating)]
     return Defense(res + DEFENSE_OFFSET + armour_rating, breakdown)
 
 
@@ -103,23 +105,27 @@ def _range_size_term(range_m: Real | str | None, target_size: int,
     step = AIMED_AREA_MODIFIERS[require_area(aimed_area)]
     if range_size_modifier is not None:
         if range_m is not None:
-            raise RulesError("Give the range in metres (range_m, with target_size) or a "
-                             "precomputed range_size_modifier, not both.")
+            raise RulesError(_("Give the range in metres (range_m, with target_size) or a "
+                               "precomputed range_size_modifier, not both."))
         if target_size != 0:
-            raise RulesError("target_size goes with range_m: a precomputed range_size_modifier "
-                             "already includes the target's size and the aimed area.")
-        value = require_int(range_size_modifier, "Range / size modifier")
-        return ("range / size (given, aimed area included)", value), None
-    size = require_int(target_size, "Target size index")
+            raise RulesError(_("target_size goes with range_m: a precomputed range_size_modifier "
+                               "already includes the target's size and the aimed area."))
+        value = require_int(range_size_modifier, gettext_noop("Range / size modifier"))
+        return (_("range / size (given, aimed area included)"), value), None
+    size = require_int(target_size, gettext_noop("Target size index"))
     # Without a range the attack is read where the size table is defined, so the aimed
     # area still counts, once, through the size index.
     metres = distance_metres(SIZE_TABLE_DISTANCE_INDEX) if range_m is None else range_m
     adjustment = range_size_adjustment(metres, size + step)
     range_index = distance_index(metres) - SIZE_TABLE_DISTANCE_INDEX
-    label = (f"range {float(as_fraction(metres)):g} m (index {_signed(range_index)}) vs size "
-             f"index {_signed(size + step)} (body {_signed(size)}, aimed area {_signed(step)})")
+    said = {"metres": f"{float(as_fraction(metres)):g}", "range": _signed(range_index), "size": _signed(size + step),
+            "body": _signed(size), "area": _signed(step)}
     if range_m is None:
-        label = "no range given, read at 2 m: " + label
+        label = _("no range given, read at 2 m: range %(metres)s m (index %(range)s) vs size index %(size)s "
+                  "(body %(body)s, aimed area %(area)s)") % said
+    else:
+        label = _("range %(metres)s m (index %(range)s) vs size index %(size)s (body %(body)s, aimed area "
+                  "%(area)s)") % said
     return (label, adjustment.modifier), adjustment
 
 
@@ -149,18 +155,19 @@ def attack_target(*, attack_stat: int, weapon_ranks: int, defense: int,
     """
     range_line, range_size = _range_size_term(range_m, target_size, range_size_modifier,
                                               aimed_area)
-    stat = require_int(attack_stat, "Attack stat")
+    stat = require_int(attack_stat, gettext_noop("Attack stat"))
     foundation = skill_foundation(stat)
-    breakdown = [(f"skill foundation of the attack stat {stat} (half, round up, + 2)", foundation),
-                 ("weapon skill ranks", require_int(weapon_ranks, "Weapon skill ranks", minimum=0)),
-                 ("target's Defense", -require_int(defense, "Defense")),
+    breakdown = [(_("skill foundation of the attack stat %(stat)s (half, round up, + 2)") % {"stat": stat},
+                  foundation),
+                 (_("weapon skill ranks"), require_int(weapon_ranks, gettext_noop("Weapon skill ranks"), minimum=0)),
+                 (_("target's Defense"), -require_int(defense, gettext_noop("Defense"))),
                  range_line]
-    require_int(aiming_bonus, "Aiming bonus")
+    require_int(aiming_bonus, gettext_noop("Aiming bonus"))
     if suppression:
-        breakdown.append(("suppression fire (no aiming)", SUPPRESSION_FIRE_MODIFIER))
+        breakdown.append((_("suppression fire (no aiming)"), SUPPRESSION_FIRE_MODIFIER))
     else:
-        breakdown.append(("aiming", aiming_bonus))
-    breakdown.append(("GM modifier", require_int(gm_modifier, "GM modifier")))
+        breakdown.append((_("aiming"), aiming_bonus))
+    breakdown.append((_("GM modifier"), require_int(gm_modifier, gettext_noop("GM modifier"))))
     return AttackTarget(sum(value for _, value in breakdown), aimed_area, breakdown, range_size)
 
 
@@ -186,7 +193,7 @@ def near_miss(area: str, margin: int, cover: bool = False) -> NearMiss | None:
     Article: "Combat", the near-miss paragraphs; RULINGS.md section 6.
     """
     require_area(area)
-    missed_by = -require_int(margin, "Margin")
+    missed_by = -require_int(margin, gettext_noop("Margin"))
     if cover or missed_by <= 0 or area == "whole_body":
         return None
     if missed_by <= 5:
@@ -247,8 +254,10 @@ def pay_attack_endurance(*, endurance: int, attack_kind: str) -> int:
     """
     cost = attack_endurance_cost(attack_kind)
     if require_int(endurance, "END") < cost:
-        raise RulesError(f"A {attack_kind} attack costs {cost} END and only {endurance} is left: "
-                         "rest or skip rounds to recover END first.")
+        raise RulesError(_("A %(kind)s attack costs %(cost)s END and only %(left)s is left: "
+                           "rest or skip rounds to recover END first.")
+                         % {"kind": _(ATTACK_KIND_NAMES.get(attack_kind, attack_kind)), "cost": cost,
+                            "left": endurance})
     return endurance - cost
 
 
@@ -279,7 +288,8 @@ SMALLEST_LOCATION_DIE = 2
 
 def location_die(sides: int) -> int:
     """Check the GM's hit-location die: a d2 up to the table's d%."""
-    return require_int(sides, "The hit-location die", minimum=SMALLEST_LOCATION_DIE, maximum=LOCATION_DIE)
+    return require_int(sides, gettext_noop("The hit-location die"), minimum=SMALLEST_LOCATION_DIE,
+                       maximum=LOCATION_DIE)
 
 
 def resolve_attack(*, attack_stat: int, weapon_ranks: int, defense: int,
@@ -339,7 +349,7 @@ def hit_for_damage(attack: AttackResult, *, weapon_damage: int, armour_rating: i
     Article: "Damage & Recovery" (what a hit carries into trauma and shock).
     """
     if attack.location is None:
-        raise RulesError("Only an attack that landed and has a hit location can deal damage.")
+        raise RulesError(_("Only an attack that landed and has a hit location can deal damage."))
     loc = attack.location
     return Hit(weapon_damage=weapon_damage, armour_rating=armour_rating,
                location_trauma=loc.trauma_bonus, location_shock=loc.shock_bonus,

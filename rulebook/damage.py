@@ -17,6 +17,8 @@ from rulebook._numbers import ceil_div, require_int
 from rulebook.dice import CheckRoll, roll_check, roll_die
 from rulebook.stats import PRIMARY_STATS, STAT_CHECK_DICE
 from rulebook.tables import time_multiplier
+from rulebook.words import gettext as _
+from rulebook.words import gettext_noop
 
 #: Stats a wound can lower: the rolled stats and END (chest and abdomen hits).
 WOUNDABLE_STATS: tuple[str, ...] = PRIMARY_STATS + ("END",)
@@ -29,6 +31,8 @@ SHOCK_OVERLOAD_OFFSET = -7
 ACTIVITY_ENDURANCE: dict[str, tuple[int, int]] = {"ordinary": (1, 30), "strenuous": (4, 60)}
 #: END paid before an attack: a physical attack (swing, punch, throw) or just pulling a trigger.
 ATTACK_ENDURANCE: dict[str, int] = {"physical": 2, "trigger": 1}
+#: Each attack kind as people read it (marked for the catalogue: translated where shown).
+ATTACK_KIND_NAMES: dict[str, str] = {"physical": gettext_noop("physical"), "trigger": gettext_noop("trigger")}
 #: A combat round itself costs nothing; only the attacks in it do.
 COMBAT_ROUND_ENDURANCE = 0
 
@@ -41,10 +45,10 @@ def trauma(weapon_damage: int, location_trauma: int = 0, armour_rating: int = 0,
 
     Article: "Damage & Recovery", Trauma; RULINGS.md section 6.
     """
-    require_int(weapon_damage, "Weapon damage", minimum=0)
-    require_int(armour_rating, "Armour rating", minimum=0, maximum=10)
-    return max(0, weapon_damage + require_int(location_trauma, "Location trauma")
-               - armour_rating + require_int(adjustment, "Trauma adjustment"))
+    require_int(weapon_damage, gettext_noop("Weapon damage"), minimum=0)
+    require_int(armour_rating, gettext_noop("Armour rating"), minimum=0, maximum=10)
+    return max(0, weapon_damage + require_int(location_trauma, gettext_noop("Location trauma"))
+               - armour_rating + require_int(adjustment, gettext_noop("Trauma adjustment")))
 
 
 def shock_from_hit(trauma: int, d6: int, location_shock: int = 0, *, adjustment: int = 0) -> int:
@@ -54,10 +58,10 @@ def shock_from_hit(trauma: int, d6: int, location_shock: int = 0, *, adjustment:
 
     Article: "Damage & Recovery", Shock; RULINGS.md section 6.
     """
-    require_int(trauma, "Trauma", minimum=0)
-    require_int(d6, "The shock d6", minimum=1, maximum=6)
-    return max(0, ceil_div(trauma, 2) + d6 + require_int(location_shock, "Location shock")
-               + require_int(adjustment, "Shock adjustment"))
+    require_int(trauma, gettext_noop("Trauma"), minimum=0)
+    require_int(d6, gettext_noop("The shock d6"), minimum=1, maximum=6)
+    return max(0, ceil_div(trauma, 2) + d6 + require_int(location_shock, gettext_noop("Location shock"))
+               + require_int(adjustment, gettext_noop("Shock adjustment")))
 
 
 def shock_after_save(d6: int, location_shock: int = 0, *, adjustment: int = 0) -> int:
@@ -67,9 +71,9 @@ def shock_after_save(d6: int, location_shock: int = 0, *, adjustment: int = 0) -
 
     Article: "Damage & Recovery", Shock, and the rifle example's success branch.
     """
-    require_int(d6, "The shock d6", minimum=1, maximum=6)
-    return max(0, ceil_div(d6, 2) + require_int(location_shock, "Location shock")
-               + require_int(adjustment, "Shock adjustment"))
+    require_int(d6, gettext_noop("The shock d6"), minimum=1, maximum=6)
+    return max(0, ceil_div(d6, 2) + require_int(location_shock, gettext_noop("Location shock"))
+               + require_int(adjustment, gettext_noop("Shock adjustment")))
 
 
 def unconscious_seconds(d10: int, excess: int) -> Fraction:
@@ -77,8 +81,8 @@ def unconscious_seconds(d10: int, excess: int) -> Fraction:
 
     Article: "Damage & Recovery", Shock (rifle example: d10 6, excess 2 → index 4 → 10 s).
     """
-    require_int(d10, "The d10", minimum=1, maximum=10)
-    excess = require_int(excess, "Shock excess", minimum=0)
+    require_int(d10, gettext_noop("The d10"), minimum=1, maximum=10)
+    excess = require_int(excess, gettext_noop("Shock excess"), minimum=0)
     return time_multiplier(d10 + SHOCK_SAVE_OFFSET + excess)
 
 
@@ -87,7 +91,7 @@ def unconscious_minutes(d10: int) -> Fraction:
 
     Article: "Damage & Recovery", Shock.
     """
-    d10 = require_int(d10, "The d10", minimum=1, maximum=10)
+    d10 = require_int(d10, gettext_noop("The d10"), minimum=1, maximum=10)
     return time_multiplier(d10 + SHOCK_OVERLOAD_OFFSET)
 
 
@@ -116,23 +120,24 @@ def shock_threshold_save(*, con: int, round_shock: int, shock_threshold: int,
     Article: "Damage & Recovery", Shock; RULINGS.md sections 1 and 6.
     """
     require_int(con, "CON")
-    require_int(round_shock, "Shock this round", minimum=0)
-    require_int(shock_threshold, "Shock threshold", minimum=1)
+    require_int(round_shock, gettext_noop("Shock this round"), minimum=0)
+    require_int(shock_threshold, gettext_noop("Shock threshold"), minimum=1)
     excess = round_shock - shock_threshold
     if excess <= 0:
-        raise RulesError(f"{round_shock} shock does not exceed the threshold of {shock_threshold}: "
-                         "no save is needed.")
+        raise RulesError(_("%(shock)s shock does not exceed the threshold of %(threshold)s: no save is needed.")
+                         % {"shock": round_shock, "threshold": shock_threshold})
     target = con - excess
     check = roll_check(target, STAT_CHECK_DICE, rng)
     breakdown = [("CON", con),
-                 (f"shock over threshold ({round_shock} − {shock_threshold})", -excess)]
+                 (_("shock over threshold (%(shock)s − %(threshold)s)")
+                  % {"shock": round_shock, "threshold": shock_threshold}, -excess)]
     d10 = index = seconds = None
     if not check.success:
         d10 = roll_die(10, rng)
         index = d10 + SHOCK_SAVE_OFFSET + excess
         seconds = time_multiplier(index)
-        breakdown += [("unconscious d10", d10), ("time chart offset", SHOCK_SAVE_OFFSET),
-                      ("shock excess", excess), ("time chart index", index)]
+        breakdown += [(_("unconscious d10"), d10), (_("time chart offset"), SHOCK_SAVE_OFFSET),
+                      (_("shock excess"), excess), (_("time chart index"), index)]
     return ShockSave(excess, -excess, target, check, check.success, d10, index, seconds, breakdown)
 
 
@@ -153,7 +158,8 @@ class Hit:
 def _frozen(mapping: Mapping[str, int], what: str) -> Mapping[str, int]:
     for name, value in mapping.items():
         if name not in WOUNDABLE_STATS:
-            raise RulesError(f"Unknown stat {name!r} in {what}: use {', '.join(WOUNDABLE_STATS)}.")
+            raise RulesError(_("Unknown stat %(stat)s in %(what)s: use %(stats)s.")
+                             % {"stat": repr(name), "what": _(what), "stats": ", ".join(WOUNDABLE_STATS)})
         require_int(value, name)
     return MappingProxyType(dict(mapping))
 
@@ -188,11 +194,12 @@ class WoundState:
 
     def __post_init__(self) -> None:
         require_int(self.hit_points, "HP", minimum=1)
-        require_int(self.shock_threshold, "Shock threshold", minimum=1)
-        for name in ("trauma", "shock", "shock_this_round"):
-            require_int(getattr(self, name), name.replace("_", " ").capitalize(), minimum=0)
-        object.__setattr__(self, "stats", _frozen(self.stats, "stats"))
-        object.__setattr__(self, "stat_damage", _frozen(self.stat_damage, "stat damage"))
+        require_int(self.shock_threshold, gettext_noop("Shock threshold"), minimum=1)
+        for name, what in (("trauma", gettext_noop("Trauma")), ("shock", gettext_noop("Shock")),
+                           ("shock_this_round", gettext_noop("Shock this round"))):
+            require_int(getattr(self, name), what, minimum=0)
+        object.__setattr__(self, "stats", _frozen(self.stats, gettext_noop("stats")))
+        object.__setattr__(self, "stat_damage", _frozen(self.stat_damage, gettext_noop("stat damage")))
 
     @property
     def current_hit_points(self) -> int:
@@ -246,33 +253,32 @@ def apply_hit(*, wounds: WoundState, hit: Hit, rng: random.Random | None = None)
     """
     dealt = 0 if hit.no_trauma else trauma(hit.weapon_damage, hit.location_trauma,
                                            hit.armour_rating, adjustment=hit.trauma_adjustment)
-    breakdown = [("weapon damage", hit.weapon_damage), ("location trauma", hit.location_trauma),
-                 ("armour", -hit.armour_rating)]
+    breakdown = [(_("weapon damage"), hit.weapon_damage), (_("location trauma"), hit.location_trauma),
+                 (_("armour"), -hit.armour_rating)]
     if hit.trauma_adjustment:
-        breakdown.append(("near miss trauma", hit.trauma_adjustment))
+        breakdown.append((_("near miss trauma"), hit.trauma_adjustment))
     if hit.no_trauma:
-        breakdown.append(("near miss two areas up: no trauma", 0))
-    breakdown.append(("trauma", dealt))
+        breakdown.append((_("near miss two areas up: no trauma"), 0))
+    breakdown.append((_("trauma"), dealt))
 
     d6 = roll_die(6, rng)
     full = shock_from_hit(dealt, d6, hit.location_shock, adjustment=hit.shock_adjustment)
-    breakdown += [("shock: half the trauma, rounded up", ceil_div(dealt, 2)), ("shock d6", d6),
-                  ("location shock", hit.location_shock)]
+    breakdown += [(_("shock: half the trauma, rounded up"), ceil_div(dealt, 2)), (_("shock d6"), d6),
+                  (_("location shock"), hit.location_shock)]
     if hit.shock_adjustment:
-        breakdown.append(("near miss shock", hit.shock_adjustment))
-    breakdown.append(("shock", full))
+        breakdown.append((_("near miss shock"), hit.shock_adjustment))
+    breakdown.append((_("shock"), full))
 
     taken, save, seconds = full, None, None
     if wounds.shock_this_round + full > wounds.shock_threshold:
         if "CON" not in wounds.stats:
-            raise RulesError("The shock save needs the character's current CON in the wound state.")
+            raise RulesError(_("The shock save needs the character's current CON in the wound state."))
         save = shock_threshold_save(con=wounds.stats["CON"],
                                     round_shock=wounds.shock_this_round + full,
                                     shock_threshold=wounds.shock_threshold, rng=rng)
         if save.saved:
             taken = shock_after_save(d6, hit.location_shock, adjustment=hit.shock_adjustment)
-            breakdown.append(("shock after a successful save: half the d6, rounded up, "
-                              "+ location shock", taken))
+            breakdown.append((_("shock after a successful save: half the d6, rounded up, + location shock"), taken))
         else:
             seconds = save.unconscious_seconds
     total_shock = wounds.shock + taken
@@ -281,17 +287,17 @@ def apply_hit(*, wounds: WoundState, hit: Hit, rng: random.Random | None = None)
     if taken and total_shock > wounds.hit_points:
         overload_d10 = roll_die(10, rng)
         minutes = unconscious_minutes(overload_d10)
-        breakdown.append(("total shock over HP: d10 for minutes unconscious", overload_d10))
+        breakdown.append((_("total shock over HP: d10 for minutes unconscious"), overload_d10))
 
     stats, damage_taken = dict(wounds.stats), dict(wounds.stat_damage)
     applied = hit.stat_damage if dealt > 0 else ()
     for stat, points in applied:
         if stat not in stats:
-            raise RulesError(f"The hit damages {stat}: put the character's current {stat} "
-                             "in the wound state.")
-        stats[stat] -= require_int(points, "Stat damage", minimum=0)
+            raise RulesError(_("The hit damages %(stat)s: put the character's current %(stat)s in the wound state.")
+                             % {"stat": stat})
+        stats[stat] -= require_int(points, gettext_noop("Stat damage"), minimum=0)
         damage_taken[stat] = damage_taken.get(stat, 0) + points
-        breakdown.append((f"{stat} damage", -points))
+        breakdown.append((_("%(stat)s damage") % {"stat": stat}, -points))
 
     new = replace(wounds, trauma=wounds.trauma + dealt, shock=total_shock,
                   shock_this_round=wounds.shock_this_round + taken, stats=stats,
@@ -331,17 +337,17 @@ def dying_round(*, con: int, previous_modifier: int | None = None, medical_help:
     Article: "Death" and its example (rounds D … D+4); RULINGS.md sections 1 and 6.
     """
     require_int(con, "CON")
-    require_int(gm_modifier, "GM modifier")
+    require_int(gm_modifier, gettext_noop("GM modifier"))
     if previous_modifier is None:
         modifier = 0
-        breakdown = [("first round dying", 0)]
+        breakdown = [(_("first round dying"), 0)]
     else:
         step = 1 if medical_help else -1
-        modifier = require_int(previous_modifier, "Previous dying modifier") + step
-        breakdown = [("previous round", previous_modifier),
-                     ("medical help" if medical_help else "another round dying", step)]
+        modifier = require_int(previous_modifier, gettext_noop("Previous dying modifier")) + step
+        breakdown = [(_("previous round"), previous_modifier),
+                     (_("medical help") if medical_help else _("another round dying"), step)]
     target = con + modifier + gm_modifier
-    breakdown = [("CON", con)] + breakdown + ([("GM modifier", gm_modifier)] if gm_modifier else [])
+    breakdown = [("CON", con)] + breakdown + ([(_("GM modifier"), gm_modifier)] if gm_modifier else [])
     check = roll_check(target, STAT_CHECK_DICE, rng)
     restored = check.success and medical_help and modifier >= 0
     return DyingRound(modifier, medical_help, target, check, check.success, restored, breakdown)
@@ -372,9 +378,10 @@ def activity_endurance_cost(activity: str, minutes: int) -> int:
     Article: "Endurance".
     """
     if activity not in ACTIVITY_ENDURANCE:
-        raise RulesError(f"Unknown activity {activity!r}: use {', '.join(ACTIVITY_ENDURANCE)}.")
+        raise RulesError(_("Unknown activity %(activity)s: use %(activities)s.")
+                         % {"activity": repr(activity), "activities": ", ".join(ACTIVITY_ENDURANCE)})
     cost, period = ACTIVITY_ENDURANCE[activity]
-    return cost * require_int(minutes, "Minutes", minimum=0) // period
+    return cost * require_int(minutes, gettext_noop("Minutes"), minimum=0) // period
 
 
 def attack_endurance_cost(attack_kind: str) -> int:
@@ -383,5 +390,5 @@ def attack_endurance_cost(attack_kind: str) -> int:
     Article: "Endurance", and "Combat" (the summary list).
     """
     if attack_kind not in ATTACK_ENDURANCE:
-        raise RulesError(f"Unknown attack kind {attack_kind!r}: use physical or trigger.")
+        raise RulesError(_("Unknown attack kind %(kind)s: use physical or trigger.") % {"kind": repr(attack_kind)})
     return ATTACK_ENDURANCE[attack_kind]

@@ -18,6 +18,8 @@ from math import comb
 
 from rulebook import RulesError
 from rulebook._numbers import require_int
+from rulebook.words import gettext as _
+from rulebook.words import gettext_noop, ngettext
 
 #: The rng used when a caller passes none. Tests always inject their own.
 default_rng = random.Random()
@@ -49,9 +51,10 @@ def roll_dice(count: int, sides: int = 6, rng: random.Random | None = None) -> l
 
 # --- Input checks ---------------------------------------------------------------------------
 def _dice_count(dice: object) -> int:
-    count = require_int(dice, "The number of dice")
+    count = require_int(dice, gettext_noop("The number of dice"))
     if not 1 <= count <= MAX_DICE:
-        raise RulesError(f"A check rolls between 1 and {MAX_DICE} dice, not {count}.")
+        raise RulesError(_("A check rolls between 1 and %(max)s dice, not %(count)s.")
+                         % {"max": MAX_DICE, "count": count})
     return count
 
 
@@ -228,10 +231,11 @@ def target_terms(target: int, dice: int) -> list[tuple[str, int]]:
     and the dice it is rolled on, never the raw target beside the dice it was not rolled on."""
     rolled, effective = miracle_dice(target, dice)
     if rolled == dice:
-        return [(f"target on {dice}d6", target)]
+        return [(_("target on %(dice)sd6") % {"dice": dice}, target)]
     added = rolled - dice
-    return [(f"impossible on {dice}d6: miracle rule, {added} more dice", 2 * added),
-            (f"target on {rolled}d6", effective)]
+    return [(_("impossible on %(dice)sd6: miracle rule, %(added)s more dice") % {"dice": dice, "added": added},
+             2 * added),
+            (_("target on %(dice)sd6") % {"dice": rolled}, effective)]
 
 
 def extra_benefit_limit(target: int, dice: int = 3) -> int:
@@ -241,7 +245,7 @@ def extra_benefit_limit(target: int, dice: int = 3) -> int:
     24 on 4d6) allows them, and at most ⌊(target − 6 × dice) / 2⌋ + 1 (RULINGS.md section 1).
     Any other target allows none.
     """
-    target = require_int(target, "The target")
+    target = require_int(target, gettext_noop("The target"))
     dice = _dice_count(dice)
     certain = DIE_SIDES * dice
     if target < certain:
@@ -250,21 +254,28 @@ def extra_benefit_limit(target: int, dice: int = 3) -> int:
 
 
 def _extra_dice(target: int, dice: int, extra: object) -> int:
-    extra = require_int(extra, "The number of extra-benefit dice")
+    extra = require_int(extra, gettext_noop("The number of extra-benefit dice"))
     if extra < 0:
-        raise RulesError(f"Extra-benefit dice cannot be negative ({extra}).")
+        raise RulesError(_("Extra-benefit dice cannot be negative (%(extra)s).") % {"extra": extra})
     limit = extra_benefit_limit(target, dice)
     if extra > limit:
         if limit == 0:
-            raise RulesError(
-                f"Extra-benefit dice need a check that cannot fail: target {target} on "
-                f"{dice}d6 needs to be at least {DIE_SIDES * dice}."
-            )
-        raise RulesError(
-            f"Target {target} on {dice}d6 allows at most {limit} extra-benefit "
-            f"{'die' if limit == 1 else 'dice'}, not {extra}."
-        )
+            raise RulesError(cannot_fail_needed(target, dice))
+        raise RulesError(at_most_extra(target, dice, limit, extra))
     return extra
+
+
+def cannot_fail_needed(target: int, dice: int) -> str:
+    """The refusal of extra-benefit dice on a check that can fail."""
+    return (_("Extra-benefit dice need a check that cannot fail: target %(target)s on %(dice)sd6 needs to be "
+              "at least %(least)s.") % {"target": target, "dice": dice, "least": DIE_SIDES * dice})
+
+
+def at_most_extra(target: int, dice: int, limit: int, extra: int) -> str:
+    """The refusal of more extra-benefit dice than the target allows."""
+    return (ngettext("Target %(target)s on %(dice)sd6 allows at most %(limit)s extra-benefit die, not %(extra)s.",
+                     "Target %(target)s on %(dice)sd6 allows at most %(limit)s extra-benefit dice, not %(extra)s.",
+                     limit) % {"target": target, "dice": dice, "limit": limit, "extra": extra})
 
 
 # --- Odds ---------------------------------------------------------------------------------
@@ -292,17 +303,17 @@ class CheckOdds:
     @property
     def breakdown(self) -> list[tuple[str, object]]:
         """Return the odds term by term, as (label, value) pairs."""
-        lines: list[tuple[str, object]] = [("target", self.target), ("dice", self.base_dice)]
+        lines: list[tuple[str, object]] = [(_("target"), self.target), (_("dice"), self.base_dice)]
         if self.miracle:
             added = self.dice - self.base_dice
-            lines += [("miracle dice added", added), ("miracle target bonus", 2 * added)]
+            lines += [(_("miracle dice added"), added), (_("miracle target bonus"), 2 * added)]
         if self.extra:
-            lines += [("extra-benefit dice", self.extra), ("extra-benefit target", -2 * self.extra)]
+            lines += [(_("extra-benefit dice"), self.extra), (_("extra-benefit target"), -2 * self.extra)]
         lines += [
-            ("effective target", self.effective_target),
-            ("dice rolled", self.dice),
-            ("dice counted", self.kept),
-            ("chance of success", self.probability),
+            (_("effective target"), self.effective_target),
+            (_("dice rolled"), self.dice),
+            (_("dice counted"), self.kept),
+            (_("chance of success"), self.probability),
         ]
         return lines
 
@@ -316,8 +327,9 @@ def _check_odds(target: int, dice: int, extra: int) -> CheckOdds:
     rolled, effective = miracle_dice(target, dice)
     if rolled > MAX_DICE:
         raise RulesError(
-            f"Target {target} on {dice}d6 would need {rolled} dice under the miracle rule; "
-            f"no check rolls more than {MAX_DICE}. Check the modifiers."
+            _("Target %(target)s on %(dice)sd6 would need %(rolled)s dice under the miracle rule; "
+              "no check rolls more than %(max)s. Check the modifiers.")
+            % {"target": target, "dice": dice, "rolled": rolled, "max": MAX_DICE}
         )
     return CheckOdds(target, dice, rolled, effective, probability_at_most(effective, rolled))
 
@@ -340,7 +352,7 @@ def check_odds(target: int, dice: int = 3) -> CheckOdds:
         RulesError: a non-whole target, a dice count outside 1–100, or a target so low the
             miracle rule would need more than 100 dice.
     """
-    return _check_odds(require_int(target, "The target"), _dice_count(dice), 0)
+    return _check_odds(require_int(target, gettext_noop("The target")), _dice_count(dice), 0)
 
 
 def extra_benefit_odds(target: int, dice: int = 3, extra: int = 1) -> CheckOdds:
@@ -359,7 +371,7 @@ def extra_benefit_odds(target: int, dice: int = 3, extra: int = 1) -> CheckOdds:
         CheckOdds with ``dice`` = dice + extra, ``kept`` = dice and ``effective_target`` =
         target − 2 × extra.
     """
-    target = require_int(target, "The target")
+    target = require_int(target, gettext_noop("The target"))
     dice = _dice_count(dice)
     return _check_odds(target, dice, _extra_dice(target, dice, extra))
 
@@ -372,12 +384,13 @@ def odds_curve(dice: int = 3, low: int | None = None, high: int | None = None) -
     to 6 × dice, the first certain target.
     """
     dice = _dice_count(dice)
-    low = 0 if low is None else require_int(low, "The lowest target")
-    high = DIE_SIDES * dice if high is None else require_int(high, "The highest target")
+    low = 0 if low is None else require_int(low, gettext_noop("The lowest target"))
+    high = DIE_SIDES * dice if high is None else require_int(high, gettext_noop("The highest target"))
     if low > high:
-        raise RulesError(f"The lowest target ({low}) must not exceed the highest ({high}).")
+        raise RulesError(_("The lowest target (%(low)s) must not exceed the highest (%(high)s).")
+                         % {"low": low, "high": high})
     if high - low > 1000:
-        raise RulesError("An odds curve covers at most 1,001 targets; narrow the range.")
+        raise RulesError(_("An odds curve covers at most 1,001 targets; narrow the range."))
     return [(target, check_odds(target, dice).probability) for target in range(low, high + 1)]
 
 
@@ -400,15 +413,15 @@ class CheckRoll:
     @property
     def breakdown(self) -> list[tuple[str, object]]:
         """Return the roll term by term, as (label, value) pairs."""
-        lines: list[tuple[str, object]] = [("target", self.target)]
+        lines: list[tuple[str, object]] = [(_("target"), self.target)]
         if self.extra:
-            lines.append(("extra-benefit target", -2 * self.extra))
+            lines.append((_("extra-benefit target"), -2 * self.extra))
         elif self.effective_target != self.target:
-            lines.append(("miracle target bonus", self.effective_target - self.target))
-        lines += [("effective target", self.effective_target), ("faces rolled", self.faces)]
+            lines.append((_("miracle target bonus"), self.effective_target - self.target))
+        lines += [(_("effective target"), self.effective_target), (_("faces rolled"), self.faces)]
         if self.extra:
-            lines.append(("faces counted (lowest)", self.kept))
-        lines += [("total", self.total), ("margin", self.margin)]
+            lines.append((_("faces counted (lowest)"), self.kept))
+        lines += [(_("total"), self.total), (_("margin"), self.margin)]
         return lines
 
 
@@ -432,7 +445,7 @@ def roll_check(target: int, dice: int = 3, rng: random.Random | None = None, ext
     Raises:
         RulesError: as for ``check_odds``, or extra dice the target does not allow.
     """
-    target = require_int(target, "The target")
+    target = require_int(target, gettext_noop("The target"))
     dice = _dice_count(dice)
     extra = _extra_dice(target, dice, extra)
     odds = _check_odds(target, dice, extra)
@@ -478,10 +491,11 @@ class EnteredDice:
     """
 
     def __init__(self, faces: list[int] | tuple[int, ...] = (), fallback: random.Random | None = None,
-                 *, label: str = "dice") -> None:
+                 *, label: str = gettext_noop("dice")) -> None:
         if isinstance(faces, (str, bytes)) or not hasattr(faces, "__iter__"):
-            raise RulesError(f"{label}: give the faces as a list of whole numbers.")
-        self.faces = [require_int(face, f"{label}: a face", minimum=1) for face in faces]
+            raise RulesError(_("%(label)s: give the faces as a list of whole numbers.") % {"label": _(label)})
+        what = _("%(label)s: a face") % {"label": _(label)}
+        self.faces = [require_int(face, what, minimum=1) for face in faces]
         self.label = label
         self.fallback = fallback
         self.rolls: list[DieRoll] = []
@@ -490,12 +504,13 @@ class EnteredDice:
     def randint(self, low: int, high: int) -> int:
         """Hand out the next entered face for a 1..``high`` die, or roll it."""
         if low != 1:
-            raise RulesError(f"Dice run from 1, not from {low}.")
+            raise RulesError(_("Dice run from 1, not from %(low)s.") % {"low": low})
         if self._used < len(self.faces):
             face = self.faces[self._used]
             if face > high:
                 raise RulesError(
-                    f"{self.label}: face {self._used + 1} is {face}, but that die is a d{high}."
+                    _("%(label)s: face %(number)s is %(face)s, but that die is a d%(sides)s.")
+                    % {"label": _(self.label), "number": self._used + 1, "face": face, "sides": high}
                 )
             self._used += 1
             self.rolls.append(DieRoll(high, face, True))
@@ -513,7 +528,8 @@ class EnteredDice:
         """Refuse faces the action never rolled: a typo is likelier than intent."""
         if self.unused:
             raise RulesError(
-                f"{self.label}: {len(self.faces)} faces entered, but only {self._used} dice were rolled."
+                _("%(label)s: %(entered)s faces entered, but only %(used)s dice were rolled.")
+                % {"label": _(self.label), "entered": len(self.faces), "used": self._used}
             )
 
     def record(self) -> list[dict[str, int | bool]]:
@@ -532,8 +548,10 @@ class DiceSlots:
         entered = dict(entered or {})
         unknown = sorted(set(entered) - set(names))
         if unknown:
-            raise RulesError(f"Unknown dice slot {unknown[0]!r}: use {', '.join(names)}.")
-        self.slots = {name: EnteredDice(entered.get(name, ()), fallback, label=f"dice {name}") for name in names}
+            raise RulesError(_("Unknown dice slot %(slot)s: use %(slots)s.")
+                             % {"slot": repr(unknown[0]), "slots": ", ".join(names)})
+        self.slots = {name: EnteredDice(entered.get(name, ()), fallback, label=_("dice %(slot)s") % {"slot": name})
+                      for name in names}
 
     def __getitem__(self, name: str) -> EnteredDice:
         return self.slots[name]

@@ -15,6 +15,8 @@ from rulebook import RulesError
 from rulebook._numbers import require_int
 from rulebook.dice import roll_die
 from rulebook.stats import PRIMARY_STATS
+from rulebook.words import gettext as _
+from rulebook.words import gettext_noop
 
 #: What a phase is: the gain while the drug works, or the loss that follows it.
 PHASES: tuple[str, ...] = ("boost", "shakes")
@@ -41,17 +43,17 @@ _KEYS = (
 def _clean_changes(changes: object) -> dict[str, int]:
     if not isinstance(changes, Mapping):
         raise RulesError(
-            f"A drug's stat changes are a mapping of stat to points, such as {{'STR': 2}}, "
-            f"not {changes!r}."
+            _("A drug's stat changes are a mapping of stat to points, such as %(example)s, not %(changes)s.")
+            % {"example": "{'STR': 2}", "changes": repr(changes)}
         )
     clean = {}
     for stat, points in changes.items():
         if stat not in PRIMARY_STATS:
             raise RulesError(
-                f"Unknown stat {stat!r} in a drug's stat changes; use one of "
-                f"{', '.join(PRIMARY_STATS)}."
+                _("Unknown stat %(stat)s in a drug's stat changes; use one of %(stats)s.")
+                % {"stat": repr(stat), "stats": ", ".join(PRIMARY_STATS)}
             )
-        require_int(points, f"The drug's change to {stat}")
+        require_int(points, _("The drug's change to %(stat)s") % {"stat": stat})
     # Sheet order, so every listing of the changes reads the same way.
     for stat in PRIMARY_STATS:
         if changes.get(stat):
@@ -62,16 +64,17 @@ def _clean_changes(changes: object) -> dict[str, int]:
 def _clean_breakdown(breakdown: object) -> list[tuple[str, int]]:
     if isinstance(breakdown, (str, bytes, Mapping)) or not isinstance(breakdown, Iterable):
         raise RulesError(
-            f"A drug's breakdown is a list of (label, value) pairs, not {breakdown!r}."
+            _("A drug's breakdown is a list of (label, value) pairs, not %(breakdown)s.")
+            % {"breakdown": repr(breakdown)}
         )
     out = []
     for term in breakdown:
         if not isinstance(term, (list, tuple)) or len(term) != 2:
-            raise RulesError(f"Each breakdown term is a (label, value) pair, not {term!r}.")
+            raise RulesError(_("Each breakdown term is a (label, value) pair, not %(term)s.") % {"term": repr(term)})
         label, value = term
         if not isinstance(label, str):
-            raise RulesError(f"A breakdown label is text, not {label!r}.")
-        out.append((label, require_int(value, f"The breakdown value of {label!r}")))
+            raise RulesError(_("A breakdown label is text, not %(label)s.") % {"label": repr(label)})
+        out.append((label, require_int(value, _("The breakdown value of %(label)s") % {"label": repr(label)})))
     return out
 
 
@@ -114,18 +117,21 @@ class DrugEffect:
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
-            raise RulesError("A drug needs a name the players will recognise.")
+            raise RulesError(_("A drug needs a name the players will recognise."))
         if self.phase not in PHASES:
             raise RulesError(
-                f"A drug's phase is {' or '.join(repr(p) for p in PHASES)}, not {self.phase!r}."
+                _("A drug's phase is %(first)s or %(second)s, not %(phase)s.")
+                % {"first": repr(PHASES[0]), "second": repr(PHASES[1]), "phase": repr(self.phase)}
             )
-        require_int(self.minutes_left, f"{self.name}: the minutes left", minimum=0)
+        require_int(self.minutes_left, _("%(name)s: the minutes left") % {"name": self.name}, minimum=0)
         if not isinstance(self.hidden, bool):
-            raise RulesError(f"{self.name}: 'hidden' is true or false, not {self.hidden!r}.")
-        require_int(self.end_per_use, f"{self.name}: the extra END per use", minimum=0)
+            raise RulesError(_("%(name)s: 'hidden' is true or false, not %(hidden)s.")
+                             % {"name": self.name, "hidden": repr(self.hidden)})
+        require_int(self.end_per_use, _("%(name)s: the extra END per use") % {"name": self.name}, minimum=0)
         if self.next_phase is not None and not isinstance(self.next_phase, DrugEffect):
             raise RulesError(
-                f"{self.name}: the next phase must be a drug effect, not {self.next_phase!r}."
+                _("%(name)s: the next phase must be a drug effect, not %(next)s.")
+                % {"name": self.name, "next": repr(self.next_phase)}
             )
         set_ = object.__setattr__
         set_(self, "name", self.name.strip())
@@ -155,16 +161,16 @@ class DrugEffect:
             RulesError: not a mapping, a missing or unknown key, or any value the effect refuses.
         """
         if not isinstance(data, Mapping):
-            raise RulesError(f"A stored drug effect is a mapping, not {data!r}.")
+            raise RulesError(_("A stored drug effect is a mapping, not %(data)s.") % {"data": repr(data)})
         missing = [key for key in _KEYS if key not in data]
         unknown = sorted(str(key) for key in data if key not in _KEYS)
         if missing or unknown:
             problems = []
             if missing:
-                problems.append(f"missing {', '.join(missing)}")
+                problems.append(_("missing %(keys)s") % {"keys": ", ".join(missing)})
             if unknown:
-                problems.append(f"unknown {', '.join(unknown)}")
-            raise RulesError(f"A stored drug effect is malformed: {'; '.join(problems)}.")
+                problems.append(_("unknown %(keys)s") % {"keys": ", ".join(unknown)})
+            raise RulesError(_("A stored drug effect is malformed: %(problems)s.") % {"problems": "; ".join(problems)})
         following = data["next_phase"]
         return cls(
             name=data["name"],
@@ -215,11 +221,11 @@ def take_stimutabs(*, rng: random.Random | None = None) -> DrugEffect:
         minutes_left=shakes_minutes,
         breakdown=[
             ("d6", damage_die),
-            ("added to the d6", STIMUTABS_SHAKES_DAMAGE),
-            ("points off NIM, DEX and ACC", damage),
-            *((f"{stat} loss (remainder to NIM, then DEX)", p) for stat, p in shares.items()),
-            ("d6 for the duration", shakes_die),
-            ("duration (minutes): 60 × d6 / 4", shakes_minutes),
+            (_("added to the d6"), STIMUTABS_SHAKES_DAMAGE),
+            (_("points off NIM, DEX and ACC"), damage),
+            *((_("%(stat)s loss (remainder to NIM, then DEX)") % {"stat": stat}, p) for stat, p in shares.items()),
+            (_("d6 for the duration"), shakes_die),
+            (_("duration (minutes): 60 × d6 / 4"), shakes_minutes),
         ],
     )
     return DrugEffect(
@@ -231,42 +237,43 @@ def take_stimutabs(*, rng: random.Random | None = None) -> DrugEffect:
         end_per_use=STIMUTABS_END_PER_USE,
         next_phase=shakes,
         breakdown=[
-            ("d3: STR bonus", bonus),
-            ("extra END per use of the boosted STR", STIMUTABS_END_PER_USE),
-            ("duration d3 (hidden)", hours_die),
-            ("duration hours added to the d3 (hidden)", STIMUTABS_BOOST_HOURS),
-            ("duration (minutes, hidden)", hours * 60),
+            (_("d3: STR bonus"), bonus),
+            (_("extra END per use of the boosted STR"), STIMUTABS_END_PER_USE),
+            (_("duration d3 (hidden)"), hours_die),
+            (_("duration hours added to the d3 (hidden)"), STIMUTABS_BOOST_HOURS),
+            (_("duration (minutes, hidden)"), hours * 60),
         ],
     )
 
 
 def _require_effects(effects: object) -> tuple[DrugEffect, ...]:
     if isinstance(effects, (str, bytes, Mapping)) or not isinstance(effects, Iterable):
-        raise RulesError(f"Give the drug effects as a list, not {effects!r}.")
+        raise RulesError(_("Give the drug effects as a list, not %(effects)s.") % {"effects": repr(effects)})
     effects = tuple(effects)
     for effect in effects:
         if not isinstance(effect, DrugEffect):
-            raise RulesError(f"Not a drug effect: {effect!r}.")
+            raise RulesError(_("Not a drug effect: %(effect)s.") % {"effect": repr(effect)})
     return effects
 
 
-def _wear(name: str) -> str:
-    return "wear" if name.endswith("s") else "wears"
+def _wears_off(name: str) -> str:
+    # "Stimutabs wear off", "Calmex wears off".
+    return (_("%(name)s wear off") if name.endswith("s") else _("%(name)s wears off")) % {"name": name}
 
 
 def _begins(effect: DrugEffect) -> str:
-    changes = format_changes(effect.stat_changes) or "no stat changes"
-    what = "the shakes begin" if effect.phase == "shakes" else "a further boost begins"
-    when = "" if effect.hidden else f" for {effect.minutes_left} minutes"
+    changes = format_changes(effect.stat_changes) or _("no stat changes")
+    what = _("the shakes begin") if effect.phase == "shakes" else _("a further boost begins")
+    when = "" if effect.hidden else " " + _("for %(minutes)s minutes") % {"minutes": effect.minutes_left}
     return f"{what} ({changes}){when}"
 
 
 def _phase_ends(effect: DrugEffect) -> str:
     following = effect.next_phase
     if effect.phase == "boost":
-        text = f"{effect.name} {_wear(effect.name)} off"
+        text = _wears_off(effect.name)
         return f"{text}: {_begins(following)}" if following else text
-    text = f"The shakes from {effect.name} are over"
+    text = _("The shakes from %(name)s are over") % {"name": effect.name}
     return f"{text}; {_begins(following)}" if following else text
 
 
@@ -284,7 +291,7 @@ def advance_effects(
         for every phase that ended, in time order.
     """
     effects = _require_effects(effects)
-    minutes = require_int(minutes, "The minutes that pass", minimum=0)
+    minutes = require_int(minutes, gettext_noop("The minutes that pass"), minimum=0)
     still, notes = [], []
     for effect in effects:
         now: int = 0
@@ -319,6 +326,7 @@ def extra_end_per_use(effects: tuple[DrugEffect, ...], stat: str) -> int:
     Only phases that raise ``stat`` charge it: using STR boosted by Stimutabs costs 1 END more.
     """
     if stat not in PRIMARY_STATS:
-        raise RulesError(f"Unknown stat {stat!r}; use one of {', '.join(PRIMARY_STATS)}.")
-    current, _ = advance_effects(effects, 0)
+        raise RulesError(_("Unknown stat %(stat)s; use one of %(stats)s.")
+                         % {"stat": repr(stat), "stats": ", ".join(PRIMARY_STATS)})
+    current, _notes = advance_effects(effects, 0)
     return sum(e.end_per_use for e in current if e.stat_changes.get(stat, 0) > 0)

@@ -14,6 +14,8 @@ from rulebook._numbers import ceil_div, require_int
 from rulebook.dice import roll_dice, roll_die
 from rulebook.skills import DEFAULT_MAX_RANKS, WEAPON_BREADTHS, skill_cost
 from rulebook.stats import STAT_MAX, BreakdownLine, Computed
+from rulebook.words import gettext as _
+from rulebook.words import gettext_noop
 
 #: Equipment used for the task counts as a further relevant skill (+2) when the character is
 #: proficient, and as an indirectly related one (+1) when not ("Equipment").
@@ -29,8 +31,8 @@ def equipment_cost(breadth: str, ranks: int = 1, max_ranks: int = DEFAULT_MAX_RA
     """
     if isinstance(breadth, str) and breadth.strip().lower().replace(" ", "_") in WEAPON_BREADTHS:
         raise RulesError(
-            f"General equipment is specific, narrow or broad, not {breadth!r} "
-            "(price weapons with the weapon rules)."
+            _("General equipment is specific, narrow or broad, not %(breadth)s (price weapons with the weapon rules).")
+            % {"breadth": repr(breadth)}
         )
     return skill_cost(breadth, ranks, max_ranks)
 
@@ -40,7 +42,7 @@ def consumed_refund(cost: int) -> int:
 
     Article: "Weapons" and "Armor" (the rule is stated under both).
     """
-    require_int(cost, "The cost", minimum=0)
+    require_int(cost, gettext_noop("The cost"), minimum=0)
     return max(cost - 1, 0)
 
 
@@ -49,12 +51,14 @@ def found_equipment_cost(cost: int, *, left_behind: bool) -> int:
 
     Article: "Weapons" and "Armor" (the rule is stated under both).
     """
-    require_int(cost, "The cost", minimum=0)
+    require_int(cost, gettext_noop("The cost"), minimum=0)
     return 0 if left_behind else cost
 
 
 # --- Weapons ----------------------------------------------------------------------------------
-RATES_OF_FIRE: dict[int, str] = {1: "single shot", 2: "short burst", 3: "full auto"}
+#: Marked for the catalogue: translated where shown.
+RATES_OF_FIRE: dict[int, str] = {1: gettext_noop("single shot"), 2: gettext_noop("short burst"),
+                                 3: gettext_noop("full auto")}
 #: Extra d6 of damage each rate of fire adds.
 RATE_OF_FIRE_DICE: dict[int, Fraction] = {1: Fraction(0), 2: Fraction(1), 3: Fraction(5, 2)}
 #: Range-index steps given up (effective range) or bought (melee reach) per point of cost.
@@ -75,17 +79,17 @@ def _dice_text(dice: Fraction) -> str:
 
 def base_damage_dice(damage_points: int) -> Fraction:
     """Return the d6 that damage points buy ("Weapons"): 1 → ⅓d6, 2 → ½d6, n ≥ 3 → (n − 2)d6."""
-    require_int(damage_points, "Damage points", minimum=1, maximum=DAMAGE_POINTS_MAX)
+    require_int(damage_points, gettext_noop("Damage points"), minimum=1, maximum=DAMAGE_POINTS_MAX)
     return {1: Fraction(1, 3), 2: Fraction(1, 2)}.get(damage_points, Fraction(damage_points - 2))
 
 
 def damage_description(damage_points: int, rate_of_fire: int = 1, extra_damage: int = 0) -> str:
     """Describe a weapon's damage for people, e.g. "2d6 + 1d6 short burst + 1" ("Weapons")."""
     _check_rate_of_fire(rate_of_fire)
-    require_int(extra_damage, "Extra damage", minimum=0, maximum=EXTRA_DAMAGE_MAX)
+    require_int(extra_damage, gettext_noop("Extra damage"), minimum=0, maximum=EXTRA_DAMAGE_MAX)
     parts = [_dice_text(base_damage_dice(damage_points))]
     if rate_of_fire > 1:
-        parts.append(f"{_dice_text(RATE_OF_FIRE_DICE[rate_of_fire])} {RATES_OF_FIRE[rate_of_fire]}")
+        parts.append(f"{_dice_text(RATE_OF_FIRE_DICE[rate_of_fire])} {_(RATES_OF_FIRE[rate_of_fire])}")
     if extra_damage:
         parts.append(str(extra_damage))
     return " + ".join(parts)
@@ -101,15 +105,17 @@ class DamageRoll:
 
 
 def _roll_d6s(dice: Fraction, label: str, rng: random.Random | None) -> tuple[int, list[int], list[BreakdownLine]]:
+    """Roll whole and part d6; ``label`` (marked for the catalogue) names them in the breakdown."""
     whole, part = divmod(dice, 1)
     faces = roll_dice(int(whole), 6, rng)
-    total, lines = sum(faces), [(f"{label} {int(whole)}d6 {faces}", sum(faces))] if whole else []
+    total, lines = sum(faces), [(f"{_(label)} {int(whole)}d6 {faces}", sum(faces))] if whole else []
     if part:
         face = roll_die(6, rng)
         share = ceil_div(face, part.denominator)  # ½d6 = ⌈d6 / 2⌉, ⅓d6 = ⌈d6 / 3⌉
         faces.append(face)
         total += share
-        lines.append((f"{label} {_dice_text(part)} (d6 {face} ÷ {part.denominator}, rounded up)", share))
+        lines.append((_("%(label)s %(dice)s (d6 %(face)s ÷ %(by)s, rounded up)")
+                      % {"label": _(label), "dice": _dice_text(part), "face": face, "by": part.denominator}, share))
     return total, faces, lines
 
 
@@ -121,20 +127,20 @@ def roll_weapon_damage(damage_points: int, rate_of_fire: int = 1, extra_damage: 
     up), then the rate of fire's (short burst 1d6, full auto 2d6 then one d6 halved).
     """
     _check_rate_of_fire(rate_of_fire)
-    require_int(extra_damage, "Extra damage", minimum=0, maximum=EXTRA_DAMAGE_MAX)
-    base, faces, lines = _roll_d6s(base_damage_dice(damage_points), "base", rng)
+    require_int(extra_damage, gettext_noop("Extra damage"), minimum=0, maximum=EXTRA_DAMAGE_MAX)
+    base, faces, lines = _roll_d6s(base_damage_dice(damage_points), gettext_noop("base"), rng)
     total = base
     if rate_of_fire > 1:
         extra, more, more_lines = _roll_d6s(RATE_OF_FIRE_DICE[rate_of_fire], RATES_OF_FIRE[rate_of_fire], rng)
         total, faces, lines = total + extra, faces + more, lines + more_lines
     if extra_damage:
-        lines.append(("+ damage", extra_damage))
+        lines.append((_("+ damage"), extra_damage))
         total += extra_damage
-    return DamageRoll(total, tuple(faces), [*lines, ("weapon damage", total)])
+    return DamageRoll(total, tuple(faces), [*lines, (_("weapon damage"), total)])
 
 
 def _check_rate_of_fire(rate_of_fire: int) -> None:
-    require_int(rate_of_fire, "Rate of fire", minimum=1, maximum=3)
+    require_int(rate_of_fire, gettext_noop("Rate of fire"), minimum=1, maximum=3)
 
 
 @dataclass(frozen=True)
@@ -177,36 +183,36 @@ def weapon_cost(damage_points: int, rate_of_fire: int, extra_damage: int = 0,
         reach_steps: steps of reach bought for a melee weapon.
     """
     description = damage_description(damage_points, rate_of_fire, extra_damage)
-    require_int(range_reduction_steps, "Range reduction steps", minimum=0)
-    require_int(reach_steps, "Reach steps", minimum=0)
+    require_int(range_reduction_steps, gettext_noop("Range reduction steps"), minimum=0)
+    require_int(reach_steps, gettext_noop("Reach steps"), minimum=0)
     breakdown: list[BreakdownLine] = [
-        (f"damage {_dice_text(base_damage_dice(damage_points))}", damage_points),
-        (f"rate of fire: {RATES_OF_FIRE[rate_of_fire]}", rate_of_fire),
+        (_("damage %(dice)s") % {"dice": _dice_text(base_damage_dice(damage_points))}, damage_points),
+        (_("rate of fire: %(rate)s") % {"rate": _(RATES_OF_FIRE[rate_of_fire])}, rate_of_fire),
     ]
     if extra_damage:
-        breakdown.append((f"+{extra_damage} damage", extra_damage))
+        breakdown.append((_("+%(extra)s damage") % {"extra": extra_damage}, extra_damage))
     summed = damage_points + rate_of_fire + extra_damage
     if melee:
         if range_reduction_steps:
-            raise RulesError("A melee weapon has no range to restrict; buy reach instead.")
+            raise RulesError(_("A melee weapon has no range to restrict; buy reach instead."))
         base_index, effective_index = 0, reach_steps
         if reach_steps:
-            breakdown.append((f"reach {reach_steps} step(s), 1 per {RANGE_STEPS_PER_POINT}",
+            breakdown.append((_("reach %(steps)s step(s), 1 per %(per)s")
+                              % {"steps": reach_steps, "per": RANGE_STEPS_PER_POINT},
                               ceil_div(reach_steps, RANGE_STEPS_PER_POINT)))
     else:
         if reach_steps:
-            raise RulesError("Only melee weapons buy reach; a ranged weapon's range comes from "
-                             "its cost.")
+            raise RulesError(_("Only melee weapons buy reach; a ranged weapon's range comes from its cost."))
         if range_reduction_steps > summed:
-            raise RulesError(f"The base range index is {summed}; it can be restricted by at "
-                             f"most {summed} steps.")
+            raise RulesError(_("The base range index is %(index)s; it can be restricted by at most %(index)s steps.")
+                             % {"index": summed})
         base_index, effective_index = summed, summed - range_reduction_steps
         if range_reduction_steps >= RANGE_STEPS_PER_POINT:
-            breakdown.append((f"effective range {range_reduction_steps} step(s) down the table",
+            breakdown.append((_("effective range %(steps)s step(s) down the table") % {"steps": range_reduction_steps},
                               -(range_reduction_steps // RANGE_STEPS_PER_POINT)))
-    total = sum(value for _, value in breakdown)
+    total = sum(value for _term, value in breakdown)
     if skilled:
-        breakdown.append(("halved with the weapon skill, rounded up", -(total // 2)))
+        breakdown.append((_("halved with the weapon skill, rounded up"), -(total // 2)))
         total -= total // 2
     return WeaponCost(
         total=total,
@@ -239,19 +245,20 @@ def armour_cost(hardness: int, coverage: int, nim_penalty: int, skilled: bool = 
         nim_penalty: the size of the NIM penalty the GM sets for it (0 or more).
         skilled: the character has an appropriate armour skill.
     """
-    require_int(hardness, "Hardness", minimum=HARDNESS_RANGE[0], maximum=HARDNESS_RANGE[1])
-    require_int(coverage, "Coverage", minimum=COVERAGE_RANGE[0], maximum=COVERAGE_RANGE[1])
-    require_int(nim_penalty, "The NIM penalty (enter its size, 0 or more)", minimum=0,
+    require_int(hardness, gettext_noop("Hardness"), minimum=HARDNESS_RANGE[0], maximum=HARDNESS_RANGE[1])
+    require_int(coverage, gettext_noop("Coverage"), minimum=COVERAGE_RANGE[0], maximum=COVERAGE_RANGE[1])
+    require_int(nim_penalty, gettext_noop("The NIM penalty (enter its size, 0 or more)"), minimum=0,
                 maximum=STAT_MAX)
     protection = hardness * coverage
     summed = protection + nim_penalty
     cost = ceil_div(summed, 3)
-    breakdown: list[BreakdownLine] = [(f"hardness {hardness} × coverage {coverage}", protection)]
+    breakdown: list[BreakdownLine] = [(_("hardness %(hardness)s × coverage %(coverage)s")
+                                       % {"hardness": hardness, "coverage": coverage}, protection)]
     if nim_penalty:
-        breakdown.append(("NIM penalty", nim_penalty))
-    breakdown.append((f"{summed} / 3, rounded up", cost - summed))
+        breakdown.append((_("NIM penalty"), nim_penalty))
+    breakdown.append((_("%(sum)s / 3, rounded up") % {"sum": summed}, cost - summed))
     if skilled:
-        breakdown.append(("halved with the armour skill, rounded up", -(cost // 2)))
+        breakdown.append((_("halved with the armour skill, rounded up"), -(cost // 2)))
         cost -= cost // 2
     return Computed(cost, breakdown)
 
@@ -262,8 +269,8 @@ def armour_rating(hardness: int, coverage: int) -> int:
     Hardness × coverage / 4, halves rounded up (RULINGS.md section 3): coverage scales the
     hardness, so full coverage rates the hardness itself.
     """
-    require_int(hardness, "Hardness", minimum=HARDNESS_RANGE[0], maximum=HARDNESS_RANGE[1])
-    require_int(coverage, "Coverage", minimum=COVERAGE_RANGE[0], maximum=COVERAGE_RANGE[1])
+    require_int(hardness, gettext_noop("Hardness"), minimum=HARDNESS_RANGE[0], maximum=HARDNESS_RANGE[1])
+    require_int(coverage, gettext_noop("Coverage"), minimum=COVERAGE_RANGE[0], maximum=COVERAGE_RANGE[1])
     return (hardness * coverage + 2) // 4
 
 
@@ -297,9 +304,9 @@ def armour_effects(armour_type: int, tech_shift: int = 0) -> dict[str, int]:
     Returns:
         A dict keyed RES, NIM, ACC, MEL, DEX; 0 or negative values.
     """
-    require_int(armour_type, "Armour type", minimum=ARMOUR_TYPE_RANGE[0],
+    require_int(armour_type, gettext_noop("Armour type"), minimum=ARMOUR_TYPE_RANGE[0],
                 maximum=ARMOUR_TYPE_RANGE[1])
-    require_int(tech_shift, "Tech shift", minimum=TECH_SHIFT_RANGE[0],
+    require_int(tech_shift, gettext_noop("Tech shift"), minimum=TECH_SHIFT_RANGE[0],
                 maximum=TECH_SHIFT_RANGE[1])
     shifted = min(max(armour_type + tech_shift, ARMOUR_TYPE_RANGE[0]), ARMOUR_TYPE_RANGE[1])
     return {

@@ -12,6 +12,8 @@ from fractions import Fraction
 from rulebook import RulesError
 from rulebook._numbers import ceil_div, require_int
 from rulebook.stats import BreakdownLine, Computed
+from rulebook.words import gettext as _
+from rulebook.words import gettext_noop
 
 # --- Experience ------------------------------------------------------------------------------
 #: Multipliers for how the adventure's problem was dealt with ("Experience").
@@ -20,10 +22,11 @@ OUTCOME_MULTIPLIERS: dict[str, Fraction] = {
     "advice": Fraction(3, 2),
     "solution": Fraction(2),
 }
+#: Marked for the catalogue: translated where shown.
 OUTCOME_LABELS: dict[str, str] = {
-    "none": "no solution",
-    "advice": "locals put the PCs' advice in place",
-    "solution": "the PCs put the solution in place",
+    "none": gettext_noop("no solution"),
+    "advice": gettext_noop("locals put the PCs' advice in place"),
+    "solution": gettext_noop("the PCs put the solution in place"),
 }
 PERMANENT_MULTIPLIER = 2
 SELFISH_PENALTY = 1
@@ -49,32 +52,33 @@ def adventure_payout(base_xp: int, tokens: int, outcome: str, permanent: bool,
         permanent: the solution is permanent (doubles the advice or solution multiplier).
         selfish: the GM marks the character selfish or amoral (waive it by passing False).
     """
-    require_int(base_xp, "Base XP", minimum=0)
-    require_int(tokens, "Bad-news tokens", minimum=0)
+    require_int(base_xp, gettext_noop("Base XP"), minimum=0)
+    require_int(tokens, gettext_noop("Bad-news tokens"), minimum=0)
     if outcome not in OUTCOME_MULTIPLIERS:
         raise RulesError(
-            f"Unknown outcome {outcome!r}: use one of {', '.join(OUTCOME_MULTIPLIERS)}."
+            _("Unknown outcome %(outcome)s: use one of %(outcomes)s.")
+            % {"outcome": repr(outcome), "outcomes": ", ".join(OUTCOME_MULTIPLIERS)}
         )
     if permanent and outcome == "none":
-        raise RulesError("A permanent solution needs an outcome: 'advice' or 'solution'.")
-    breakdown: list[BreakdownLine] = [("base XP", base_xp)]
+        raise RulesError(_("A permanent solution needs an outcome: 'advice' or 'solution'."))
+    breakdown: list[BreakdownLine] = [(_("base XP"), base_xp)]
     if tokens:
-        breakdown.append(("bad-news tokens", tokens))
+        breakdown.append((_("bad-news tokens"), tokens))
     running = Fraction(base_xp + tokens)
     multiplier = OUTCOME_MULTIPLIERS[outcome]
     if multiplier != 1:
         extra = running * (multiplier - 1)
-        breakdown.append((f"{OUTCOME_LABELS[outcome]} (×{_show(multiplier)})", _plain(extra)))
+        breakdown.append((f"{_(OUTCOME_LABELS[outcome])} (×{_show(multiplier)})", _plain(extra)))
         running += extra
     if permanent:
-        breakdown.append((f"permanent solution (×{PERMANENT_MULTIPLIER})",
+        breakdown.append((_("permanent solution (×%(factor)s)") % {"factor": PERMANENT_MULTIPLIER},
                           _plain(running * (PERMANENT_MULTIPLIER - 1))))
         running *= PERMANENT_MULTIPLIER
     total = ceil_div(running.numerator, running.denominator)
     if total != running:
-        breakdown.append(("rounded up", _plain(total - running)))
+        breakdown.append((_("rounded up"), _plain(total - running)))
     if selfish and total:
-        breakdown.append(("selfish or amoral behaviour", -SELFISH_PENALTY))
+        breakdown.append((_("selfish or amoral behaviour"), -SELFISH_PENALTY))
         total -= SELFISH_PENALTY
     return Computed(total, breakdown)
 
@@ -98,12 +102,13 @@ def macguffin_target(scale: str = "minor", gm_target: int | None = None) -> int:
     Defaults: minor improvement 4, new capability 10, limitation removed 20.
     """
     if gm_target is not None:
-        return require_int(gm_target, "The MacGuffin target", minimum=1)
+        return require_int(gm_target, gettext_noop("The MacGuffin target"), minimum=1)
     try:
         return MACGUFFIN_TARGETS[scale]
     except (KeyError, TypeError):
         raise RulesError(
-            f"Unknown MacGuffin scale {scale!r}: use one of {', '.join(MACGUFFIN_TARGETS)}."
+            _("Unknown MacGuffin scale %(scale)s: use one of %(scales)s.")
+            % {"scale": repr(scale), "scales": ", ".join(MACGUFFIN_TARGETS)}
         ) from None
 
 
@@ -119,6 +124,6 @@ class MacGuffinProgress:
 
 def macguffin_progress(invested: int, target: int) -> MacGuffinProgress:
     """Return how far a Campaign MacGuffin pool is from its target ("Campaign MacGuffins")."""
-    require_int(invested, "Karma invested", minimum=0)
-    require_int(target, "The MacGuffin target", minimum=1)
+    require_int(invested, gettext_noop("Karma invested"), minimum=0)
+    require_int(target, gettext_noop("The MacGuffin target"), minimum=1)
     return MacGuffinProgress(invested, target, max(target - invested, 0), invested >= target)

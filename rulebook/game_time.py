@@ -17,6 +17,8 @@ from fractions import Fraction
 from math import ceil
 
 from rulebook import RulesError
+from rulebook.words import gettext as _
+from rulebook.words import gettext_noop, ngettext
 
 MINUTE, HOUR, DAY, YEAR = 60, 3600, 86400, 31_557_600  # a Julian year: 365.25 days
 
@@ -27,8 +29,9 @@ OPEN_ENDED_SECONDS = 10_000
 LONGEST_SECONDS = 100 * YEAR
 
 
-#: What an open-ended knock-out is called (RULINGS §8).
-REST_OF_FIGHT = f"for the rest of the fight ({OPEN_ENDED_SECONDS:,}+ s)"
+#: What an open-ended knock-out is called (RULINGS §8); marked for the catalogue, translated
+#: where shown. The number is OPEN_ENDED_SECONDS.
+REST_OF_FIGHT = gettext_noop("for the rest of the fight (10,000+ s)")
 
 
 def round_start(round_number: int, round_seconds: int) -> int:
@@ -42,7 +45,7 @@ def ends_at(*, round_number: int, round_seconds: int, seconds: Fraction | int, a
     still to come), the time rounded up to a whole second. An open-ended knock-out (the time
     chart's last row) ends later than any fight runs: LONGEST_SECONDS on."""
     if seconds < 0:
-        raise RulesError(f"A duration cannot be negative, not {seconds}.")
+        raise RulesError(_("A duration cannot be negative, not %(seconds)s.") % {"seconds": seconds})
     start = round_start(round_number, round_seconds) if acts_later else round_number * round_seconds
     return start + (LONGEST_SECONDS if open_ended(seconds) else ceil(seconds))
 
@@ -80,12 +83,12 @@ def duration(seconds: Fraction | int | float) -> str:
     """A duration as a player reads it, in its largest sensible unit: "20 s", "30 min",
     "2 h 5 min", "3 days", "12 years". Below a second: "a moment"."""
     if seconds <= 0:
-        return "no time"
+        return _("no time")
     if seconds < 1:
-        return "a moment"
+        return _("a moment")
     whole = ceil(seconds)
     if whole >= LONGEST_SECONDS:
-        return "100 years or more"
+        return _("100 years or more")
     if whole < MINUTE:
         return f"{whole} s"
     if whole < HOUR:
@@ -96,19 +99,19 @@ def duration(seconds: Fraction | int | float) -> str:
         return f"{hours} h" + (f" {minutes} min" if minutes else "")
     if whole < YEAR:
         days, hours = divmod(ceil(whole / HOUR), 24)
-        return _plural(days, "day") + (f" {hours} h" if hours and days < 10 else "")
-    return _plural(round(whole / YEAR, 1 if whole < 10 * YEAR else None), "year")
-
-
-def _plural(count, unit: str) -> str:
-    count = int(count) if float(count).is_integer() else count
-    return f"{count} {unit}" + ("" if count == 1 else "s")
+        return ngettext("%(count)s day", "%(count)s days", days) % {"count": days} + (
+            f" {hours} h" if hours and days < 10 else "")
+    years = round(whole / YEAR, 1 if whole < 10 * YEAR else None)
+    years = int(years) if float(years).is_integer() else years
+    # A part of a year ("1.5 years") reads as a plural: the count for the plural is then not 1.
+    return ngettext("%(count)s year", "%(count)s years", years if isinstance(years, int) else 2) % {"count": years}
 
 
 def out_cold(seconds: Fraction | int, round_seconds: int) -> str:
     """A knock-out as the log and the card say it: "20 s — misses 2 actions", or "for the rest
     of the fight (10,000+ s)" from the time chart's last row on."""
     if open_ended(seconds):
-        return REST_OF_FIGHT
+        return _(REST_OF_FIGHT)
     missed = actions_missed(seconds, round_seconds)
-    return f"{duration(seconds)} — misses {missed:,} action{'' if missed == 1 else 's'}"
+    return ngettext("%(duration)s — misses %(missed)s action", "%(duration)s — misses %(missed)s actions",
+                    missed) % {"duration": duration(seconds), "missed": f"{missed:,}"}

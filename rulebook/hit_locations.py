@@ -11,6 +11,8 @@ from fractions import Fraction
 
 from rulebook import RulesError
 from rulebook.dice import roll_die
+from rulebook.words import gettext as _
+from rulebook.words import gettext_noop
 
 #: Aimed areas, largest first: the six columns of the hit location table.
 AREAS: tuple[str, ...] = ("whole_body", "head_torso", "head_neck", "left_hand", "right_hand", "eye")
@@ -63,6 +65,32 @@ _COLUMN_ROWS: dict[str, tuple[tuple[int, int, str], ...]] = {
 }
 _UPPER_LEG_ONLY = {("left_hand", "left_leg"), ("left_hand", "right_leg"),
                    ("right_hand", "left_leg"), ("right_hand", "right_leg")}
+
+# How the breakdowns and messages name areas, locations and body parts (marked for the catalogue,
+# translated where shown; in English each is its key with spaces for underscores).
+AREA_NAMES: dict[str, str] = {
+    "whole_body": gettext_noop("whole body"), "head_torso": gettext_noop("head torso"),
+    "head_neck": gettext_noop("head neck"), "left_hand": gettext_noop("left hand"),
+    "right_hand": gettext_noop("right hand"), "eye": gettext_noop("eye"),
+}
+LOCATION_NAMES: dict[str, str] = {
+    "skull": gettext_noop("skull"), "face": gettext_noop("face"), "neck": gettext_noop("neck"),
+    "left_chest": gettext_noop("left chest"), "left_upper_arm": gettext_noop("left upper arm"),
+    "left_abdomen": gettext_noop("left abdomen"), "left_forearm": gettext_noop("left forearm"),
+    "right_chest": gettext_noop("right chest"), "right_upper_arm": gettext_noop("right upper arm"),
+    "right_abdomen": gettext_noop("right abdomen"), "right_forearm": gettext_noop("right forearm"),
+    "left_leg": gettext_noop("left leg"), "right_leg": gettext_noop("right leg"),
+    "attackers_choice": gettext_noop("attackers choice"), "eye": gettext_noop("eye"),
+}
+PART_NAMES: dict[str, str] = {
+    "skull": gettext_noop("skull"), "face": gettext_noop("face"), "eye": gettext_noop("eye"),
+    "neck": gettext_noop("neck"), "chest": gettext_noop("chest"), "shoulder": gettext_noop("shoulder"),
+    "upper_arm": gettext_noop("upper arm"), "elbow": gettext_noop("elbow"), "lower_arm": gettext_noop("lower arm"),
+    "hand": gettext_noop("hand"), "abdomen": gettext_noop("abdomen"), "upper_leg": gettext_noop("upper leg"),
+    "knee": gettext_noop("knee"), "lower_leg": gettext_noop("lower leg"), "foot": gettext_noop("foot"),
+}
+#: The limbs that roll a sub-table for their part.
+_LIMB_NAMES = {"upper_arm": gettext_noop("upper arm"), "forearm": gettext_noop("forearm"), "leg": gettext_noop("leg")}
 
 
 @dataclass(frozen=True)
@@ -144,7 +172,8 @@ def require_area(area: str) -> str:
     "Additional Rules", Cover).
     """
     if area not in _COLUMN_ROWS:
-        raise RulesError(f"Unknown aimed area {area!r}: choose one of {', '.join(AREAS)}.")
+        raise RulesError(_("Unknown aimed area %(area)s: choose one of %(areas)s.")
+                         % {"area": repr(area), "areas": ", ".join(AREAS)})
     return area
 
 
@@ -164,7 +193,7 @@ def hit_location(area: str, d100: int) -> str:
     """
     require_area(area)
     if isinstance(d100, bool) or not isinstance(d100, int) or not 1 <= d100 <= 100:
-        raise RulesError(f"A d% roll is 1 to 100 (read 00 as 100), not {d100!r}.")
+        raise RulesError(_("A d%% roll is 1 to 100 (read 00 as 100), not %(roll)s.") % {"roll": repr(d100)})
     for first, last, location in _COLUMN_ROWS[area]:
         if first <= d100 <= last:
             return location
@@ -231,14 +260,16 @@ def _part_of(kind: str, area: str, location: str, chosen_part: str | None,
     """Return (part, sub-table roll, upper-leg-only) for a location kind."""
     if kind in _FIXED_PARTS:
         if chosen_part not in (None, _FIXED_PARTS[kind]):
-            raise RulesError(f"A {kind} hit has no part {chosen_part!r} to choose.")
+            raise RulesError(_("A %(kind)s hit has no part %(part)s to choose.")
+                             % {"kind": _(PART_NAMES[kind]), "part": repr(chosen_part)})
         return _FIXED_PARTS[kind], None, False
     fixed_upper = upper_leg_only(area, location)
     die, faces = _SUB_TABLES[kind]
     if chosen_part is not None:
         allowed = ("upper_leg",) if fixed_upper else tuple(dict.fromkeys(faces))
         if chosen_part not in allowed:
-            raise RulesError(f"On this {location} hit choose one of: {', '.join(allowed)}.")
+            raise RulesError(_("On this %(location)s hit choose one of: %(parts)s.")
+                             % {"location": location, "parts": ", ".join(allowed)})
         return chosen_part, None, fixed_upper
     if fixed_upper:
         return "upper_leg", None, True
@@ -267,8 +298,9 @@ def resolve_location(area: str, rng: random.Random | None = None, critical_hit: 
     if d100 is None:
         d100 = roll_die(100, rng)
     location = hit_location(area, d100)
-    die = "d%" if sides == 100 else f"d{sides} (the GM's smaller die)"
-    breakdown: list[tuple[str, int]] = [(f"{die} on the {area.replace('_', ' ')} column", d100)]
+    die = "d%" if sides == 100 else _("d%(sides)s (the GM's smaller die)") % {"sides": sides}
+    column_read = _("%(die)s on the %(area)s column") % {"die": die, "area": _(AREA_NAMES[area])}
+    breakdown: list[tuple[str, int]] = [(column_read, d100)]
     by_choice = location == "attackers_choice"
     by_default = False
     if by_choice:
@@ -277,16 +309,17 @@ def resolve_location(area: str, rng: random.Random | None = None, critical_hit: 
             by_default = True
         if chosen_location not in attackers_choices(area):
             choices = ", ".join(attackers_choices(area))
-            raise RulesError(f"On attacker's choice pick one of: {choices}.")
+            raise RulesError(_("On attacker's choice pick one of: %(choices)s.") % {"choices": choices})
         location = chosen_location
     elif chosen_location is not None or chosen_part is not None:
-        raise RulesError(f"The roll hit the {location.replace('_', ' ')}: "
-                         "there is no choice to make.")
+        raise RulesError(_("The roll hit the %(location)s: there is no choice to make.")
+                         % {"location": _(LOCATION_NAMES[location])})
 
     side, kind = _split(location)
     part, sub_roll, fixed_upper = _part_of(kind, area, location, chosen_part, sub_rng or rng)
     if sub_roll is not None:
-        breakdown.append((f"{kind.replace('_', ' ')} d{_SUB_TABLES[kind][0]} → {part}", sub_roll))
+        breakdown.append((_("%(limb)s d%(sides)s → %(part)s")
+                          % {"limb": _(_LIMB_NAMES[kind]), "sides": _SUB_TABLES[kind][0], "part": part}, sub_roll))
 
     critical_roll = None
     if by_choice:
@@ -299,24 +332,27 @@ def resolve_location(area: str, rng: random.Random | None = None, critical_hit: 
         die, highest = CRITICAL_CHANCES[location]
         critical_roll = roll_die(die, rng)
         critical = critical_roll <= highest
-        breakdown.append((f"critical-location d{die} ({highest} in {die})", critical_roll))
+        breakdown.append((_("critical-location d%(sides)s (%(highest)s in %(sides)s)")
+                          % {"sides": die, "highest": highest}, critical_roll))
 
     body = BODY_PARTS[part]
     trauma_bonus = body.trauma + (CRITICAL_LOCATION_TRAUMA if critical else 0)
-    breakdown += [(f"{part.replace('_', ' ')} shock", body.shock),
-                  (f"{part.replace('_', ' ')} trauma", body.trauma)]
+    part_name = _(PART_NAMES[part])
+    breakdown += [(_("%(part)s shock") % {"part": part_name}, body.shock),
+                  (_("%(part)s trauma") % {"part": part_name}, body.trauma)]
     if critical:
-        breakdown.append(("critical location trauma", CRITICAL_LOCATION_TRAUMA))
+        breakdown.append((_("critical location trauma"), CRITICAL_LOCATION_TRAUMA))
 
     stat_rolls, stat_damage = [], []
-    for _ in range(body.rolls):
+    for _roll in range(body.rolls):
         face = roll_die(body.die, rng)
         stat_rolls.append((face, body.faces[face - 1]))
-        breakdown.append((f"{part.replace('_', ' ')} d{body.die} → {body.faces[face - 1]}", face))
+        breakdown.append((_("%(part)s d%(sides)s → %(stat)s")
+                          % {"part": part_name, "sides": body.die, "stat": body.faces[face - 1]}, face))
     for _face, stat in stat_rolls:
         points = roll_die(3, rng) if critical_hit and critical else 1
         stat_damage.append((stat, points))
-        breakdown.append((f"{stat} damage", points))
+        breakdown.append((_("%(stat)s damage") % {"stat": stat}, points))
 
     # A critical hit that found no critical location did no extra damage: it pays off next round.
     follow_up = CRITICAL_FOLLOW_UP_BONUS if critical_hit and not critical else 0

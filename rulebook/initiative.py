@@ -15,6 +15,8 @@ from rulebook._numbers import require_int
 from rulebook.dice import CheckRoll, roll_check, roll_die
 from rulebook.stats import STAT_CHECK_DICE
 from rulebook.tables import reaction_save_modifier
+from rulebook.words import gettext as _
+from rulebook.words import gettext_noop
 
 
 # --- Initiative ------------------------------------------------------------------------------
@@ -45,7 +47,7 @@ def _as_combatant(item: object) -> Combatant:
         values = {name: getattr(item, name) for name in _COMBATANT_FIELDS if hasattr(item, name)}
     missing = [name for name in ("id", "awa", "res") if name not in values]
     if missing:
-        raise RulesError(f"A combatant needs {', '.join(missing)} for initiative.")
+        raise RulesError(_("A combatant needs %(missing)s for initiative.") % {"missing": ", ".join(missing)})
     return Combatant(**values)
 
 
@@ -104,16 +106,17 @@ def initiative_order(combatants: Iterable[object], rng: random.Random | None = N
     Article: "Initiative & Surprise", "Time" (Micro-Time); RULINGS.md section 6.
     """
     if combat_stat not in ("MEL", "ACC"):
-        raise RulesError("Initiative ranks by MEL, or ACC if the GM prefers.")
+        raise RulesError(_("Initiative ranks by MEL, or ACC if the GM prefers."))
     people = [_as_combatant(item) for item in combatants]
     ids = [person.id for person in people]
     if len(set(ids)) != len(ids):
-        raise RulesError("Each combatant needs its own id for initiative.")
+        raise RulesError(_("Each combatant needs its own id for initiative."))
     combat_values = []
     for person in people:
         value = person.mel if combat_stat == "MEL" else person.acc
         if value is None:
-            raise RulesError(f"Combatant {person.id!r} has no {combat_stat} for initiative.")
+            raise RulesError(_("Combatant %(id)s has no %(stat)s for initiative.")
+                             % {"id": repr(person.id), "stat": combat_stat})
         combat_values.append(require_int(value, combat_stat))
     awa_ranks = _dense_rank(require_int(p.awa, "AWA") for p in people)
     combat_ranks = _dense_rank(combat_values)
@@ -124,16 +127,17 @@ def initiative_order(combatants: Iterable[object], rng: random.Random | None = N
         res = require_int(person.res, "RES")
         if person.surprised:
             entries.append(InitiativeEntry(person.id, 0, 0, 0, 0, res,
-                                           [("surprised: no roll, no ranks", 0)]))
+                                           [(_("surprised: no roll, no ranks"), 0)]))
             continue
         if not person.can_move:
-            d6, die_label = 1, "d6 (cannot move: counts as 1)"
+            d6, die_label = 1, _("d6 (cannot move: counts as 1)")
         else:
             rolled = roll_die(6, rng)
             d6 = min(rolled, 3) if person.prone else rolled
-            die_label = f"d6 (prone: rolled {rolled}, capped at 3)" if person.prone else "d6"
-        breakdown = [(die_label, d6), (f"AWA rank (AWA {person.awa})", awa_rank),
-                     (f"{combat_stat} rank ({combat_stat} {combat_value})", combat_rank)]
+            die_label = _("d6 (prone: rolled %(rolled)s, capped at 3)") % {"rolled": rolled} if person.prone else "d6"
+        breakdown = [(die_label, d6), (_("AWA rank (AWA %(awa)s)") % {"awa": person.awa}, awa_rank),
+                     (_("%(stat)s rank (%(stat)s %(value)s)") % {"stat": combat_stat, "value": combat_value},
+                      combat_rank)]
         entries.append(InitiativeEntry(person.id, d6 + awa_rank + combat_rank, d6, awa_rank,
                                        combat_rank, res, breakdown))
 
@@ -171,11 +175,11 @@ def reaction_save(*, nim: int, milliseconds: Real | str, has_next_initiative: bo
     modifier = reaction_save_modifier(milliseconds)
     if has_next_initiative:
         return ReactionSave(True, modifier, None, None, True,
-                            [("holds the next initiative: reacts automatically", 0)])
+                            [(_("holds the next initiative: reacts automatically"), 0)])
     breakdown = [("NIM", require_int(nim, "NIM")),
-                 (f"micro-time: {milliseconds} ms / 60, rounded, time chart − 10", modifier)]
-    if require_int(gm_modifier, "GM modifier"):
-        breakdown.append(("GM modifier", gm_modifier))
+                 (_("micro-time: %(ms)s ms / 60, rounded, time chart − 10") % {"ms": milliseconds}, modifier)]
+    if require_int(gm_modifier, gettext_noop("GM modifier")):
+        breakdown.append((_("GM modifier"), gm_modifier))
     target = nim + modifier + gm_modifier
     check = roll_check(target, STAT_CHECK_DICE, rng)
     return ReactionSave(False, modifier, target, check, check.success, breakdown)

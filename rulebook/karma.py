@@ -15,6 +15,8 @@ from rulebook import RulesError
 from rulebook._numbers import ceil_div, require_int
 from rulebook.stats import SKILL_POINTS_PER_KARMA, STAT_MAX, STAT_MIN, BreakdownLine
 from rulebook.tables import time_index as _time_index
+from rulebook.words import gettext as _
+from rulebook.words import gettext_noop, ngettext
 
 # --- Disadvantages ------------------------------------------------------------------------
 #: Breadth values of a disadvantage's first rank: specific 1, narrow 2, broad 4.
@@ -40,7 +42,7 @@ class Disadvantage:
 def _check_value(value: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value not in DISADVANTAGE_VALUES:
         raise RulesError(
-            f"A disadvantage is worth 1, 2 or 4 points for its first rank, not {value!r}."
+            _("A disadvantage is worth 1, 2 or 4 points for its first rank, not %(value)s.") % {"value": repr(value)}
         )
     return value
 
@@ -51,7 +53,7 @@ def disadvantage_points(value: int, ranks: int) -> int:
     Rank r is worth max(value − (r − 1), 1): a 4-point disadvantage gives 4, 3, 2, 1, 1, ….
     """
     _check_value(value)
-    require_int(ranks, "Disadvantage ranks", minimum=0)
+    require_int(ranks, gettext_noop("Disadvantage ranks"), minimum=0)
     return sum(max(value - (rank - 1), 1) for rank in range(1, ranks + 1))
 
 
@@ -60,13 +62,13 @@ def disadvantage_check_modifier(ranks: int) -> int:
 
     Each rank counts as two negative ranks: −2 per rank.
     """
-    require_int(ranks, "Disadvantage ranks", minimum=0)
+    require_int(ranks, gettext_noop("Disadvantage ranks"), minimum=0)
     return -DISADVANTAGE_RANK_PENALTY * ranks
 
 
 def max_disadvantage_ranks(starting_karma: int) -> int:
     """Return the rank limit of any one disadvantage: ⌈starting Karma / 3⌉ ("Karma Limits")."""
-    require_int(starting_karma, "Starting Karma", minimum=0)
+    require_int(starting_karma, gettext_noop("Starting Karma"), minimum=0)
     return ceil_div(starting_karma, 3)
 
 
@@ -78,12 +80,12 @@ def _as_disadvantage(item: Disadvantage | Mapping) -> Disadvantage:
             entry = Disadvantage(str(item["name"]), item["value"], item["ranks"])
         except KeyError as missing:
             raise RulesError(
-                f"A disadvantage needs a name, value and ranks; {missing} is missing."
+                _("A disadvantage needs a name, value and ranks; %(missing)s is missing.") % {"missing": missing}
             ) from None
     else:
-        raise RulesError(f"Not a disadvantage: {item!r}.")
+        raise RulesError(_("Not a disadvantage: %(item)s.") % {"item": repr(item)})
     _check_value(entry.value)
-    require_int(entry.ranks, f"Ranks of {entry.name}", minimum=0)
+    require_int(entry.ranks, _("Ranks of %(name)s") % {"name": entry.name}, minimum=0)
     return entry
 
 
@@ -134,7 +136,7 @@ def karmic_debt(disadvantages: Iterable[Disadvantage | Mapping], *, current_karm
         current_karma: the Karma balance now.
         starting_karma: the character's starting Karma (sets the rank limit).
     """
-    require_int(current_karma, "Current Karma", minimum=0)
+    require_int(current_karma, gettext_noop("Current Karma"), minimum=0)
     entries = [_as_disadvantage(item) for item in disadvantages]
     rank_limit = max_disadvantage_ranks(starting_karma)
     capped = [disadvantage_points(d.value, min(d.ranks, rank_limit)) for d in entries]
@@ -154,22 +156,24 @@ def karmic_debt(disadvantages: Iterable[Disadvantage | Mapping], *, current_karm
         if not earns and d.ranks:
             debt_ranks += d.ranks
             actions.append(
-                f"Karmic Debt: {d.name} earns nothing with {current_karma} Karma; reduce it or "
-                f"take a Complication of {d.ranks} rank(s)."
+                _("Karmic Debt: %(name)s earns nothing with %(karma)s Karma; reduce it or take a Complication of "
+                  "%(ranks)s rank(s).") % {"name": d.name, "karma": current_karma, "ranks": d.ranks}
             )
         elif excess:
             debt_ranks += excess
             actions.append(
-                f"Karmic Debt: {d.name} has {d.ranks} ranks, {excess} over the limit of "
-                f"{rank_limit}; reduce it or take a Complication of {excess} rank(s)."
+                _("Karmic Debt: %(name)s has %(ranks)s ranks, %(excess)s over the limit of %(limit)s; reduce it or "
+                  "take a Complication of %(excess)s rank(s).")
+                % {"name": d.name, "ranks": d.ranks, "excess": excess, "limit": rank_limit}
             )
         if earns:
             worsen_capacity += max(rank_limit - d.ranks, 0)
     stat_points_lost = max(debt_ranks - worsen_capacity, 0)
     if stat_points_lost:
         actions.append(
-            f"A Complication can worsen other disadvantages by only {worsen_capacity} rank(s); "
-            f"the other {stat_points_lost} come off stats (not Karma), 1 point per rank, in play."
+            _("A Complication can worsen other disadvantages by only %(ranks)s rank(s); the other %(lost)s come "
+              "off stats (not Karma), 1 point per rank, in play.")
+            % {"ranks": worsen_capacity, "lost": stat_points_lost}
         )
     return KarmicDebt(
         rank_limit=rank_limit,
@@ -207,8 +211,8 @@ def karmic_starvation(spent: int, available: int) -> KarmicStarvation:
 
     The Complication it mandates needs ⌈shortfall / 2⌉ ranks, each freeing 2 spent points.
     """
-    require_int(spent, "Skill points spent", minimum=0)
-    require_int(available, "Skill points available")
+    require_int(spent, gettext_noop("Skill points spent"), minimum=0)
+    require_int(available, gettext_noop("Skill points available"))
     shortfall = max(spent - available, 0)
     return KarmicStarvation(
         spent=spent,
@@ -227,11 +231,12 @@ DISADVANTAGE_RANK_REMOVAL_COST = 1
 STAT_RAISE_BASE_COST = 2
 STAT_RAISE_THRESHOLD = 25
 STAT_RAISE_STEP = 5
-#: The three campaign upgrades that must be in effect before a Zener Transition can be delayed.
+#: The three campaign upgrades that must be in effect before a Zener Transition can be delayed
+#: (their names marked for the catalogue: translated where shown).
 DELAY_TRANSITION_UPGRADES: dict[str, str] = {
-    "enlarged_meitner_field": "enlarged Meitner field",
-    "limited_comms": "limited comms to Zener Command",
-    "transition_threshold_detection": "Zener Transition threshold detection",
+    "enlarged_meitner_field": gettext_noop("enlarged Meitner field"),
+    "limited_comms": gettext_noop("limited comms to Zener Command"),
+    "transition_threshold_detection": gettext_noop("Zener Transition threshold detection"),
 }
 
 
@@ -240,7 +245,7 @@ def stat_raise_cost(current: int) -> int:
 
     2 while the stat is 25 or less; 4 once it is over 25; 8 over 30; doubling each +5.
     """
-    require_int(current, "The stat", minimum=STAT_MIN)
+    require_int(current, gettext_noop("The stat"), minimum=STAT_MIN)
     if current <= STAT_RAISE_THRESHOLD:
         return STAT_RAISE_BASE_COST
     doublings = ceil_div(current - STAT_RAISE_THRESHOLD, STAT_RAISE_STEP)
@@ -261,103 +266,108 @@ class KarmaSpend:
 
 
 def _reroll() -> KarmaSpend:
-    return KarmaSpend("reroll", REROLL_COST, [("reroll a failed roll", REROLL_COST)],
-                      "reroll one failed roll")
+    return KarmaSpend("reroll", REROLL_COST, [(_("reroll a failed roll"), REROLL_COST)],
+                      _("reroll one failed roll"))
 
 
 def _assist() -> KarmaSpend:
-    return KarmaSpend("assist", ASSIST_COST, [("help another character", ASSIST_COST)],
-                      f"+{ASSIST_BONUS} to another character's mission-critical roll",
+    return KarmaSpend("assist", ASSIST_COST, [(_("help another character"), ASSIST_COST)],
+                      _("+%(bonus)s to another character's mission-critical roll") % {"bonus": ASSIST_BONUS},
                       roll_bonus=ASSIST_BONUS)
 
 
 def _skill_points(*, amount: int) -> KarmaSpend:
-    require_int(amount, "Karma to convert", minimum=1)
+    require_int(amount, gettext_noop("Karma to convert"), minimum=1)
     gained = SKILL_POINTS_PER_KARMA * amount
     return KarmaSpend("skill_points", amount,
-                      [(f"{amount} Karma → {gained} skill points", amount)],
-                      f"{gained} skill points", skill_points_gained=gained)
+                      [(_("%(karma)s Karma → %(points)s skill points") % {"karma": amount, "points": gained}, amount)],
+                      _("%(points)s skill points") % {"points": gained}, skill_points_gained=gained)
 
 
 def _stat_raise(*, current: int, points: int = 1) -> KarmaSpend:
-    require_int(current, "The stat", minimum=STAT_MIN, maximum=STAT_MAX)
-    require_int(points, "Points to raise", minimum=1)
+    require_int(current, gettext_noop("The stat"), minimum=STAT_MIN, maximum=STAT_MAX)
+    require_int(points, gettext_noop("Points to raise"), minimum=1)
     if current + points > STAT_MAX:
-        raise RulesError(f"A stat of {current} cannot rise by {points}: stats stop at {STAT_MAX}.")
+        raise RulesError(_("A stat of %(stat)s cannot rise by %(points)s: stats stop at %(max)s.")
+                         % {"stat": current, "points": points, "max": STAT_MAX})
     breakdown: list[BreakdownLine] = [
-        (f"stat {value} → {value + 1}", stat_raise_cost(value))
+        (_("stat %(value)s → %(raised)s") % {"value": value, "raised": value + 1}, stat_raise_cost(value))
         for value in range(current, current + points)
     ]
-    return KarmaSpend("stat_raise", sum(v for _, v in breakdown), breakdown,
-                      f"stat {current} → {current + points}")
+    return KarmaSpend("stat_raise", sum(v for _term, v in breakdown), breakdown,
+                      _("stat %(value)s → %(raised)s") % {"value": current, "raised": current + points})
 
 
 def _disadvantage_removal(*, ranks: int = 1, removed_this_adventure: int = 0,
                           gm_override: bool = False, current_ranks: int | None = None,
                           value: int | None = None) -> KarmaSpend:
-    require_int(ranks, "Ranks to remove", minimum=1)
-    require_int(removed_this_adventure, "Ranks already removed this adventure", minimum=0)
+    require_int(ranks, gettext_noop("Ranks to remove"), minimum=1)
+    require_int(removed_this_adventure, gettext_noop("Ranks already removed this adventure"), minimum=0)
     if ranks + removed_this_adventure > 1 and not gm_override:
-        raise RulesError(
+        raise RulesError(_(
             "Only one rank of a disadvantage can be removed per adventure, unless the GM "
             "allows more."
-        )
+        ))
     lost = 0
     if current_ranks is not None:
-        require_int(current_ranks, "Current ranks", minimum=0)
+        require_int(current_ranks, gettext_noop("Current ranks"), minimum=0)
         if ranks > current_ranks:
-            raise RulesError(f"The disadvantage has only {current_ranks} rank(s) to remove.")
+            raise RulesError(_("The disadvantage has only %(ranks)s rank(s) to remove.") % {"ranks": current_ranks})
         if value is not None:
             # Ranks come off the top, which are the cheapest ones.
             lost = disadvantage_points(value, current_ranks) - disadvantage_points(
                 value, current_ranks - ranks)
     cost = DISADVANTAGE_RANK_REMOVAL_COST * ranks
-    return KarmaSpend("disadvantage_removal", cost, [(f"remove {ranks} rank(s)", cost)],
-                      f"{ranks} disadvantage rank(s) removed", disadvantage_points_lost=lost)
+    return KarmaSpend("disadvantage_removal", cost, [(_("remove %(ranks)s rank(s)") % {"ranks": ranks}, cost)],
+                      _("%(ranks)s disadvantage rank(s) removed") % {"ranks": ranks}, disadvantage_points_lost=lost)
 
 
 def _good_fortune(*, cost: int) -> KarmaSpend:
-    require_int(cost, "The cost of the stroke of good fortune (set by the GM)", minimum=1)
+    require_int(cost, gettext_noop("The cost of the stroke of good fortune (set by the GM)"), minimum=1)
     return KarmaSpend("good_fortune", cost,
-                      [(f"stroke of good fortune ({cost} successful roll(s) replaced)", cost)],
-                      "a stroke of good fortune")
+                      [(_("stroke of good fortune (%(rolls)s successful roll(s) replaced)") % {"rolls": cost}, cost)],
+                      _("a stroke of good fortune"))
 
 
 def _delay_transition(*, upgrades: Iterable[str], time_index: int | None = None,
                       ratio: object = None) -> KarmaSpend:
     in_effect = set(upgrades)
-    missing = [label for key, label in DELAY_TRANSITION_UPGRADES.items() if key not in in_effect]
+    missing = [_(label) for key, label in DELAY_TRANSITION_UPGRADES.items() if key not in in_effect]
     if missing:
-        raise RulesError("A Zener Transition can be delayed only once these upgrades are in "
-                         f"effect; still missing: {', '.join(missing)}.")
+        raise RulesError(_("A Zener Transition can be delayed only once these upgrades are in effect; still "
+                           "missing: %(missing)s.") % {"missing": ", ".join(missing)})
     if (time_index is None) == (ratio is None):
-        raise RulesError("Give the delay either as a time-chart index or as a ratio, not both.")
+        raise RulesError(_("Give the delay either as a time-chart index or as a ratio, not both."))
     if ratio is not None:
         try:
             time_index = _time_index(ratio)
         except (TypeError, ValueError, ZeroDivisionError):
-            raise RulesError(f"The delay ratio must be a number, not {ratio!r}.") from None
-    require_int(time_index, "The delay's time-chart index", minimum=1)
+            raise RulesError(_("The delay ratio must be a number, not %(ratio)s.") % {"ratio": repr(ratio)}) from None
+    require_int(time_index, gettext_noop("The delay's time-chart index"), minimum=1)
     return KarmaSpend("delay_transition", time_index,
-                      [(f"delay of time-chart index {time_index}", time_index)],
-                      "the next Zener Transition waits until the adventure is done")
+                      [(_("delay of time-chart index %(index)s") % {"index": time_index}, time_index)],
+                      _("the next Zener Transition waits until the adventure is done"))
 
 
 def _setback_payoff(*, setback: int, points: int = 1) -> KarmaSpend:
     # *Reading:* a setback is a disadvantage worth "negative Karma", so each point is paid off
     # like a disadvantage rank: 1 Karma, when the GM deems it appropriate.
-    require_int(setback, "The setback", minimum=0)
-    require_int(points, "Points to pay off", minimum=1)
+    require_int(setback, gettext_noop("The setback"), minimum=0)
+    require_int(points, gettext_noop("Points to pay off"), minimum=1)
     if points > setback:
-        raise RulesError(f"Only {setback} point{'s' if setback != 1 else ''} of that setback are left to pay off.")
-    return KarmaSpend("setback_payoff", points, [("setback points paid off, 1 Karma each", points)],
-                      f"{points} point{'s' if points != 1 else ''} of a Complication's stat loss restored")
+        raise RulesError(ngettext("Only %(left)s point of that setback are left to pay off.",
+                                  "Only %(left)s points of that setback are left to pay off.", setback)
+                         % {"left": setback})
+    return KarmaSpend("setback_payoff", points, [(_("setback points paid off, 1 Karma each"), points)],
+                      ngettext("%(points)s point of a Complication's stat loss restored",
+                               "%(points)s points of a Complication's stat loss restored", points) % {"points": points})
 
 
 def _macguffin(*, amount: int) -> KarmaSpend:
-    require_int(amount, "The contribution", minimum=1)
-    return KarmaSpend("macguffin", amount, [("Campaign MacGuffin contribution", amount)],
-                      f"{amount} toward a Campaign MacGuffin, in effect from the next adventure")
+    require_int(amount, gettext_noop("The contribution"), minimum=1)
+    return KarmaSpend("macguffin", amount, [(_("Campaign MacGuffin contribution"), amount)],
+                      _("%(amount)s toward a Campaign MacGuffin, in effect from the next adventure")
+                      % {"amount": amount})
 
 
 _SPENDS: dict[str, Callable[..., KarmaSpend]] = {
@@ -400,19 +410,22 @@ def spend_cost(kind: str, *, available: int | None = None, **params: object) -> 
         handler = _SPENDS[kind]
     except (KeyError, TypeError):
         raise RulesError(
-            f"Unknown Karma spend {kind!r}: use one of {', '.join(SPEND_KINDS)}."
+            _("Unknown Karma spend %(kind)s: use one of %(kinds)s.")
+            % {"kind": repr(kind), "kinds": ", ".join(SPEND_KINDS)}
         ) from None
     signature = inspect.signature(handler)
     try:
         signature.bind(**params)
     except TypeError:
-        expected = ", ".join(signature.parameters) or "no parameters"
+        expected = ", ".join(signature.parameters) or _("no parameters")
         raise RulesError(
-            f"A {kind} spend takes {expected}; got {', '.join(params) or 'none'}."
+            _("A %(kind)s spend takes %(expected)s; got %(got)s.")
+            % {"kind": kind, "expected": expected, "got": ", ".join(params) or _("none")}
         ) from None
     spend = handler(**params)
     if available is not None:
-        require_int(available, "Available Karma", minimum=0)
+        require_int(available, gettext_noop("Available Karma"), minimum=0)
         if spend.cost > available:
-            raise RulesError(f"This costs {spend.cost} Karma and only {available} is available.")
+            raise RulesError(_("This costs %(cost)s Karma and only %(available)s is available.")
+                             % {"cost": spend.cost, "available": available})
     return spend

@@ -20,9 +20,14 @@ from rulebook._numbers import require_int
 from rulebook.dice import CheckRoll, roll_check, target_terms
 from rulebook.stats import STAT_CHECK_DICE, BreakdownLine, CheckTarget
 from rulebook.tables import as_fraction
+from rulebook.words import gettext as _
+from rulebook.words import gettext_noop
 
 #: The four aspects; spoken–heard and written–read are the natural pairs.
 ASPECTS: tuple[str, ...] = ("spoken", "heard", "written", "read")
+#: Each aspect as people read it (marked for the catalogue: translated where shown).
+ASPECT_NAMES: dict[str, str] = {"spoken": gettext_noop("spoken"), "heard": gettext_noop("heard"),
+                                "written": gettext_noop("written"), "read": gettext_noop("read")}
 PAIR_PARTNER: dict[str, str] = {
     "spoken": "heard",
     "heard": "spoken",
@@ -30,7 +35,9 @@ PAIR_PARTNER: dict[str, str] = {
     "read": "written",
 }
 MAX_RANK = 3
-RANK_NAMES: dict[int, str] = {0: "marginal", 1: "conversational", 2: "functional", 3: "colloquial"}
+#: Marked for the catalogue: translated where shown.
+RANK_NAMES: dict[int, str] = {0: gettext_noop("marginal"), 1: gettext_noop("conversational"),
+                              2: gettext_noop("functional"), 3: gettext_noop("colloquial")}
 #: Language roll modifiers by rank, target-side (the article's "+15" on the roll is −15).
 CHECK_MODIFIERS: dict[int, int] = {0: -15, 1: -10, 2: -5, 3: 0}
 ERA_STEP_MAX_LOSS = Fraction(1, 2)
@@ -46,20 +53,26 @@ ACTIVELY_LOOKING_MAX = 5
 
 def _aspect(aspect: str) -> str:
     if aspect not in ASPECTS:
-        raise RulesError(f"Unknown language aspect {aspect!r}: use spoken, heard, written or read.")
+        raise RulesError(_("Unknown language aspect %(aspect)s: use spoken, heard, written or read.")
+                         % {"aspect": repr(aspect)})
     return aspect
 
 
-def _rank(rank: int, what: str = "rank") -> int:
+def _rank(rank: int, aspect: str | None = None) -> int:
+    """A rank of 0 to MAX_RANK; the message names the ``aspect`` when given."""
     if isinstance(rank, bool) or not isinstance(rank, int) or not 0 <= rank <= MAX_RANK:
-        raise RulesError(f"A language {what} is 0 to {MAX_RANK}, not {rank!r}.")
+        said = {"max": MAX_RANK, "rank": repr(rank)}
+        if aspect is None:
+            raise RulesError(_("A language rank is 0 to %(max)s, not %(rank)s.") % said)
+        raise RulesError(_("A language %(aspect)s rank is 0 to %(max)s, not %(rank)s.")
+                         % {**said, "aspect": _(ASPECT_NAMES[aspect])})
     return rank
 
 
 def _ranks(ranks: Mapping[str, int]) -> dict[str, int]:
     for aspect in ranks:
         _aspect(aspect)
-    return {aspect: _rank(ranks.get(aspect, 0), f"{aspect} rank") for aspect in ASPECTS}
+    return {aspect: _rank(ranks.get(aspect, 0), aspect) for aspect in ASPECTS}
 
 
 def aspect_distance(a: str, b: str) -> int:
@@ -85,7 +98,8 @@ def raise_aspect(ranks: Mapping[str, int], aspect: str) -> dict[str, int]:
     """Raise one aspect by a rank; the others follow as if bought from it ("Starting Languages")."""
     current = _ranks(ranks)
     if current[_aspect(aspect)] >= MAX_RANK:
-        raise RulesError(f"{aspect.capitalize()} is already at the maximum of {MAX_RANK} ranks.")
+        raise RulesError(_("%(aspect)s is already at the maximum of %(max)s ranks.")
+                         % {"aspect": _(ASPECT_NAMES[aspect]).capitalize(), "max": MAX_RANK})
     new = current[aspect] + 1
     return {other: max(current[other], new - _distance(aspect, other)) for other in ASPECTS}
 
@@ -99,13 +113,13 @@ def purchase_cost(ranks: Mapping[str, int], *, start: Mapping[str, int] | None =
     goal = tuple(_ranks(ranks).values())
     origin = tuple(_ranks(start).values()) if start is not None else (0,) * len(ASPECTS)
     if any(o > g for o, g in zip(origin, goal)):
-        raise RulesError("Language points raise ranks; they cannot lower ranks already held.")
+        raise RulesError(_("Language points raise ranks; they cannot lower ranks already held."))
     raises = _fewest_raises(origin, goal)
     if raises is None:
-        raise RulesError(
+        raise RulesError(_(
             "Those ranks cannot be bought: an aspect's pair partner is at most one rank lower and the "
             "other pair at most two lower than the best aspect bought."
-        )
+        ))
     return raises + (1 if start is None else 0)
 
 
@@ -158,11 +172,11 @@ def starting_language_budget(
         native,
         [
             ("INT", intelligence),
-            ("free languages: 1 per 5 INT", free),
+            (_("free languages: 1 per 5 INT"), free),
             ("LAN", lan),
-            ("native ranks given up", sum(given.values())),
-            ("points from them, 2 each", from_native),
-            ("language points", lan + from_native),
+            (_("native ranks given up"), sum(given.values())),
+            (_("points from them, 2 each"), from_native),
+            (_("language points"), lan + from_native),
         ],
     )
 
@@ -201,11 +215,12 @@ def plan_starting_languages(
     free, bought = dict(free or {}), dict(bought or {})
     if len(free) > budget.free_languages:
         raise RulesError(
-            f"INT {intelligence} allows {budget.free_languages} free languages, not {len(free)}."
+            _("INT %(int)s allows %(allowed)s free languages, not %(picked)s.")
+            % {"int": intelligence, "allowed": budget.free_languages, "picked": len(free)}
         )
     if native in free or native in bought:
         raise RulesError(
-            f"{native} is the native language: it cannot be a free pick or bought with points."
+            _("%(native)s is the native language: it cannot be a free pick or bought with points.") % {"native": native}
         )
     languages = {native: budget.native_ranks}
     languages.update({name: aspects_from_purchase(aspect, 1) for name, aspect in free.items()})
@@ -217,9 +232,10 @@ def plan_starting_languages(
         spent += cost
     if spent > budget.points:
         raise RulesError(
-            f"These languages cost {spent} points; only {budget.points} are available."
+            _("These languages cost %(spent)s points; only %(available)s are available.")
+            % {"spent": spent, "available": budget.points}
         )
-    terms += [("points spent", spent), ("points left", budget.points - spent)]
+    terms += [(_("points spent"), spent), (_("points left"), budget.points - spent)]
     return StartingLanguages(languages, spent, budget.points - spent, terms)
 
 
@@ -246,17 +262,18 @@ def effective_ranks(
     for loss in steps:
         value = as_fraction(loss)
         if not 0 <= value <= ERA_STEP_MAX_LOSS:
-            raise RulesError(f"Each era step removes 0 to 0.5 ranks, not {loss!r}.")
+            raise RulesError(_("Each era step removes 0 to 0.5 ranks, not %(loss)s.") % {"loss": repr(loss)})
         losses.append(value)
     total, held, terms = sum(losses, Fraction(0)), _ranks(ranks), []
     result = {}
     for aspect in ASPECTS:
         result[aspect] = max(math.floor(held[aspect] - total), min(held[aspect], 1))
+        name = _(ASPECT_NAMES[aspect])
         terms += [
-            (f"{aspect}", held[aspect]),
-            (f"{aspect} after era loss, rounded down (min 1 if held)", result[aspect]),
+            (name, held[aspect]),
+            (_("%(aspect)s after era loss, rounded down (min 1 if held)") % {"aspect": name}, result[aspect]),
         ]
-    return EffectiveRanks(result, total, [("era steps", len(losses)), ("era loss", -total), *terms])
+    return EffectiveRanks(result, total, [(_("era steps"), len(losses)), (_("era loss"), -total), *terms])
 
 
 def language_check_modifier(rank: int) -> int:
@@ -272,15 +289,15 @@ def language_check_target(
     Each related language the GM accepts adds +2, as a related skill does.
     """
     require_int(lan, "LAN")
-    require_int(gm_modifier, "GM modifier")
+    require_int(gm_modifier, gettext_noop("GM modifier"))
     modifier = language_check_modifier(rank)
     related = RELATED_LANGUAGE_BONUS * require_int(related_languages, "related_languages",
                                                    minimum=0)
     breakdown: list[BreakdownLine] = [
         ("LAN", lan),
-        (f"{rank} ranks ({RANK_NAMES[rank]})", modifier),
-        ("related languages", related),
-        ("GM modifier", gm_modifier),
+        (_("%(ranks)s ranks (%(name)s)") % {"ranks": rank, "name": _(RANK_NAMES[rank])}, modifier),
+        (_("related languages"), related),
+        (_("GM modifier"), gm_modifier),
     ]
     return CheckTarget(lan + modifier + related + gm_modifier, breakdown, STAT_CHECK_DICE)
 
@@ -311,20 +328,21 @@ class ImmersionProgress:
         require_int(self.related_languages, "related_languages", minimum=0)
         object.__setattr__(self, "hours", as_fraction(self.hours))
         if self.hours < 0:
-            raise RulesError("Immersion hours cannot be negative.")
+            raise RulesError(_("Immersion hours cannot be negative."))
 
     @property
     def complete(self) -> bool:
         return self.ranks is not None and self.ranks[self.aspect] >= MAX_RANK and not self.era_gap
 
     def interval(self) -> tuple[str, int]:
-        """Return what the current interval earns and how many hours it takes."""
+        """Return what the current interval earns (words for people) and how many hours it takes."""
         if self.era_gap:
-            return "era adjustment", ERA_GAP_HOURS_PER_RANK
+            return _("era adjustment"), ERA_GAP_HOURS_PER_RANK
         if self.ranks is None:
-            return "the language at 0 ranks", IMMERSION_HOURS[None]
+            return _("the language at 0 ranks"), IMMERSION_HOURS[None]
         rank = self.ranks[self.aspect]
-        return f"{self.aspect} rank {rank + 1}", IMMERSION_HOURS[rank]
+        return (_("%(aspect)s rank %(rank)s") % {"aspect": _(ASPECT_NAMES[self.aspect]), "rank": rank + 1},
+                IMMERSION_HOURS[rank])
 
 
 @dataclass(frozen=True)
@@ -363,7 +381,7 @@ def immerse(
     require_int(lan, "LAN")
     left = as_fraction(hours)
     if left < 0:
-        raise RulesError("Immersion hours cannot be negative.")
+        raise RulesError(_("Immersion hours cannot be negative."))
     related = RELATED_LANGUAGE_BONUS * progress.related_languages
     spent, checks = Fraction(0), []
     while not progress.complete:
@@ -373,7 +391,7 @@ def immerse(
             progress = replace(progress, hours=progress.hours + left)
             break
         left, spent = left - need, spent + need
-        era = purpose == "era adjustment"
+        era = bool(progress.era_gap)  # the interval pays off the era gap (``interval``)
         modifier = ERA_GAP_CHECK_MODIFIER if era else 0
         target = lan + modifier + related + gm_modifier
         roll = roll_check(target, dice=STAT_CHECK_DICE, rng=rng)
@@ -383,9 +401,9 @@ def immerse(
                 purpose,
                 [
                     ("LAN", lan),
-                    ("era adjustment (LAN check at +15)" if era else "immersion", modifier),
-                    ("related languages", related),
-                    ("GM modifier", gm_modifier),
+                    (_("era adjustment (LAN check at +15)") if era else _("immersion"), modifier),
+                    (_("related languages"), related),
+                    (_("GM modifier"), gm_modifier),
                     *target_terms(target, 4),
                 ],
                 roll,
@@ -417,16 +435,17 @@ def spot_check_target(
     """
     require_int(awa, "AWA")
     require_int(range_size_modifier, "range_size_modifier")
-    require_int(gm_modifier, "GM modifier")
+    require_int(gm_modifier, gettext_noop("GM modifier"))
     if require_int(actively_looking, "actively_looking", minimum=0) > ACTIVELY_LOOKING_MAX:
         raise RulesError(
-            f"Actively looking adds 0 to {ACTIVELY_LOOKING_MAX}, not {actively_looking}."
+            _("Actively looking adds 0 to %(max)s, not %(looking)s.")
+            % {"max": ACTIVELY_LOOKING_MAX, "looking": actively_looking}
         )
     breakdown: list[BreakdownLine] = [
         ("AWA", awa),
-        ("range and size", range_size_modifier),
-        ("actively looking", actively_looking),
-        ("GM modifier", gm_modifier),
+        (_("range and size"), range_size_modifier),
+        (_("actively looking"), actively_looking),
+        (_("GM modifier"), gm_modifier),
     ]
     total = awa + range_size_modifier + actively_looking + gm_modifier
     return CheckTarget(total, breakdown, STAT_CHECK_DICE)

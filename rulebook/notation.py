@@ -19,6 +19,7 @@ import d20
 import d20.expression
 
 from rulebook import RulesError
+from rulebook.words import gettext as _
 
 MAX_LENGTH = 100
 MAX_DICE = 100
@@ -40,9 +41,11 @@ class NotationRoll:
 def _check_bounds(node) -> None:
     if isinstance(node, d20.ast.Dice):
         if isinstance(node.size, int) and not 2 <= node.size <= MAX_SIDES:
-            raise RulesError(f"Dice have 2 to {MAX_SIDES} sides (d{node.size} asked for).")
+            raise RulesError(_("Dice have 2 to %(max)s sides (d%(sides)s asked for).")
+                             % {"max": MAX_SIDES, "sides": node.size})
         if isinstance(node.num, int) and node.num > MAX_DICE:
-            raise RulesError(f"At most {MAX_DICE} dice in one roll ({node.num} asked for).")
+            raise RulesError(_("At most %(max)s dice in one roll (%(count)s asked for).")
+                             % {"max": MAX_DICE, "count": node.num})
     for child in getattr(node, "children", ()):
         _check_bounds(child)
 
@@ -59,14 +62,14 @@ def _dice(node) -> list[dict]:
 def parse(notation: object) -> str:
     """Return the notation, stripped, if it reads as dice within the bounds; raise RulesError."""
     if not isinstance(notation, str) or not notation.strip():
-        raise RulesError("Write the dice to roll, e.g. 2d6+3 or 4d6kh3.")
+        raise RulesError(_("Write the dice to roll, e.g. 2d6+3 or 4d6kh3."))
     text = notation.strip()
     if len(text) > MAX_LENGTH:
-        raise RulesError(f"Dice notation is at most {MAX_LENGTH} characters.")
+        raise RulesError(_("Dice notation is at most %(max)s characters.") % {"max": MAX_LENGTH})
     try:
         tree = d20.parse(text)
     except d20.RollSyntaxError as exc:
-        raise RulesError(f"That is not dice notation ({exc}); try 2d6+3 or 4d6kh3.") from None
+        raise RulesError(_("That is not dice notation (%(error)s); try 2d6+3 or 4d6kh3.") % {"error": exc}) from None
     _check_bounds(tree)
     return text
 
@@ -82,11 +85,11 @@ def roll(notation: object, rng: random.Random | None = None) -> NotationRoll:
             result = roller.roll(text, stringifier=d20.SimpleStringifier())
             total, dice, shown = result.total, tuple(_dice(result.expr)), result.result
         except d20.TooManyRolls:
-            raise RulesError(f"That roll would throw more than {MAX_DICE} dice.") from None
+            raise RulesError(_("That roll would throw more than %(max)s dice.") % {"max": MAX_DICE}) from None
         except (d20.RollError, ZeroDivisionError, OverflowError, ValueError) as exc:
-            raise RulesError(f"That roll cannot be made: {exc}") from None
+            raise RulesError(_("That roll cannot be made: %(error)s") % {"error": exc}) from None
         finally:
             d20.expression.random = saved
     if not isinstance(total, int) or abs(total) > 10**9:
-        raise RulesError("Dice notation must give a whole number.")
+        raise RulesError(_("Dice notation must give a whole number."))
     return NotationRoll(notation=text, total=total, dice=dice, text=shown)

@@ -16,13 +16,20 @@ from rulebook._numbers import ceil_div, require_int
 from rulebook.dice import CheckRoll, roll_check, roll_dice, roll_die, target_terms
 from rulebook.stats import PRIMARY_STATS, STAT_CHECK_DICE
 from rulebook.tables import as_fraction
+from rulebook.words import gettext as _
+from rulebook.words import gettext_noop
 
 #: The GM's transition categories: 1 tranquil, 2 normal, 3A long-term heavy, 3B short-term heavy.
 CATEGORIES: tuple[str, ...] = ("1", "2", "3A", "3B")
 #: The article's "CON roll at +15", stored target-side (RULINGS section 1).
 TRANSITION_SAVE_MODIFIER = -15
-#: How the save's breakdown names it: the article's words, and what they do to the target.
-TRANSITION_SAVE_LABEL = "Zener Transition: +15 on the roll, −15 on the target"
+#: How the save's breakdown names it: the article's words, and what they do to the target
+#: (marked for the catalogue: translated where shown).
+TRANSITION_SAVE_LABEL = gettext_noop("Zener Transition: +15 on the roll, −15 on the target")
+#: The damage lines of a transition, by ``DamageLine.label`` (kept in English: the label is a key;
+#: marked for the catalogue, translated where shown).
+CON_DAMAGE_LABEL, SHOCK_LABEL, TRAUMA_LABEL = (gettext_noop("long-term CON damage"), gettext_noop("shock"),
+                                              gettext_noop("trauma"))
 #: Points healed by the first four steps of the recovery track; every later step heals 1.
 TRACK_FIRST_STEPS: tuple[int, ...] = (6, 4, 2, 1)
 #: Rest a step's period must include: this much restful sleep, or this much rest of any kind.
@@ -34,15 +41,20 @@ def _hours(value: Real | str, name: str) -> Fraction:
     try:
         hours = as_fraction(value)
     except (TypeError, ValueError, ZeroDivisionError):
-        raise RulesError(f"{name} must be a number of hours, not {value!r}.") from None
+        raise RulesError(_("%(name)s must be a number of hours, not %(value)s.")
+                         % {"name": name, "value": repr(value)}) from None
     if hours < 0:
-        raise RulesError(f"{name} cannot be negative ({value!r}).")
+        raise RulesError(_("%(name)s cannot be negative (%(value)s).") % {"name": name, "value": repr(value)})
     return hours
 
 
 @dataclass(frozen=True)
 class DamageLine:
-    """One rolled amount (a damage line or a therapy effect) with its terms."""
+    """One rolled amount (a damage line or a therapy effect) with its terms.
+
+    ``label`` names the line in English (a key of the answers that carry it; marked for the
+    catalogue and translated where shown); the terms are in the reader's language.
+    """
 
     label: str
     amount: int
@@ -69,7 +81,8 @@ def normalise_category(category: str | int) -> str:
     """Return the canonical category "1", "2", "3A" or "3B" ("Radiation Damage", categories)."""
     name = str(category).strip().upper()
     if name not in CATEGORIES:
-        raise RulesError(f"Unknown transition category {category!r}: use 1, 2, 3A or 3B.")
+        raise RulesError(_("Unknown transition category %(category)s: use 1, 2, 3A or 3B.")
+                         % {"category": repr(category)})
     return name
 
 
@@ -85,14 +98,14 @@ def repeat_extra(
     require_int(extra_reduction, "extra_reduction", minimum=0)
     extra = max(transition_number - 1 - extra_reduction, 0)
     return extra, [
-        ("earlier transitions", transition_number - 1),
-        ("removed by therapies", -extra_reduction),
-        ("extra on every damage line (min 0)", extra),
+        (_("earlier transitions"), transition_number - 1),
+        (_("removed by therapies"), -extra_reduction),
+        (_("extra on every damage line (min 0)"), extra),
     ]
 
 
 def _line(label: str, base_terms: list[tuple[str, int]], base: int, extra: int) -> DamageLine:
-    terms = [*base_terms, ("repeat-transition extra", extra), (label, base + extra)]
+    terms = [*base_terms, (_("repeat-transition extra"), extra), (_(label), base + extra)]
     return DamageLine(label, base + extra, terms)
 
 
@@ -125,34 +138,34 @@ def transition(
     save = roll_check(target, dice=STAT_CHECK_DICE, rng=rng)
     save_terms = [
         ("CON", con),
-        (TRANSITION_SAVE_LABEL, TRANSITION_SAVE_MODIFIER),
+        (_(TRANSITION_SAVE_LABEL), TRANSITION_SAVE_MODIFIER),
         *target_terms(target, STAT_CHECK_DICE),
     ]
     if save.success:
         d3 = roll_die(3, rng)
-        con_base, con_terms = 1, [("saved: long-term CON", 1)]
-        body, body_terms = d3, [("saved: d3", d3)]
+        con_base, con_terms = 1, [(_("saved: long-term CON"), 1)]
+        body, body_terms = d3, [(_("saved: d3"), d3)]
     elif category == "1":
         d6 = roll_die(6, rng)
-        con_base, con_terms = ceil_div(d6, 2), [("d6", d6), ("half, rounded up", ceil_div(d6, 2))]
+        con_base, con_terms = ceil_div(d6, 2), [("d6", d6), (_("half, rounded up"), ceil_div(d6, 2))]
         body, body_terms = d6, [("d6", d6)]
     elif category == "2":
         d6 = roll_die(6, rng)
         con_base, con_terms = d6, [("d6", d6)]
-        body, body_terms = d6 + 6, [("d6", d6), ("category 2", 6)]
+        body, body_terms = d6 + 6, [("d6", d6), (_("category %(category)s") % {"category": "2"}, 6)]
     elif category == "3A":
         faces = roll_dice(2, 6, rng)
         total = sum(faces)
         con_base, con_terms = total, [("2d6", total)]
         body, body_terms = ceil_div(total, 2), [
             ("2d6", total),
-            ("half, rounded up", ceil_div(total, 2)),
+            (_("half, rounded up"), ceil_div(total, 2)),
         ]
     else:
         d6 = roll_die(6, rng)
         total = sum(roll_dice(2, 6, rng))
         con_base, con_terms = d6, [("d6", d6)]
-        body, body_terms = total + 3, [("2d6", total), ("category 3B", 3)]
+        body, body_terms = total + 3, [("2d6", total), (_("category %(category)s") % {"category": "3B"}, 3)]
     return TransitionOutcome(
         category=category,
         transition_number=transition_number,
@@ -161,9 +174,9 @@ def transition(
         saved=save.success,
         repeat_extra=extra,
         extra_breakdown=extra_terms,
-        con_damage=_line("long-term CON damage", con_terms, con_base, extra),
-        shock=_line("shock", body_terms, body, extra),
-        trauma=_line("trauma", body_terms, body, extra),
+        con_damage=_line(CON_DAMAGE_LABEL, con_terms, con_base, extra),
+        shock=_line(SHOCK_LABEL, body_terms, body, extra),
+        trauma=_line(TRAUMA_LABEL, body_terms, body, extra),
     )
 
 
@@ -185,7 +198,7 @@ def track_step(step: int) -> TrackStep:
     Steps 0–3 each take a day and heal 6, 4, 2, 1. From step 4 on each heals 1 point and
     takes one day more than the step before: 2 days, 3 days, 4 days, …
     """
-    require_int(step, "step", minimum=0)
+    require_int(step, gettext_noop("step"), minimum=0)
     if step < len(TRACK_FIRST_STEPS):
         return TrackStep(step, 24, TRACK_FIRST_STEPS[step])
     return TrackStep(step, 24 * (step - 2), 1)
@@ -211,11 +224,11 @@ class RadiationTrack:
         clean = {}
         for stat, points in dict(self.damage).items():
             if stat not in PRIMARY_STATS:
-                raise RulesError(f"Unknown stat {stat!r} in radiation damage.")
-            if require_int(points, f"radiation damage to {stat}", minimum=0):
+                raise RulesError(_("Unknown stat %(stat)s in radiation damage.") % {"stat": repr(stat)})
+            if require_int(points, _("radiation damage to %(stat)s") % {"stat": stat}, minimum=0):
                 clean[stat] = points
         object.__setattr__(self, "damage", clean)
-        require_int(self.step, "step", minimum=0)
+        require_int(self.step, gettext_noop("step"), minimum=0)
         require_int(self.transitions, "transitions", minimum=0)
         require_int(self.extra_reduction, "extra_reduction", minimum=0)
 
@@ -292,7 +305,7 @@ def advance_track(
     restful = _hours(restful_sleep_hours, "restful_sleep_hours")
     rough = _hours(rough_rest_hours, "rough_rest_hours")
     if restful + rough > total:
-        raise RulesError("Sleep and rest cannot add up to more than the hours that pass.")
+        raise RulesError(_("Sleep and rest cannot add up to more than the hours that pass."))
     restful_rate = restful / total if total else Fraction(0)
     rough_rate = rough / total if total else Fraction(0)
     state, now, events, healed_total = track, Fraction(0), [], {}
@@ -322,11 +335,11 @@ def advance_track(
                 sum(healed.values()),
                 healed,
                 [
-                    ("recovery step (1 = the 6-point day)", step.step + 1),
-                    ("period (hours)", step.period_hours),
-                    ("points this step heals", step.points),
-                    ("long-term loss before", state.total),
-                    ("healed", sum(healed.values())),
+                    (_("recovery step (1 = the 6-point day)"), step.step + 1),
+                    (_("period (hours)"), step.period_hours),
+                    (_("points this step heals"), step.points),
+                    (_("long-term loss before"), state.total),
+                    (_("healed"), sum(healed.values())),
                 ],
             )
         )
@@ -365,8 +378,8 @@ def expose(track: RadiationTrack, outcome: TransitionOutcome) -> RadiationTrack:
     """Record a transition's CON loss; a new exposure restarts the track ("Radiation Damage")."""
     if outcome.transition_number != next_transition_number(track):
         raise RulesError(
-            f"This character's next transition is number {next_transition_number(track)}, "
-            f"but the outcome was rolled as number {outcome.transition_number}."
+            _("This character's next transition is number %(next)s, but the outcome was rolled as number %(rolled)s.")
+            % {"next": next_transition_number(track), "rolled": outcome.transition_number}
         )
     damage = dict(track.damage)
     if outcome.con_damage.amount:
@@ -381,14 +394,14 @@ def transfer_long_term_loss(track: RadiationTrack, *, points: int, to_stat: str)
 
     The moved loss stays on the recovery track and heals as if it were still CON loss.
     """
-    require_int(points, "points", minimum=1)
+    require_int(points, gettext_noop("points"), minimum=1)
     if to_stat not in PRIMARY_STATS or to_stat == "CON":
         raise RulesError(
-            f"Long-term loss can move from CON to another primary stat, not {to_stat!r}."
+            _("Long-term loss can move from CON to another primary stat, not %(stat)s.") % {"stat": repr(to_stat)}
         )
     if points > track.damage.get("CON", 0):
         raise RulesError(
-            f"Only {track.damage.get('CON', 0)} points of long-term CON loss can move."
+            _("Only %(points)s points of long-term CON loss can move.") % {"points": track.damage.get("CON", 0)}
         )
     damage = dict(track.damage)
     damage["CON"] -= points

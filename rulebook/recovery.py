@@ -26,23 +26,30 @@ from rulebook.recovery_clock import (
 )
 from rulebook.tables import as_fraction
 from rulebook.therapies import TherapyOutcome
+from rulebook.words import gettext as _
+from rulebook.words import gettext_noop
 
 #: "comfortable"/"rough": days of 8 h sleep (of that kind) then 16 h resting awake;
 #: "awake": resting without sleep; "none": no rest at all (travel, work, adventure).
 REST_KINDS: tuple[str, ...] = ("comfortable", "rough", "awake", "none")
+#: Each kind of rest as people read it (marked for the catalogue: translated where shown).
+REST_NAMES: dict[str, str] = {"comfortable": gettext_noop("comfortable"), "rough": gettext_noop("rough"),
+                              "awake": gettext_noop("awake"), "none": gettext_noop("none")}
 SHOCK_REST_BASE = 40  # the second third of shock needs (40 − CON) minutes of rest
 _SHOCK_PHASES = ("none", "combat", "resting", "sleeping")
 _STAT_PHASES = ("none", "night", "daily")
 
 
 def _clean_stats(damage: dict[str, int] | None, what: str) -> dict[str, int]:
+    """Stat damage by stat, 0s left out; ``what`` (marked for the catalogue) names it in a refusal."""
     clean = {}
     for stat, points in dict(damage or {}).items():
         if stat not in WOUNDABLE_STATS:
             raise RulesError(
-                f"Unknown stat {stat!r} in {what}; use one of {', '.join(WOUNDABLE_STATS)}."
+                _("Unknown stat %(stat)s in %(what)s; use one of %(stats)s.")
+                % {"stat": repr(stat), "what": _(what), "stats": ", ".join(WOUNDABLE_STATS)}
             )
-        if require_int(points, f"{what} to {stat}", minimum=0):
+        if require_int(points, _("%(what)s to %(stat)s") % {"what": _(what), "stat": stat}, minimum=0):
             clean[stat] = points
     return clean
 
@@ -84,14 +91,14 @@ class HealingState:
             if spec.type == "int":
                 require_int(getattr(self, spec.name), spec.name, minimum=0)
         set_ = object.__setattr__
-        set_(self, "stat_damage", _clean_stats(self.stat_damage, "stat damage"))
+        set_(self, "stat_damage", _clean_stats(self.stat_damage, gettext_noop("stat damage")))
         set_(
             self,
             "end_held",
             tuple(
                 (
-                    require_int(p, "held END", minimum=0),
-                    require_int(m, "held END minutes", minimum=0),
+                    require_int(p, gettext_noop("held END"), minimum=0),
+                    require_int(m, gettext_noop("held END minutes"), minimum=0),
                 )
                 for p, m in self.end_held
                 if p
@@ -105,7 +112,8 @@ class HealingState:
         if self.stat_phase in (None, "none") or not self.stat_damage:
             set_(self, "stat_phase", "night" if self.stat_damage else "none")
         if self.shock_phase not in _SHOCK_PHASES or self.stat_phase not in _STAT_PHASES:
-            raise RulesError(f"Unknown recovery phase {self.shock_phase!r}/{self.stat_phase!r}.")
+            raise RulesError(_("Unknown recovery phase %(shock)s/%(stat)s.")
+                             % {"shock": repr(self.shock_phase), "stat": repr(self.stat_phase)})
 
     @property
     def end_lost(self) -> int:
@@ -150,9 +158,9 @@ def take_damage(
     New trauma gets its own first-day heal; new shock waits for a new end-of-combat third; new
     stat damage makes the next 8 h of sleep heal all stat damage again.
     """
-    require_int(trauma, "trauma", minimum=0)
-    require_int(shock, "shock", minimum=0)
-    new, changes = _clean_stats(stat_damage, "stat damage"), {}
+    require_int(trauma, gettext_noop("trauma"), minimum=0)
+    require_int(shock, gettext_noop("shock"), minimum=0)
+    new, changes = _clean_stats(stat_damage, gettext_noop("stat damage")), {}
     if trauma:
         changes.update(
             trauma=state.trauma + trauma,
@@ -185,7 +193,7 @@ def take_damage(
 
 def spend_end(state: HealingState, amount: int) -> HealingState:
     """Record END spent ("Endurance"); the next 30 minutes of rest earn the quick d6 again."""
-    require_int(amount, "END spent", minimum=0)
+    require_int(amount, gettext_noop("END spent"), minimum=0)
     if not amount:
         return state
     return replace(state, end_spent=state.end_spent + amount, end_quick_ready=True, end_progress=0)
@@ -197,19 +205,19 @@ def _report(
     return RecoveryReport(what, 0, [], healed, notes or [])
 
 
-def _shock_third(shock: int, occasion: str, label: str) -> Healing:
+def _shock_third(shock: int, reason: str, label: str) -> Healing:
     amount = ceil_div(shock, 3)
-    terms: list[tuple[str, int | Fraction]] = [(label, shock), ("one third, rounded up", amount)]
-    return Healing(0, "shock", None, amount, f"{occasion}: a third of the shock", terms)
+    terms: list[tuple[str, int | Fraction]] = [(label, shock), (_("one third, rounded up"), amount)]
+    return Healing(0, "shock", None, amount, reason, terms)
 
 
 def shock_after_combat(state: HealingState) -> tuple[HealingState, RecoveryReport]:
     """Heal the end-of-combat third of shock, rounded up ("Damage & Recovery", Shock)."""
     if state.shock_phase != "combat":
         return state, _report(
-            "end of combat", [], [(0, "No shock is waiting for the end of combat.")]
+            _("end of combat"), [], [(0, _("No shock is waiting for the end of combat."))]
         )
-    entry = _shock_third(state.shock, "end of combat", "shock at the end of combat")
+    entry = _shock_third(state.shock, _("end of combat: a third of the shock"), _("shock at the end of combat"))
     new = replace(
         state,
         shock=state.shock - entry.amount,
@@ -219,14 +227,14 @@ def shock_after_combat(state: HealingState) -> tuple[HealingState, RecoveryRepor
         shock_rest_minutes=0,
         shock_sleep_minutes=0,
     )
-    return new, _report("end of combat", [entry])
+    return new, _report(_("end of combat"), [entry])
 
 
 def shock_after_skipped_action(state: HealingState) -> tuple[HealingState, RecoveryReport]:
     """Heal ⌈current shock / 3⌉ for one skipped combat action ("Damage & Recovery", Shock)."""
-    entry = _shock_third(state.shock, "skipped action", "shock before the skipped action")
+    entry = _shock_third(state.shock, _("skipped action: a third of the shock"), _("shock before the skipped action"))
     return replace(state, shock=state.shock - entry.amount), _report(
-        "skipped action", [entry] if entry.amount else []
+        _("skipped action"), [entry] if entry.amount else []
     )
 
 
@@ -236,7 +244,7 @@ def end_after_skipped_rounds(
     """Recover the quick d6 END for two skipped combat rounds ("Damage & Recovery", END)."""
     if not (state.end_spent and state.end_quick_ready):
         return state, _report(
-            "two skipped rounds", [], [(0, "The quick d6 END has already been taken.")]
+            _("two skipped rounds"), [], [(0, _("The quick d6 END has already been taken."))]
         )
     roll = roll_die(6, rng)
     amount = min(roll, state.end_spent)
@@ -245,12 +253,12 @@ def end_after_skipped_rounds(
         "END",
         None,
         amount,
-        "two skipped rounds: d6 END",
-        [("d6", roll), ("END spent before", state.end_spent), ("healed", amount)],
+        _("two skipped rounds: d6 END"),
+        [("d6", roll), (_("END spent before"), state.end_spent), (_("healed"), amount)],
     )
     return replace(
         state, end_spent=state.end_spent - amount, end_quick_ready=False, end_progress=0
-    ), _report("two skipped rounds", [entry])
+    ), _report(_("two skipped rounds"), [entry])
 
 
 def suffer_transition(state: HealingState, outcome: TransitionOutcome) -> HealingState:
@@ -306,22 +314,23 @@ def advance(
             Shock, END and the radiation track are not affected.
     """
     if rest not in REST_KINDS:
-        raise RulesError(f"Unknown kind of rest {rest!r}: use one of {', '.join(REST_KINDS)}.")
+        raise RulesError(_("Unknown kind of rest %(rest)s: use one of %(kinds)s.")
+                         % {"rest": repr(rest), "kinds": ", ".join(REST_KINDS)})
     try:
         minutes = as_fraction(hours) * 60
     except (TypeError, ValueError, ZeroDivisionError):
-        raise RulesError(f"hours must be a number, not {hours!r}.") from None
+        raise RulesError(_("hours must be a number, not %(hours)s.") % {"hours": repr(hours)}) from None
     if isinstance(hours, float) and abs(minutes - round(minutes)) < Fraction(1, 10**6):
         minutes = Fraction(round(minutes))  # a float such as 1/60 h stands for a whole minute
     if minutes < 0 or minutes.denominator != 1:
         raise RulesError(
-            f"Time must be a whole number of minutes, at least 0, not {hours!r} hours."
+            _("Time must be a whole number of minutes, at least 0, not %(hours)s hours.") % {"hours": repr(hours)}
         )
     require_int(healing_ranks, "healing_ranks", minimum=0)
     require_int(con, "CON")
     require_int(
         recovery_factor,
-        "recovery_factor (3 in a hyperbaric chamber, 1 otherwise)",
+        gettext_noop("recovery_factor (3 in a hyperbaric chamber, 1 otherwise)"),
         minimum=1,
         maximum=HYPERBARIC_FACTOR_MAX,
     )
@@ -331,7 +340,7 @@ def advance(
         and require_int(medical_bonus_points, "medical_bonus_points", minimum=0) > healing_ranks
     ):
         raise RulesError(
-            f"medical_bonus_points must be between 0 and the healing ranks ({healing_ranks})."
+            _("medical_bonus_points must be between 0 and the healing ranks (%(ranks)s).") % {"ranks": healing_ranks}
         )
 
     state, opening = shock_after_combat(state) if state.shock_phase == "combat" else (state, None)
@@ -363,7 +372,7 @@ def advance(
                         "radiation",
                         stat,
                         points,
-                        "radiation recovery track",
+                        _("radiation recovery track"),
                         step.breakdown,
                     )
                 )
@@ -377,12 +386,12 @@ def advance(
             clock.fire()
     healed = sorted(clock.healed, key=lambda h: h.at_minutes)
     report = RecoveryReport(
-        what=f"{Fraction(int(minutes), 60)} h, rest: {rest}",
+        what=_("%(hours)s h, rest: %(rest)s") % {"hours": Fraction(int(minutes), 60), "rest": _(REST_NAMES[rest])},
         minutes=int(minutes),
         timeline=[
-            ("minutes asleep", timeline["sleep"]),
-            ("minutes resting awake", timeline["awake"]),
-            ("minutes without rest", timeline["active"]),
+            (_("minutes asleep"), timeline["sleep"]),
+            (_("minutes resting awake"), timeline["awake"]),
+            (_("minutes without rest"), timeline["active"]),
         ],
         healed=healed,
         notes=clock.notes,

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 from rulebook._numbers import ceil_div
 from rulebook.damage import WOUNDABLE_STATS
 from rulebook.dice import roll_die
+from rulebook.words import gettext as _
+from rulebook.words import gettext_noop
 
 if TYPE_CHECKING:
     from rulebook.recovery import HealingState
@@ -28,7 +30,8 @@ END_QUICK_MINUTES = 30
 END_POINT_UNITS = 60
 #: "Other Medical Treatments": a hyperbaric chamber heals trauma and stat damage up to 3-fold.
 HYPERBARIC_FACTOR_MAX = 3
-HYPERBARIC_LABEL = "hyperbaric chamber ×"
+#: The chamber's term in a breakdown (marked for the catalogue: translated where shown).
+HYPERBARIC_LABEL = gettext_noop("hyperbaric chamber ×")
 
 
 @dataclass(frozen=True)
@@ -112,7 +115,7 @@ class RecoveryClock:
 
     def _factor_terms(self) -> list[tuple[str, int]]:
         # An ordinary span shows no chamber term, so its breakdown reads as it always has.
-        return [(HYPERBARIC_LABEL, self.factor)] if self.factor != 1 else []
+        return [(_(HYPERBARIC_LABEL), self.factor)] if self.factor != 1 else []
 
     def heal(self, kind: str, stat: str | None, amount: int, reason: str, terms: list) -> None:
         """Record an amount healed now (nothing for 0)."""
@@ -169,7 +172,7 @@ class RecoveryClock:
             w.end_spent += held[0]
             w.end_quick_ready, w.end_progress, fired = True, 0, True
             self.notes.append(
-                (self.now, f"{held[0]} END held back by a therapy starts to recover.")
+                (self.now, _("%(points)s END held back by a therapy starts to recover.") % {"points": held[0]})
             )
         return fired
 
@@ -180,18 +183,18 @@ class RecoveryClock:
             third = ceil_div(w.shock_at_combat_end, 3)
             amount = min(third, w.shock)
             terms = [
-                ("shock at the end of combat", w.shock_at_combat_end),
-                ("one third, rounded up", third),
-                ("minutes of rest needed (40 − CON, min 0)", w.shock_rest_needed),
-                ("healed (at most the shock left)", amount),
+                (_("shock at the end of combat"), w.shock_at_combat_end),
+                (_("one third, rounded up"), third),
+                (_("minutes of rest needed (40 − CON, min 0)"), w.shock_rest_needed),
+                (_("healed (at most the shock left)"), amount),
             ]
-            self.heal("shock", None, amount, "(40 − CON) minutes of rest: another third", terms)
+            self.heal("shock", None, amount, _("(40 − CON) minutes of rest: another third"), terms)
             w.shock -= amount
             w.shock_phase = "sleeping" if w.shock else "none"
             return True
         if w.shock_phase == "sleeping" and w.shock_sleep_minutes >= SHOCK_SLEEP_MINUTES:
-            terms = [("shock left", w.shock), ("hours of sleep", SHOCK_SLEEP_MINUTES // 60)]
-            self.heal("shock", None, w.shock, "4 hours of sleep: the rest of the shock", terms)
+            terms = [(_("shock left"), w.shock), (_("hours of sleep"), SHOCK_SLEEP_MINUTES // 60)]
+            self.heal("shock", None, w.shock, _("4 hours of sleep: the rest of the shock"), terms)
             w.shock, w.shock_phase = 0, "none"
             return True
         return False
@@ -202,13 +205,13 @@ class RecoveryClock:
         if w.end_spent and w.end_quick_ready and w.end_progress >= END_QUICK_MINUTES:
             roll = roll_die(6, self.rng)
             amount = min(roll, w.end_spent)
-            terms = [("d6", roll), ("END spent before", w.end_spent), ("healed", amount)]
-            self.heal("END", None, amount, "30 minutes of rest: d6 END", terms)
+            terms = [("d6", roll), (_("END spent before"), w.end_spent), (_("healed"), amount)]
+            self.heal("END", None, amount, _("30 minutes of rest: d6 END"), terms)
             w.end_spent -= amount
             w.end_quick_ready, w.end_progress = False, 0
             return True
         if w.end_spent and not w.end_quick_ready and w.end_progress >= END_POINT_UNITS:
-            reason = "an hour of rest or 30 minutes of sleep: 1 END"
+            reason = _("an hour of rest or 30 minutes of sleep: 1 END")
             self.heal("END", None, 1, reason, [("END", 1)])
             w.end_spent -= 1
             w.end_progress -= END_POINT_UNITS
@@ -252,23 +255,23 @@ class RecoveryClock:
             third = ceil_div(w.trauma_inflicted, 3)
             amount = min((third + self.ranks) * self.factor, w.trauma)
             terms = [
-                ("trauma taken since the wound", w.trauma_inflicted),
-                ("one third, rounded up", third),
-                ("healing ranks", self.ranks),
+                (_("trauma taken since the wound"), w.trauma_inflicted),
+                (_("one third, rounded up"), third),
+                (_("healing ranks"), self.ranks),
                 *self._factor_terms(),
-                ("healed (at most the trauma left)", amount),
+                (_("healed (at most the trauma left)"), amount),
             ]
-            reason, w.trauma_inflicted = "first day of rest: a third of the trauma", 0
+            reason, w.trauma_inflicted = _("first day of rest: a third of the trauma"), 0
         else:
             extra = max(self.ranks - 1, 0)
             amount = min((1 + extra) * self.factor, w.trauma)
             terms = [
-                ("a further day of rest", 1),
-                ("healing ranks − 1 (min 0)", extra),
+                (_("a further day of rest"), 1),
+                (_("healing ranks − 1 (min 0)"), extra),
                 *self._factor_terms(),
-                ("healed (at most the trauma left)", amount),
+                (_("healed (at most the trauma left)"), amount),
             ]
-            reason = "a further day of rest"
+            reason = _("a further day of rest")
         self.heal("trauma", None, amount, reason, terms)
         w.trauma, w.days_rested = w.trauma - amount, w.days_rested + 1
 
@@ -282,18 +285,18 @@ class RecoveryClock:
             share = ceil_div(w.stat_damage[stat], divisor)
             amount = min(share * self.factor, w.stat_damage[stat])
             terms = [
-                ("damaged stats", n),
-                (f"stats healed: 1/{divisor}, rounded down (min 1)", count),
-                (f"{stat} damage", w.stat_damage[stat]),
-                (f"1/{divisor}, rounded up", share),
+                (_("damaged stats"), n),
+                (_("stats healed: 1/%(divisor)s, rounded down (min 1)") % {"divisor": divisor}, count),
+                (_("%(stat)s damage") % {"stat": stat}, w.stat_damage[stat]),
+                (_("1/%(divisor)s, rounded up") % {"divisor": divisor}, share),
             ]
             if self.factor != 1:
-                terms += [*self._factor_terms(), (f"{stat} healed (at most the damage)", amount)]
+                terms += [*self._factor_terms(), (_("%(stat)s healed (at most the damage)") % {"stat": stat}, amount)]
             self.heal(
                 "stat",
                 stat,
                 amount,
-                f"8 hours of {'rough' if rough else 'comfortable'} sleep",
+                _("8 hours of rough sleep") if rough else _("8 hours of comfortable sleep"),
                 terms,
             )
             w.stat_damage[stat] -= amount
@@ -304,9 +307,9 @@ class RecoveryClock:
             self.notes.append(
                 (
                     self.now,
-                    f"Half of the remaining {remainder} stat damage, rounded up "
-                    f"({w.stat_budget}), can heal while trauma heals; the rest once "
-                    f"trauma is gone.",
+                    _("Half of the remaining %(remainder)s stat damage, rounded up (%(budget)s), can heal while "
+                      "trauma heals; the rest once trauma is gone.")
+                    % {"remainder": remainder, "budget": w.stat_budget},
                 )
             )
 
@@ -329,29 +332,29 @@ class RecoveryClock:
             if not amount:
                 break
             terms = [
-                ("damaged stats", n),
-                ("stats healed per day: half, rounded down (min 1)", base),
-                ("healing ranks on more stats", self.ranks - bonus_points),
-                ("points per stat", 1),
-                ("healing ranks on more points", bonus_points),
+                (_("damaged stats"), n),
+                (_("stats healed per day: half, rounded down (min 1)"), base),
+                (_("healing ranks on more stats"), self.ranks - bonus_points),
+                (_("points per stat"), 1),
+                (_("healing ranks on more points"), bonus_points),
                 *self._factor_terms(),
             ]
             if limited:
-                terms.append(("still allowed while trauma heals", w.stat_budget))
+                terms.append((_("still allowed while trauma heals"), w.stat_budget))
                 w.stat_budget -= amount
-            terms.append((f"{stat} healed", amount))
+            terms.append((_("%(stat)s healed") % {"stat": stat}, amount))
             self.heal(
                 "stat",
                 stat,
                 amount,
-                "a day of rest" + (" while trauma heals" if limited else ""),
+                _("a day of rest while trauma heals") if limited else _("a day of rest"),
                 terms,
             )
             w.stat_damage[stat] -= amount
         w.stat_damage = {s: p for s, p in w.stat_damage.items() if p}
         if limited and w.stat_damage and budget_before and not w.stat_budget:
             self.notes.append(
-                (self.now, "The rest of the stat damage heals only once trauma is gone.")
+                (self.now, _("The rest of the stat damage heals only once trauma is gone."))
             )
 
     def finish(self, rest: str, stretch: int) -> dict[str, object]:

@@ -37,7 +37,9 @@ from rulebook.skills import situational_terms
 from rulebook.stats import BreakdownLine
 from rulebook.tables import (
     AIMING_CAPS_SECONDS,
+    AIMING_CLASS_NAMES,
     LOAD_FACTORS,
+    LOAD_KIND_NAMES,
     aiming_bonus,
     as_fraction,
     assistants_bonus,
@@ -48,6 +50,8 @@ from rulebook.tables import (
     weight_index,
     weight_kg,
 )
+from rulebook.words import gettext as _
+from rulebook.words import gettext_noop
 
 #: The stat a spot or listen check rests on.
 SPOT_STAT = "AWA"
@@ -124,28 +128,32 @@ def best_assistance(leader: int, assistants: tuple[int, ...] | list[int]) -> tup
     the table's best column). A group reads the column of its largest deficit (RULINGS
     section 5), so the best group is found by trying each deficit with everyone within it.
     """
-    leader = require_int(leader, "The leader's level")
-    deficits = sorted(max(leader - require_int(a, "An assistant's ranks", minimum=0), 1) for a in assistants)
+    leader = require_int(leader, gettext_noop("The leader's level"))
+    deficits = sorted(max(leader - require_int(a, gettext_noop("An assistant's ranks"), minimum=0), 1)
+                      for a in assistants)
     best, lines = 0, []
     for deficit in sorted(set(deficits)):
         count = sum(1 for d in deficits if d <= deficit)
         bonus = assistants_bonus(count, deficit)
         if bonus > best:
             best = bonus
-            lines = [(f"{count} assistant(s), at most {deficit} level(s) below the leader's {leader} "
-                      f"(assistants table)", bonus)]
+            lines = [(_("%(count)s assistant(s), at most %(deficit)s level(s) below the leader's %(leader)s "
+                        "(assistants table)") % {"count": count, "deficit": deficit, "leader": leader}, bonus)]
     if not lines:
-        lines = [(f"{len(deficits)} assistant(s): too few or too far below the leader's {leader} to help", 0)]
+        lines = [(_("%(count)s assistant(s): too few or too far below the leader's %(leader)s to help")
+                  % {"count": len(deficits), "leader": leader}, 0)]
     return best, lines
 
 
 def _fraction(value, what: str, name: str, *, positive: bool = False) -> Fraction:
+    """A number of 0 or more (above 0 if ``positive``); ``what`` (marked for the catalogue) names it."""
     try:
         amount = as_fraction(value)
     except (TypeError, ValueError, ZeroDivisionError):
-        raise SituationError(f"{what} is a number.", name) from None
+        raise SituationError(_("%(what)s is a number.") % {"what": _(what)}, name) from None
     if amount < 0 or (positive and amount == 0):
-        raise SituationError(f"{what} must be {'above' if positive else 'at least'} 0.", name)
+        message = _("%(what)s must be above 0.") if positive else _("%(what)s must be at least 0.")
+        raise SituationError(message % {"what": _(what)}, name)
     return amount
 
 
@@ -159,8 +167,8 @@ def situation_terms(situation: Situation, line: LineFacts) -> list[BreakdownLine
     # A related language adds +2 as a further relevant skill does ("In-game language usage").
     kind = "skill" if line.kind == "language" else line.kind
     if s.time_taken is not None and s.aim_seconds is not None:
-        raise SituationError("Aiming is a weapon's own use of the time chart: give the aim or the extra "
-                             "time, not both.", "aim_seconds")
+        raise SituationError(_("Aiming is a weapon's own use of the time chart: give the aim or the extra "
+                               "time, not both."), "aim_seconds")
     try:
         terms = situational_terms(kind=kind, proficient=line.proficient, relevant=s.relevant,
                                   indirect=s.indirect, time_taken=s.time_taken, normal_time=s.normal_time)
@@ -171,74 +179,80 @@ def situation_terms(situation: Situation, line: LineFacts) -> list[BreakdownLine
 
     if s.aim_seconds is not None:
         if line.kind != "weapon" or line.aiming not in AIMING_CAPS_SECONDS:
-            raise SituationError("Aiming helps a weapon's check; take extra time on any other task.",
+            raise SituationError(_("Aiming helps a weapon's check; take extra time on any other task."),
                                  "aim_seconds")
-        seconds = _fraction(s.aim_seconds, "The time spent aiming", "aim_seconds")
-        terms.append((f"aimed {float(seconds):g} s ({line.aiming}, at most "
-                      f"{AIMING_CAPS_SECONDS[line.aiming]} s count)", aiming_bonus(seconds, line.aiming)))
+        seconds = _fraction(s.aim_seconds, gettext_noop("The time spent aiming"), "aim_seconds")
+        terms.append((_("aimed %(seconds)s s (%(aiming)s, at most %(cap)s s count)")
+                      % {"seconds": f"{float(seconds):g}", "aiming": _(AIMING_CLASS_NAMES[line.aiming]),
+                         "cap": AIMING_CAPS_SECONDS[line.aiming]}, aiming_bonus(seconds, line.aiming)))
 
     if s.range_m is not None:
-        metres = _fraction(s.range_m, "The range in metres", "range_m", positive=True)
+        metres = _fraction(s.range_m, gettext_noop("The range in metres"), "range_m", positive=True)
         size = require_size(s.size_index)
         cover = s.cover
         if isinstance(cover, bool) or not isinstance(cover, int) or not 0 <= cover <= COVER_MAX:
-            raise SituationError(f"Cover is a whole number of size steps from 0 to {COVER_MAX}.", "cover")
+            raise SituationError(_("Cover is a whole number of size steps from 0 to %(max)s.") % {"max": COVER_MAX},
+                                 "cover")
         adjustment = range_size_adjustment(metres, size - cover)
-        label = f"range {float(metres):g} m against size index {size:+d}"
-        terms.append((label + (f", cover −{cover}" if cover else ""), adjustment.modifier))
+        said = {"metres": f"{float(metres):g}", "size": f"{size:+d}", "cover": cover}
+        label = (_("range %(metres)s m against size index %(size)s, cover −%(cover)s") if cover
+                 else _("range %(metres)s m against size index %(size)s")) % said
+        terms.append((label, adjustment.modifier))
     elif s.cover or s.size_index:
-        raise SituationError("Size and cover count against a range: give the range in metres too.", "range_m")
+        raise SituationError(_("Size and cover count against a range: give the range in metres too."), "range_m")
 
     if s.looking:
         looking = s.looking
         if isinstance(looking, bool) or not isinstance(looking, int) or not 0 <= looking <= ACTIVELY_LOOKING_MAX:
-            raise SituationError(f"Actively looking adds 0 to +{ACTIVELY_LOOKING_MAX}.", "looking")
+            raise SituationError(_("Actively looking adds 0 to +%(max)s.") % {"max": ACTIVELY_LOOKING_MAX}, "looking")
         if not (line.kind == "stat" and line.stat == SPOT_STAT):
-            raise SituationError("Actively looking helps a spot or listen check: an AWA check.", "looking")
-        terms.append(("actively looking out for it", looking))
+            raise SituationError(_("Actively looking helps a spot or listen check: an AWA check."), "looking")
+        terms.append((_("actively looking out for it"), looking))
 
     if s.delicacy_m is not None:
-        tolerance = _fraction(s.delicacy_m, "The tolerance", "delicacy_m", positive=True)
+        tolerance = _fraction(s.delicacy_m, gettext_noop("The tolerance"), "delicacy_m", positive=True)
         try:
             row = delicacy_index(tolerance)
         except RulesError as exc:
             raise SituationError(str(exc), "delicacy_m") from None
-        terms.append((f"delicacy: {_metres(tolerance)} tolerance (row {row})", -row))
+        terms.append((_("delicacy: %(tolerance)s tolerance (row %(row)s)")
+                      % {"tolerance": _metres(tolerance), "row": row}, -row))
         if s.scaling is not None:
             step = _scaling_step(s.scaling)
             given_back = min(DELICACY_ROWS_PER_SCALING_STEP * step, max(row, 0))
-            terms.append((f"tools scaling ×{float(as_fraction(s.scaling)):g} (row {step}, "
-                          f"{DELICACY_ROWS_PER_SCALING_STEP} delicacy rows a row)", given_back))
+            terms.append((_("tools scaling ×%(factor)s (row %(row)s, %(rows)s delicacy rows a row)")
+                          % {"factor": f"{float(as_fraction(s.scaling)):g}", "row": step,
+                             "rows": DELICACY_ROWS_PER_SCALING_STEP}, given_back))
     elif s.scaling is not None:
-        raise SituationError("Scaling tools bring a fine tolerance to hand: give the delicacy too.", "delicacy_m")
+        raise SituationError(_("Scaling tools bring a fine tolerance to hand: give the delicacy too."), "delicacy_m")
 
     if s.load_kg is not None:
         terms.append(load_term(s.load_kg, s.load_kind, s.bearers, line.strength))
 
     if s.assistants:
         if len(s.assistants) > 200:
-            raise SituationError("At most 200 assistants.", "assistants")
+            raise SituationError(_("At most 200 assistants."), "assistants")
         try:
-            _, lines = best_assistance(line.level, s.assistants)
+            _bonus, lines = best_assistance(line.level, s.assistants)
         except RulesError as exc:
             raise SituationError(str(exc), "assistants") from None
         terms += lines
 
     if s.modifier:
-        terms.append(("situational modifier", require_int(s.modifier, "The modifier")))
+        terms.append((_("situational modifier"), require_int(s.modifier, gettext_noop("The modifier"))))
     return terms
 
 
 def require_size(size) -> int:
     if isinstance(size, bool) or not isinstance(size, int) or not -8 <= size <= 25:
-        raise SituationError("The target size is an index of the size table, from −8 to 25 (0 is 1 m², "
-                             "a standing human).", "size_index")
+        raise SituationError(_("The target size is an index of the size table, from −8 to 25 (0 is 1 m², "
+                               "a standing human)."), "size_index")
     return size
 
 
 def _scaling_step(factor) -> int:
     try:
-        return scaling_index(_fraction(factor, "The scaling", "scaling", positive=True))
+        return scaling_index(_fraction(factor, gettext_noop("The scaling"), "scaling", positive=True))
     except SituationError:
         raise
     except RulesError as exc:
@@ -248,17 +262,22 @@ def _scaling_step(factor) -> int:
 def load_term(kg, kind: str, bearers: int, strength: int | None) -> BreakdownLine:
     """The load's term: what it counts as, against the bearer's STR read as a weight index."""
     if strength is None:
-        raise SituationError("A load counts against a character's STR: roll from a character.", "load_kg")
+        raise SituationError(_("A load counts against a character's STR: roll from a character."), "load_kg")
     if kind not in LOAD_FACTORS:
-        raise SituationError(f"A load is {', '.join(LOAD_FACTORS)}.", "load_kind")
+        raise SituationError(_("A load is %(kinds)s.") % {"kinds": ", ".join(LOAD_FACTORS)}, "load_kind")
     if isinstance(bearers, bool) or not isinstance(bearers, int) or not 1 <= bearers <= 100:
-        raise SituationError("A load has 1 to 100 bearers.", "bearers")
-    weight = load_weight(_fraction(kg, "The load in kg", "load_kg", positive=True), kind, bearers=bearers)
+        raise SituationError(_("A load has 1 to 100 bearers."), "bearers")
+    weight = load_weight(_fraction(kg, gettext_noop("The load in kg"), "load_kg", positive=True), kind, bearers=bearers)
     index = weight_index(weight)
     over = max(index - strength, 0)
-    share = f", shared by {bearers}" if bearers > 1 else ""
-    return (f"{float(as_fraction(kg)):g} kg {kind} load{share}: counts {float(weight):.3g} kg "
-            f"(weight row {index}) against STR {strength}", -over)
+    said = {"kg": f"{float(as_fraction(kg)):g}", "kind": _(LOAD_KIND_NAMES[kind]), "bearers": bearers,
+            "weight": f"{float(weight):.3g}", "row": index, "str": strength}
+    if bearers > 1:
+        label = _("%(kg)s kg %(kind)s load, shared by %(bearers)s: counts %(weight)s kg (weight row %(row)s) "
+                  "against STR %(str)s") % said
+    else:
+        label = _("%(kg)s kg %(kind)s load: counts %(weight)s kg (weight row %(row)s) against STR %(str)s") % said
+    return (label, -over)
 
 
 def shared_load_term(kg, kind: str, strengths: Mapping[str, int], bearers: int | None = None) -> BreakdownLine:
@@ -266,12 +285,12 @@ def shared_load_term(kg, kind: str, strengths: Mapping[str, int], bearers: int |
     moves only as fast and as far as its most heavily burdened member ("Loads"): the term of the
     bearer whose STR the share exceeds most, named. ``bearers`` defaults to everyone in ``strengths``."""
     if not strengths:
-        raise SituationError("A shared load needs its bearers.", "bearers")
+        raise SituationError(_("A shared load needs its bearers."), "bearers")
     count = len(strengths) if bearers in (None, 1) else bearers
     terms = {name: load_term(kg, kind, count, strength) for name, strength in strengths.items()}
     slowest = min(terms, key=lambda name: (terms[name][1], name))
     label, value = terms[slowest]
-    return (f"{label}; {slowest}, the most burdened, sets the group's pace", value)
+    return (_("%(load)s; %(name)s, the most burdened, sets the group's pace") % {"load": label, "name": slowest}, value)
 
 
 def carrying_capacity_kg(strength: int) -> Fraction:

@@ -21,12 +21,20 @@ from rulebook.stats import (
 )
 from rulebook.table_data import TIME_CHART_MIN_INDEX
 from rulebook.tables import as_fraction, extra_time_modifier, time_multiplier
+from rulebook.words import gettext as _
+from rulebook.words import gettext_noop
 
 #: Cost of a skill's first rank by breadth ("Skill Definitions").
 GENERAL_BREADTHS: dict[str, int] = {"specific": 1, "narrow": 2, "broad": 4}
 #: Cost of a weapon skill's first rank by breadth ("Weapon Skills").
 WEAPON_BREADTHS: dict[str, int] = {"weapon_model": 1, "weapon_type": 2, "weapon_category": 3}
 BREADTHS: dict[str, int] = {**GENERAL_BREADTHS, **WEAPON_BREADTHS}
+#: Each breadth as people read it (marked for the catalogue: translated where shown).
+BREADTH_NAMES: dict[str, str] = {
+    "specific": gettext_noop("specific"), "narrow": gettext_noop("narrow"), "broad": gettext_noop("broad"),
+    "weapon_model": gettext_noop("weapon model"), "weapon_type": gettext_noop("weapon type"),
+    "weapon_category": gettext_noop("weapon category"),
+}
 #: A skill the GM has not classified yet: its cost is pending, not zero.
 UNCLASSIFIED = "unclassified"
 
@@ -39,12 +47,13 @@ RELEVANT_SKILL_BONUS = 2
 #: Target bonus per indirectly related skill or equipment when unproficient ("Unproficient").
 INDIRECT_SKILL_BONUS = 1
 
-#: What a number of ranks means at the table ("Skill Standards").
+#: What a number of ranks means at the table ("Skill Standards"); marked for the catalogue,
+#: translated where shown.
 SKILL_STANDARDS: dict[int, str] = {
-    0: "Unskilled / support staff",
-    1: "Trainee / junior assistant",
-    2: "Skilled assistant",
-    3: "Expert / professional",
+    0: gettext_noop("Unskilled / support staff"),
+    1: gettext_noop("Trainee / junior assistant"),
+    2: gettext_noop("Skilled assistant"),
+    3: gettext_noop("Expert / professional"),
 }
 
 
@@ -57,15 +66,16 @@ def breadth_cost(breadth: str) -> int:
         RulesError: for an unclassified or unknown breadth.
     """
     if not isinstance(breadth, str):
-        raise RulesError(f"A breadth is a name such as 'narrow', not {breadth!r}.")
+        raise RulesError(_("A breadth is a name such as 'narrow', not %(breadth)s.") % {"breadth": repr(breadth)})
     key = breadth.strip().lower().replace(" ", "_").replace("-", "_")
     if key == UNCLASSIFIED:
-        raise RulesError("This skill is not classified yet: the GM sets its breadth first.")
+        raise RulesError(_("This skill is not classified yet: the GM sets its breadth first."))
     try:
         return BREADTHS[key]
     except KeyError:
         raise RulesError(
-            f"Unknown breadth {breadth!r}: use one of {', '.join(BREADTHS)}."
+            _("Unknown breadth %(breadth)s: use one of %(breadths)s.")
+            % {"breadth": repr(breadth), "breadths": ", ".join(BREADTHS)}
         ) from None
 
 
@@ -77,10 +87,11 @@ def skill_cost(breadth: str, ranks: int, max_ranks: int = DEFAULT_MAX_RANKS) -> 
     Raises:
         RulesError: for an unknown breadth, negative ranks or ranks beyond ``max_ranks``.
     """
-    require_int(max_ranks, "The rank cap", minimum=1)
-    require_int(ranks, "Skill ranks", minimum=0)
+    require_int(max_ranks, gettext_noop("The rank cap"), minimum=1)
+    require_int(ranks, gettext_noop("Skill ranks"), minimum=0)
     if ranks > max_ranks:
-        raise RulesError(f"{ranks} ranks is over this campaign's cap of {max_ranks} ranks.")
+        raise RulesError(_("%(ranks)s ranks is over this campaign's cap of %(cap)s ranks.")
+                         % {"ranks": ranks, "cap": max_ranks})
     first = breadth_cost(breadth)
     if ranks == 0:
         return 0
@@ -102,32 +113,41 @@ def situational_terms(*, kind: str, proficient: bool = True, relevant: int = 0, 
         RulesError: a negative count, a count that does not fit the check, or a bad time.
     """
     if kind not in ("stat", "skill", "weapon"):
-        raise RulesError(f"Unknown kind of check {kind!r}: stat, skill or weapon.")
-    require_int(relevant, "Further relevant skills", minimum=0)
-    require_int(indirect, "Indirectly related skills", minimum=0)
-    require_int(modifier, "The modifier")
+        raise RulesError(_("Unknown kind of check %(kind)s: stat, skill or weapon.") % {"kind": repr(kind)})
+    require_int(relevant, gettext_noop("Further relevant skills"), minimum=0)
+    require_int(indirect, gettext_noop("Indirectly related skills"), minimum=0)
+    require_int(modifier, gettext_noop("The modifier"))
     terms: list[BreakdownLine] = []
     if (relevant or indirect) and kind == "stat":
-        raise RulesError("A stat check takes no skills: further relevant or related skills help skill checks.")
+        raise RulesError(_("A stat check takes no skills: further relevant or related skills help skill checks."))
     if relevant:
         if not proficient:
-            raise RulesError("Without ranks the check is unproficient: count other skills as indirectly "
-                             "related (+1 each).")
-        terms.append((f"{relevant} further relevant skill(s)/equipment × {RELEVANT_SKILL_BONUS}",
-                      RELEVANT_SKILL_BONUS * relevant))
+            raise RulesError(_("Without ranks the check is unproficient: count other skills as indirectly "
+                               "related (+1 each)."))
+        terms.append((_relevant_label(relevant), RELEVANT_SKILL_BONUS * relevant))
     if indirect:
         if proficient:
-            raise RulesError("Indirectly related skills only help an unproficient check; with ranks, count "
-                             "other skills as further relevant (+2 each).")
-        terms.append((f"{indirect} indirectly related skill(s)/equipment × {INDIRECT_SKILL_BONUS}",
-                      INDIRECT_SKILL_BONUS * indirect))
+            raise RulesError(_("Indirectly related skills only help an unproficient check; with ranks, count "
+                               "other skills as further relevant (+2 each)."))
+        terms.append((_indirect_label(indirect), INDIRECT_SKILL_BONUS * indirect))
     if time_taken not in (None, ""):
         shift = extra_time_modifier(time_taken, normal_time)
-        terms.append((f"time taken {float(as_fraction(time_taken)):g} ÷ normal {float(as_fraction(normal_time)):g} "
-                      "(time chart)", shift))
+        terms.append((_("time taken %(taken)s ÷ normal %(normal)s (time chart)")
+                      % {"taken": f"{float(as_fraction(time_taken)):g}",
+                         "normal": f"{float(as_fraction(normal_time)):g}"}, shift))
     if modifier:
-        terms.append(("situational modifier", modifier))
+        terms.append((_("situational modifier"), modifier))
     return terms
+
+
+def _relevant_label(count: int) -> str:
+    return (_("%(count)s further relevant skill(s)/equipment × %(bonus)s")
+            % {"count": count, "bonus": RELEVANT_SKILL_BONUS})
+
+
+def _indirect_label(count: int) -> str:
+    return (_("%(count)s indirectly related skill(s)/equipment × %(bonus)s")
+            % {"count": count, "bonus": INDIRECT_SKILL_BONUS})
 
 
 def skill_check_target(*, ranks: int, stat: int, extra_relevant: int = 0, indirect: int = 0,
@@ -148,37 +168,35 @@ def skill_check_target(*, ranks: int, stat: int, extra_relevant: int = 0, indire
     Raises:
         RulesError: for negative counts, or a count that does not apply to this kind of check.
     """
-    require_int(ranks, "Skill ranks", minimum=0)
-    require_int(stat, "The stat")
-    require_int(extra_relevant, "Further relevant skills", minimum=0)
-    require_int(indirect, "Indirectly related skills", minimum=0)
-    require_int(modifier, "The modifier")
+    require_int(ranks, gettext_noop("Skill ranks"), minimum=0)
+    require_int(stat, gettext_noop("The stat"))
+    require_int(extra_relevant, gettext_noop("Further relevant skills"), minimum=0)
+    require_int(indirect, gettext_noop("Indirectly related skills"), minimum=0)
+    require_int(modifier, gettext_noop("The modifier"))
     foundation = skill_foundation(stat)
     breakdown: list[BreakdownLine] = []
     if ranks:
         if indirect:
-            raise RulesError(
+            raise RulesError(_(
                 "Indirectly related skills only help an unproficient check; with ranks in the "
                 "skill, count other skills the GM accepts as further relevant (+2 each)."
-            )
-        breakdown.append(("skill ranks", ranks))
-        breakdown.append((f"skill foundation (stat {stat}: ⌈{stat}/2⌉ + 2)", foundation))
+            ))
+        breakdown.append((_("skill ranks"), ranks))
+        breakdown.append((_("skill foundation (stat %(stat)s: ⌈%(stat)s/2⌉ + 2)") % {"stat": stat}, foundation))
         if extra_relevant:
-            breakdown.append((f"{extra_relevant} further relevant skill(s)/equipment × "
-                              f"{RELEVANT_SKILL_BONUS}", RELEVANT_SKILL_BONUS * extra_relevant))
+            breakdown.append((_relevant_label(extra_relevant), RELEVANT_SKILL_BONUS * extra_relevant))
     else:
         if extra_relevant:
-            raise RulesError(
+            raise RulesError(_(
                 "Without ranks in the skill the check is unproficient: other skills or "
                 "equipment count as indirectly related (+1 each), or use a skill you have."
-            )
-        breakdown.append((f"skill foundation (stat {stat}: ⌈{stat}/2⌉ + 2), unproficient",
+            ))
+        breakdown.append((_("skill foundation (stat %(stat)s: ⌈%(stat)s/2⌉ + 2), unproficient") % {"stat": stat},
                           foundation))
         if indirect:
-            breakdown.append((f"{indirect} indirectly related skill(s)/equipment × "
-                              f"{INDIRECT_SKILL_BONUS}", INDIRECT_SKILL_BONUS * indirect))
+            breakdown.append((_indirect_label(indirect), INDIRECT_SKILL_BONUS * indirect))
     if modifier:
-        breakdown.append(("modifier", modifier))
+        breakdown.append((_("modifier"), modifier))
     return CheckTarget(sum(value for _, value in breakdown), breakdown, SKILL_CHECK_DICE)
 
 
@@ -220,13 +238,13 @@ def eventual_success(margin: int, desired_margin: int = 0) -> EventualSuccess:
         desired_margin: the success margin the players ask for; negative accepts a rougher
             result for speed.
     """
-    require_int(margin, "The margin")
-    require_int(desired_margin, "The desired margin")
+    require_int(margin, gettext_noop("The margin"))
+    require_int(desired_margin, gettext_noop("The desired margin"))
     adjusted = margin - desired_margin
     index = -adjusted
-    breakdown: list[BreakdownLine] = [(f"margin {margin}, sign reversed", -margin)]
+    breakdown: list[BreakdownLine] = [(_("margin %(margin)s, sign reversed") % {"margin": margin}, -margin)]
     if desired_margin:
-        breakdown.append((f"desired margin {desired_margin}", desired_margin))
+        breakdown.append((_("desired margin %(margin)s") % {"margin": desired_margin}, desired_margin))
     return EventualSuccess(
         margin=margin,
         desired_margin=desired_margin,

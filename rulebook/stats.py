@@ -14,6 +14,8 @@ from fractions import Fraction
 from rulebook import RulesError
 from rulebook._numbers import ceil_div, require_int
 from rulebook.dice import CheckOdds, check_odds, roll_dice
+from rulebook.words import gettext as _
+from rulebook.words import gettext_noop
 
 #: The 13 rolled (primary) stats in sheet order.
 PRIMARY_STATS: tuple[str, ...] = (
@@ -93,7 +95,8 @@ class DerivedStats:
             return names[abbreviation]
         except KeyError:
             raise RulesError(
-                f"Unknown calculated stat {abbreviation!r}: use one of {', '.join(names)}."
+                _("Unknown calculated stat %(code)s: use one of %(codes)s.")
+                % {"code": repr(abbreviation), "codes": ", ".join(names)}
             ) from None
 
 
@@ -117,7 +120,7 @@ def shock_threshold(hp: int) -> int:
 
 def effective_dex(rolled_dex: int, nim: int) -> int:
     """Return the DEX used in play: the rolled DEX averaged with NIM, rounded up ("Stats", DEX)."""
-    require_int(rolled_dex, "The rolled DEX", minimum=STAT_MIN, maximum=STAT_MAX)
+    require_int(rolled_dex, gettext_noop("The rolled DEX"), minimum=STAT_MIN, maximum=STAT_MAX)
     require_int(nim, "NIM", minimum=STAT_MIN, maximum=STAT_MAX)
     return ceil_div(rolled_dex + nim, 2)
 
@@ -130,8 +133,8 @@ def intelligence(prac: int, theo: int, enc: int, lan: int, plus_d6: int, minus_d
     """
     for name, value in (("PRAC", prac), ("THEO", theo), ("ENC", enc), ("LAN", lan)):
         require_int(value, name, minimum=STAT_MIN, maximum=STAT_MAX)
-    require_int(plus_d6, "The INT +1d6 die", minimum=1, maximum=6)
-    require_int(minus_d6, "The INT −1d6 die", minimum=1, maximum=6)
+    require_int(plus_d6, gettext_noop("The INT +1d6 die"), minimum=1, maximum=6)
+    require_int(minus_d6, gettext_noop("The INT −1d6 die"), minimum=1, maximum=6)
     return (prac + theo + enc + lan) // 4 + plus_d6 - minus_d6
 
 
@@ -150,21 +153,22 @@ def validate_stats(stats: Mapping[str, int]) -> None:
     problems = []
     missing = [name for name in PRIMARY_STATS if name not in stats]
     if missing:
-        problems.append(f"missing {', '.join(missing)}")
+        problems.append(_("missing %(stats)s") % {"stats": ", ".join(missing)})
     unknown = sorted(str(name) for name in stats if name not in PRIMARY_STATS)
     if unknown:
-        problems.append(f"unknown stat {', '.join(unknown)} (the stats are "
-                        f"{' '.join(PRIMARY_STATS)})")
+        problems.append(_("unknown stat %(unknown)s (the stats are %(stats)s)")
+                        % {"unknown": ", ".join(unknown), "stats": " ".join(PRIMARY_STATS)})
     for name in PRIMARY_STATS:
         if name not in stats:
             continue
         value = stats[name]
         if isinstance(value, bool) or not isinstance(value, int):
-            problems.append(f"{name} must be a whole number, not {value!r}")
+            problems.append(_("%(stat)s must be a whole number, not %(value)s") % {"stat": name, "value": repr(value)})
         elif not STAT_MIN <= value <= STAT_MAX:
-            problems.append(f"{name} is {value}, outside {STAT_MIN}–{STAT_MAX}")
+            problems.append(_("%(stat)s is %(value)s, outside %(min)s–%(max)s")
+                            % {"stat": name, "value": value, "min": STAT_MIN, "max": STAT_MAX})
     if problems:
-        raise RulesError("Stats: " + "; ".join(problems) + ".")
+        raise RulesError(_("Stats: %(problems)s.") % {"problems": "; ".join(problems)})
 
 
 def final_primary_stats(stats: Mapping[str, int]) -> dict[str, int]:
@@ -184,27 +188,29 @@ def starting_karma_breakdown(stats: Mapping[str, int], karma_swaps: int = 0) -> 
     Raises:
         RulesError: on bad stats, or more swaps than the Karma they would be paid from.
     """
-    require_int(karma_swaps, "The number of Karma swaps", minimum=0)
+    require_int(karma_swaps, gettext_noop("The number of Karma swaps"), minimum=0)
     final = final_primary_stats(stats)
     high = [name for name in PRIMARY_STATS if final[name] >= HIGH_STAT]
     low = [name for name in PRIMARY_STATS if final[name] <= LOW_STAT]
-    breakdown: list[BreakdownLine] = [("base Karma", BASE_STARTING_KARMA)]
+    breakdown: list[BreakdownLine] = [(_("base Karma"), BASE_STARTING_KARMA)]
     if high:
-        breakdown.append((f"stats of {HIGH_STAT} or more: {', '.join(high)}", -len(high)))
+        breakdown.append((_("stats of %(value)s or more: %(stats)s") % {"value": HIGH_STAT, "stats": ", ".join(high)},
+                          -len(high)))
     if low:
-        breakdown.append((f"stats of {LOW_STAT} or less: {', '.join(low)}", len(low)))
+        breakdown.append((_("stats of %(value)s or less: %(stats)s") % {"value": LOW_STAT, "stats": ", ".join(low)},
+                          len(low)))
     before_swaps = BASE_STARTING_KARMA - len(high) + len(low)
     if karma_swaps > max(before_swaps, 0):
         raise RulesError(
-            f"{karma_swaps} Karma swaps need {karma_swaps} Karma, but these stats give only "
-            f"{max(before_swaps, 0)} starting Karma."
+            _("%(swaps)s Karma swaps need %(swaps)s Karma, but these stats give only %(karma)s starting Karma.")
+            % {"swaps": karma_swaps, "karma": max(before_swaps, 0)}
         )
     if karma_swaps:
-        breakdown.append((f"{karma_swaps} generation Karma swap(s)", -karma_swaps))
+        breakdown.append((_("%(swaps)s generation Karma swap(s)") % {"swaps": karma_swaps}, -karma_swaps))
     total = before_swaps - karma_swaps
     if total < 0:
         # Karma never goes below zero; only a sheet with ten or more high stats gets here.
-        breakdown.append(("Karma cannot go below 0", -total))
+        breakdown.append((_("Karma cannot go below 0"), -total))
         total = 0
     return Computed(total, breakdown)
 
@@ -225,7 +231,7 @@ def derived_stats(stats: Mapping[str, int], int_dice: tuple[int, int]) -> Derive
     try:
         plus_d6, minus_d6 = int_dice
     except (TypeError, ValueError):
-        raise RulesError("The INT dice must be a pair: (the +1d6, the −1d6).") from None
+        raise RulesError(_("The INT dice must be a pair: (the +1d6, the −1d6).")) from None
     s = stats
     dex = effective_dex(s["DEX"], s["NIM"])
     four = s["PRAC"] + s["THEO"] + s["ENC"] + s["LAN"]
@@ -234,11 +240,11 @@ def derived_stats(stats: Mapping[str, int], int_dice: tuple[int, int]) -> Derive
     shk = shock_threshold(hp)
     return DerivedStats(
         dex=Computed(dex, [
-            (f"(rolled DEX {s['DEX']} + NIM {s['NIM']}) / 2, rounded up", dex),
+            (_("(rolled DEX %(dex)s + NIM %(nim)s) / 2, rounded up") % {"dex": s["DEX"], "nim": s["NIM"]}, dex),
         ]),
         intelligence=Computed(int_value, [
-            (f"(PRAC {s['PRAC']} + THEO {s['THEO']} + ENC {s['ENC']} + LAN {s['LAN']}) / 4"
-             ", rounded down", four // 4),
+            (_("(PRAC %(prac)s + THEO %(theo)s + ENC %(enc)s + LAN %(lan)s) / 4, rounded down")
+             % {"prac": s["PRAC"], "theo": s["THEO"], "enc": s["ENC"], "lan": s["LAN"]}, four // 4),
             ("+1d6", plus_d6),
             ("−1d6", -minus_d6),
         ]),
@@ -247,8 +253,8 @@ def derived_stats(stats: Mapping[str, int], int_dice: tuple[int, int]) -> Derive
             ("RES", s["RES"]),
             ("NIM", s["NIM"]),
         ]),
-        shock_threshold=Computed(shk, [(f"HP {hp} / 5, rounded up", shk)]),
-        endurance=Computed(s["CON"], [("CON at generation", s["CON"])]),
+        shock_threshold=Computed(shk, [(_("HP %(hp)s / 5, rounded up") % {"hp": hp}, shk)]),
+        endurance=Computed(s["CON"], [(_("CON at generation"), s["CON"])]),
     )
 
 
@@ -259,8 +265,8 @@ def stat_trade_points(raised: int, lowered: int) -> int:
         raised: total points added to stats, 3 skill points each.
         lowered: total points taken from stats, 2 skill points each.
     """
-    require_int(raised, "Points raised", minimum=0)
-    require_int(lowered, "Points lowered", minimum=0)
+    require_int(raised, gettext_noop("Points raised"), minimum=0)
+    require_int(lowered, gettext_noop("Points lowered"), minimum=0)
     return SKILL_POINTS_PER_STAT_LOWER * lowered - SKILL_POINTS_PER_STAT_RAISE * raised
 
 
@@ -275,13 +281,16 @@ def apply_karma_swap(stats: Mapping[str, int], *, lowered: str, raised: str) -> 
     validate_stats(stats)
     for name in (lowered, raised):
         if name not in PRIMARY_STATS:
-            raise RulesError(f"Unknown stat {name!r}: use one of {' '.join(PRIMARY_STATS)}.")
+            raise RulesError(_("Unknown stat %(stat)s: use one of %(stats)s.")
+                             % {"stat": repr(name), "stats": " ".join(PRIMARY_STATS)})
     if lowered == raised:
-        raise RulesError("A Karma swap lowers one stat and raises a different one.")
+        raise RulesError(_("A Karma swap lowers one stat and raises a different one."))
     if stats[lowered] - KARMA_SWAP_LOWER < STAT_MIN:
-        raise RulesError(f"{lowered} is already {stats[lowered]} and cannot be lowered.")
+        raise RulesError(_("%(stat)s is already %(value)s and cannot be lowered.")
+                         % {"stat": lowered, "value": stats[lowered]})
     if stats[raised] + KARMA_SWAP_RAISE > STAT_MAX:
-        raise RulesError(f"{raised} is {stats[raised]}; +{KARMA_SWAP_RAISE} would pass {STAT_MAX}.")
+        raise RulesError(_("%(stat)s is %(value)s; +%(raise)s would pass %(max)s.")
+                         % {"stat": raised, "value": stats[raised], "raise": KARMA_SWAP_RAISE, "max": STAT_MAX})
     swapped = dict(stats)
     swapped[lowered] -= KARMA_SWAP_LOWER
     swapped[raised] += KARMA_SWAP_RAISE
@@ -295,22 +304,23 @@ def starting_skill_points(int_value: int, disadvantage_points: int = 0, trade_po
     2 × INT + disadvantage points + generation trades + 2 per Karma converted.
     """
     require_int(int_value, "INT", minimum=0)
-    require_int(disadvantage_points, "Disadvantage points", minimum=0)
-    require_int(trade_points, "Stat trade points")
-    require_int(karma_converted, "Karma converted", minimum=0)
+    require_int(disadvantage_points, gettext_noop("Disadvantage points"), minimum=0)
+    require_int(trade_points, gettext_noop("Stat trade points"))
+    require_int(karma_converted, gettext_noop("Karma converted"), minimum=0)
     breakdown: list[BreakdownLine] = [(f"2 × INT {int_value}", 2 * int_value)]
     if disadvantage_points:
-        breakdown.append(("disadvantage points", disadvantage_points))
+        breakdown.append((_("disadvantage points"), disadvantage_points))
     if trade_points:
-        breakdown.append(("stat trades", trade_points))
+        breakdown.append((_("stat trades"), trade_points))
     if karma_converted:
-        breakdown.append((f"{karma_converted} Karma converted × {SKILL_POINTS_PER_KARMA}",
+        breakdown.append((_("%(karma)s Karma converted × %(per)s") % {"karma": karma_converted,
+                                                                     "per": SKILL_POINTS_PER_KARMA},
                           SKILL_POINTS_PER_KARMA * karma_converted))
-    total = sum(value for _, value in breakdown)
+    total = sum(value for _term, value in breakdown)
     if total < 0:
         raise RulesError(
-            f"These stat trades cost {-trade_points} skill points but only "
-            f"{total - trade_points} are available."
+            _("These stat trades cost %(cost)s skill points but only %(available)s are available.")
+            % {"cost": -trade_points, "available": total - trade_points}
         )
     return Computed(total, breakdown)
 
@@ -320,9 +330,9 @@ def stat_check_target(stat: int, modifier: int = 0) -> CheckTarget:
 
     Modifiers are target-side: positive makes the check easier (RULINGS.md section 1).
     """
-    require_int(stat, "The stat")
-    require_int(modifier, "The modifier")
-    breakdown: list[BreakdownLine] = [("stat", stat)]
+    require_int(stat, gettext_noop("The stat"))
+    require_int(modifier, gettext_noop("The modifier"))
+    breakdown: list[BreakdownLine] = [(_("stat"), stat)]
     if modifier:
-        breakdown.append(("modifier", modifier))
+        breakdown.append((_("modifier"), modifier))
     return CheckTarget(stat + modifier, breakdown, STAT_CHECK_DICE)

@@ -30,6 +30,8 @@ from rulebook.table_data import (
     WEIGHT_ROWS,
     Row,
 )
+from rulebook.words import gettext as _
+from rulebook.words import gettext_noop
 
 
 def as_fraction(value: Real | str) -> Fraction:
@@ -40,12 +42,17 @@ def as_fraction(value: Real | str) -> Fraction:
 
 
 def _amount(value: object, what: str, *, positive: bool = True) -> Fraction:
+    """A number of 0 or more (more than 0 if ``positive``); ``what`` (marked for the catalogue)
+    names it in a refusal."""
     try:
         amount = as_fraction(value)  # type: ignore[arg-type]
     except (TypeError, ValueError, ZeroDivisionError):
-        raise RulesError(f"{what} must be a number, not {value!r}.") from None
+        raise RulesError(_("%(what)s must be a number, not %(value)s.")
+                         % {"what": _(what), "value": repr(value)}) from None
     if amount < 0 or (positive and amount == 0):
-        raise RulesError(f"{what} must be {'more than' if positive else 'at least'} 0, not {value}.")
+        message = (_("%(what)s must be more than 0, not %(value)s.") if positive
+                   else _("%(what)s must be at least 0, not %(value)s."))
+        raise RulesError(message % {"what": _(what), "value": value})
     return amount
 
 
@@ -67,7 +74,7 @@ def time_index(ratio: Real | str) -> int:
 
     "Tables", Aiming/Extra Time. A ratio below ×0.1 is index −6 (RULINGS.md section 5).
     """
-    x = _amount(ratio, "A time ratio", positive=False)
+    x = _amount(ratio, gettext_noop("A time ratio"), positive=False)
     if x < TIME_CHART[-5]:
         return TIME_CHART_MIN_INDEX
     index = -5
@@ -118,12 +125,12 @@ def weight_kg(index: int) -> Fraction:
 
     Beyond the rows the table doubles every 7 steps up and halves every 7 steps down.
     """
-    return _WEIGHT.value(require_int(index, "A weight index"))
+    return _WEIGHT.value(require_int(index, gettext_noop("A weight index")))
 
 
 def weight_index(kg: Real | str) -> int:
     """Return the weight-table index of a weight: the largest index whose weight ≤ it."""
-    return _WEIGHT.index(_amount(kg, "A weight in kg"))
+    return _WEIGHT.index(_amount(kg, gettext_noop("A weight in kg")))
 
 
 def distance_metres(index: int) -> Fraction:
@@ -131,12 +138,12 @@ def distance_metres(index: int) -> Fraction:
 
     Beyond the rows the table goes ×10 every 10 steps up and ÷10 every 10 steps down.
     """
-    return _DISTANCE.value(require_int(index, "A distance index"))
+    return _DISTANCE.value(require_int(index, gettext_noop("A distance index")))
 
 
 def distance_index(metres: Real | str) -> int:
     """Return the distance-table index of a distance: the largest index whose distance ≤ it."""
-    return _DISTANCE.index(_amount(metres, "A distance in metres"))
+    return _DISTANCE.index(_amount(metres, gettext_noop("A distance in metres")))
 
 
 #: Load kinds ("Additional Rules", Loads) → the share of the actual weight that counts.
@@ -145,6 +152,9 @@ LOAD_FACTORS: dict[str, Fraction] = {
     "unbalanced": Fraction(1),
     "distributed": Fraction(1, 3),
 }
+#: Each load kind as people read it (marked for the catalogue: translated where shown).
+LOAD_KIND_NAMES: dict[str, str] = {"balanced": gettext_noop("balanced"), "unbalanced": gettext_noop("unbalanced"),
+                                   "distributed": gettext_noop("distributed")}
 
 
 def load_weight(kg: Real | str, kind: str, *, bearers: int = 1) -> Fraction:
@@ -154,11 +164,12 @@ def load_weight(kg: Real | str, kind: str, *, bearers: int = 1) -> Fraction:
     third. A load shared by ``bearers`` people is divided evenly among them.
     """
     if kind not in LOAD_FACTORS:
-        raise RulesError(f"Unknown load kind {kind!r}; choose one of {', '.join(LOAD_FACTORS)}.")
-    bearers = require_int(bearers, "The number of bearers")
+        raise RulesError(_("Unknown load kind %(kind)s; choose one of %(kinds)s.")
+                         % {"kind": repr(kind), "kinds": ", ".join(LOAD_FACTORS)})
+    bearers = require_int(bearers, gettext_noop("The number of bearers"))
     if bearers < 1:
-        raise RulesError(f"A load needs at least one bearer, not {bearers}.")
-    return _amount(kg, "A load in kg", positive=False) * LOAD_FACTORS[kind] / bearers
+        raise RulesError(_("A load needs at least one bearer, not %(bearers)s.") % {"bearers": bearers})
+    return _amount(kg, gettext_noop("A load in kg"), positive=False) * LOAD_FACTORS[kind] / bearers
 
 
 # --- Range, target size, aiming ------------------------------------------------------------
@@ -168,9 +179,9 @@ def range_threshold(step: int) -> int:
     Printed: 1, 3, 7, 12, 18, 25, 33, 42, 52, 63 for steps 1–10. Beyond, each gap grows by
     one (75, 88, 102, …), the rhythm the assistants table shares.
     """
-    step = require_int(step, "A range-adjustment step")
+    step = require_int(step, gettext_noop("A range-adjustment step"))
     if step < 0:
-        raise RulesError(f"A range-adjustment step cannot be negative ({step}).")
+        raise RulesError(_("A range-adjustment step cannot be negative (%(step)s).") % {"step": step})
     if step <= 1:
         return step
     return (step + 1) * (step + 2) // 2 - 3
@@ -181,9 +192,9 @@ def range_adjustment_step(difference: int) -> int:
 
     The largest step whose threshold is at or below the difference; 0 for no difference.
     """
-    difference = require_int(difference, "A range difference")
+    difference = require_int(difference, gettext_noop("A range difference"))
     if difference < 0:
-        raise RulesError(f"A range difference cannot be negative ({difference}).")
+        raise RulesError(_("A range difference cannot be negative (%(difference)s).") % {"difference": difference})
     step = 0
     while range_threshold(step + 1) <= difference:
         step += 1
@@ -209,22 +220,22 @@ def range_size_adjustment(range_m: Real | str, size_index: int) -> RangeSizeAdju
     index (cover and aimed areas included), the range-adjustment step for the difference is
     a penalty; otherwise the difference is a bonus (RULINGS.md section 5).
     """
-    size_index = require_int(size_index, "A target size index")
+    size_index = require_int(size_index, gettext_noop("A target size index"))
     distance = distance_index(range_m)
     range_index = distance - SIZE_TABLE_DISTANCE_INDEX
     lines: list[tuple[str, object]] = [
-        ("distance index", distance),
-        ("range index (distance index − 3)", range_index),
-        ("target size index", size_index),
+        (_("distance index"), distance),
+        (_("range index (distance index − 3)"), range_index),
+        (_("target size index"), size_index),
     ]
     if range_index > size_index:
         difference = range_index - size_index
         modifier = -range_adjustment_step(difference)
-        lines += [("range exceeds size by", difference), ("range adjustment", modifier)]
+        lines += [(_("range exceeds size by"), difference), (_("range adjustment"), modifier)]
     else:
         modifier = size_index - range_index
-        lines += [("size exceeds range by", modifier)]
-    lines.append(("modifier", modifier))
+        lines += [(_("size exceeds range by"), modifier)]
+    lines.append((_("modifier"), modifier))
     return RangeSizeAdjustment(modifier, lines)
 
 
@@ -235,6 +246,9 @@ def range_size_modifier(range_m: Real | str, size_index: int) -> int:
 
 #: Longest aim that still helps, in seconds, by weapon class ("Additional Rules", Aiming).
 AIMING_CAPS_SECONDS: dict[str, int] = {"pistol": 2, "rifle": 10, "sniper": 600}
+#: Each weapon class as people read it (marked for the catalogue: translated where shown).
+AIMING_CLASS_NAMES: dict[str, str] = {"pistol": gettext_noop("pistol"), "rifle": gettext_noop("rifle"),
+                                      "sniper": gettext_noop("sniper")}
 
 #: Pointing roughly at the target and firing ("Additional Rules", Extra Time Spent/Rushing).
 SUPPRESSION_FIRE_MODIFIER = -5
@@ -248,9 +262,10 @@ def aiming_bonus(seconds: Real | str, weapon_class: str) -> int:
     """
     if weapon_class not in AIMING_CAPS_SECONDS:
         raise RulesError(
-            f"Unknown weapon class {weapon_class!r}; choose one of {', '.join(AIMING_CAPS_SECONDS)}."
+            _("Unknown weapon class %(class)s; choose one of %(classes)s.")
+            % {"class": repr(weapon_class), "classes": ", ".join(AIMING_CAPS_SECONDS)}
         )
-    aimed = _amount(seconds, "Aiming time in seconds", positive=False)
+    aimed = _amount(seconds, gettext_noop("Aiming time in seconds"), positive=False)
     return time_index(min(aimed, AIMING_CAPS_SECONDS[weapon_class]))
 
 
@@ -259,7 +274,8 @@ def extra_time_modifier(actual: Real | str, normal: Real | str) -> int:
 
     The time-chart index of actual ÷ normal time: double time +2, half time −3.
     """
-    ratio = _amount(actual, "The time taken", positive=False) / _amount(normal, "The normal time")
+    taken = _amount(actual, gettext_noop("The time taken"), positive=False)
+    ratio = taken / _amount(normal, gettext_noop("The normal time"))
     return time_index(ratio)
 
 
@@ -269,7 +285,7 @@ def reaction_save_modifier(milliseconds: Real | str) -> int:
     Milliseconds ÷ 60, rounded half up, read on the time chart, less 10 (RULINGS.md
     section 5): 250 ms → ×4 → +2 → −8; 1000 ms → ×17 → +4 → −6.
     """
-    ratio = _amount(milliseconds, "A reaction time in ms", positive=False) / 60
+    ratio = _amount(milliseconds, gettext_noop("A reaction time in ms"), positive=False) / 60
     rounded = int(ratio + Fraction(1, 2))  # round half up: the article's "round off"
     return time_index(rounded) - 10
 
@@ -290,10 +306,10 @@ def assistants_bonus(count: int, deficit: int) -> int:
     drops one row; too few assistants for row 0 give nothing. With mixed skills pass the
     largest deficit. Assistants as skilled as the leader (deficit 0) read as deficit 1.
     """
-    count = require_int(count, "The number of assistants")
-    deficit = require_int(deficit, "The assistants' skill deficit")
+    count = require_int(count, gettext_noop("The number of assistants"))
+    deficit = require_int(deficit, gettext_noop("The assistants' skill deficit"))
     if count < 0 or deficit < 0:
-        raise RulesError("Assistants and their skill deficit cannot be negative.")
+        raise RulesError(_("Assistants and their skill deficit cannot be negative."))
     return max(_assistant_level(count) - (max(deficit, 1) - 1), 0)
 
 
@@ -307,9 +323,9 @@ def delicacy_metres(index: int) -> Fraction:
     Finer than row 25 the table keeps its rhythm (÷2, then ÷10 every two steps); coarser
     than row −2 (1 m) there is nothing delicate left to rate.
     """
-    index = require_int(index, "A delicacy index")
+    index = require_int(index, gettext_noop("A delicacy index"))
     if index < -2:
-        raise RulesError(f"The delicacy table starts at index −2 (1 m), not {index}.")
+        raise RulesError(_("The delicacy table starts at index −2 (1 m), not %(index)s.") % {"index": index})
     if index > 25:
         return delicacy_metres(index - 2) / 10
     return _DELICACY[index]
@@ -320,7 +336,7 @@ def delicacy_index(metres: Real | str) -> int:
 
     The largest index whose size is at or above the tolerance; 1 m or more is index −2.
     """
-    size = _amount(metres, "A tolerance in metres")
+    size = _amount(metres, gettext_noop("A tolerance in metres"))
     index = -2
     while delicacy_metres(index + 1) >= size:
         index += 1
@@ -332,9 +348,9 @@ def scaling_index(factor: Real | str) -> int:
 
     The largest index whose factor is at or below it; ×10G and beyond are all index 10.
     """
-    amount = _amount(factor, "A scaling factor")
+    amount = _amount(factor, gettext_noop("A scaling factor"))
     if amount < 1:
-        raise RulesError(f"A scaling factor is a magnification of ×1 or more, not ×{factor}.")
+        raise RulesError(_("A scaling factor is a magnification of ×1 or more, not ×%(factor)s.") % {"factor": factor})
     index = 0
     while index < 10 and 10 ** (index + 1) <= amount:
         index += 1
@@ -343,9 +359,9 @@ def scaling_index(factor: Real | str) -> int:
 
 # --- Look-up by name ----------------------------------------------------------------------
 def _assistants_fewest(bonus: int) -> Fraction:
-    bonus = require_int(bonus, "An assistants row")
+    bonus = require_int(bonus, gettext_noop("An assistants row"))
     if bonus < 0:
-        raise RulesError(f"The assistants table starts at row 0, not {bonus}.")
+        raise RulesError(_("The assistants table starts at row 0, not %(row)s.") % {"row": bonus})
     return Fraction(range_threshold(bonus - 1) + 1 if bonus else 0)
 
 
@@ -380,22 +396,25 @@ def lookup(name: str, *, index: int | None = None, value: Real | str | None = No
     """
     table = TABLES.get(name)
     if table is None:
-        raise RulesError(f"Unknown table {name!r}; choose one of {', '.join(TABLES)}.")
+        raise RulesError(_("Unknown table %(table)s; choose one of %(tables)s.")
+                         % {"table": repr(name), "tables": ", ".join(TABLES)})
     if (index is None) == (value is None):
-        raise RulesError("Look a table up by index or by value: give exactly one.")
+        raise RulesError(_("Look a table up by index or by value: give exactly one."))
     to_value, to_index = _CALCULATORS.get(name, (None, None))
+    title = _(table.title)
     if value is not None:
         if to_index is None:
-            amount = _amount(value, f"A {table.title} value")
+            amount = _amount(value, _("A %(table)s value") % {"table": title})
             reached = [row for row in table.rows if row.value <= amount]
             if not reached:
-                raise RulesError(f"{value} is below the first row of the {table.title} table.")
+                raise RulesError(_("%(value)s is below the first row of the %(table)s table.")
+                                 % {"value": value, "table": title})
             return reached[-1]
         index = to_index(value)
-    index = require_int(index, f"A {table.title} index")
+    index = require_int(index, _("A %(table)s index") % {"table": title})
     row = table.row(index)
     if row is not None:
         return row
     if to_value is None:
-        raise RulesError(f"The {table.title} table has no row {index}.")
+        raise RulesError(_("The %(table)s table has no row %(index)s.") % {"table": title, "index": index})
     return Row(index, Fraction(to_value(index)), "", derived=True)

@@ -97,6 +97,8 @@ GERMAN: dict[str, str] = {
     "approved": "freigegeben",
     "ledger": "Kontobuch",
     "invitation": "Einladung",
+    "bad-news token": "Hiobsmarke",
+    "immersion": "Eintauchen",
     # --- The other rule sets -----------------------------------------------------------------
     "plot point": "Plotpunkt",
     "bonus die": "Bonuswürfel",
@@ -114,4 +116,9 @@ GERMAN: dict[str, str] = {
     "trait": "Eigenschaft",
     "stance": "Haltung",
     "declaration": "Ansage",
+    "turn order": "Zugreihenfolge",  # ZeroSpace's own word
+    "Toughness": "Zähigkeit",
+    "reaction check": "Reaktionsprobe",
+    "State of Mind": "Geisteszustand",
+    "stalemate": "Patt",
 }

@@ -16,6 +16,8 @@ from rulebook import RulesError
 from rulebook._numbers import require_int
 from rulebook.dice import roll_dice
 from rulebook.radiation import DamageLine, RadiationTrack, heal_long_term_loss
+from rulebook.words import gettext as _
+from rulebook.words import gettext_noop
 
 _DICE = re.compile(r"^\s*(\d*)\s*[dD]\s*(3|6)\s*$")
 #: Lowest and highest maximum an effect's dice may have (d3 to 3d6, d6 to 3d6, d3 to 2d6).
@@ -27,6 +29,12 @@ _THERAPY_LIMITS = {
 }
 #: The most points a therapy's three benefits may each lose per earlier use.
 EFFICACY_LOSS_MAX = 3
+#: ``DamageLine.label`` of each rolled effect (kept in English, a key; marked for the catalogue,
+#: translated where shown).
+EFFECT_LABELS = {"extra_reduction": gettext_noop("extra reduction"),
+                 "track_steps_back": gettext_noop("track steps back"),
+                 "shock": gettext_noop("shock"), "trauma": gettext_noop("trauma")}
+END_DELAY_LABEL = gettext_noop("END delay (hours)")
 
 
 def _parse_dice(expression: str, effect: str) -> tuple[int, int]:
@@ -34,11 +42,13 @@ def _parse_dice(expression: str, effect: str) -> tuple[int, int]:
         return 0, 6
     match = _DICE.match(str(expression))
     if not match:
-        raise RulesError(f"{effect}: write dice as d3, 2d6, … or 0, not {expression!r}.")
+        raise RulesError(_("%(effect)s: write dice as d3, 2d6, … or 0, not %(expression)s.")
+                         % {"effect": effect, "expression": repr(expression)})
     count, sides = int(match.group(1) or 1), int(match.group(2))
     low, high = _THERAPY_LIMITS[effect]
     if not low <= count * sides <= high:
-        raise RulesError(f"{effect}: {expression} is outside the article's range for therapies.")
+        raise RulesError(_("%(effect)s: %(expression)s is outside the article's range for therapies.")
+                         % {"effect": effect, "expression": expression})
     return count, sides
 
 
@@ -61,10 +71,10 @@ class Therapy:
 
     def __post_init__(self) -> None:
         if isinstance(self.con_healed, bool) or self.con_healed not in (0, 1, 2, 3):
-            raise RulesError("A therapy heals 0 to 3 points of long-term CON loss at once.")
+            raise RulesError(_("A therapy heals 0 to 3 points of long-term CON loss at once."))
         require_int(
             self.efficacy_loss,
-            f"{self.name}: the efficacy lost per earlier use",
+            _("%(name)s: the efficacy lost per earlier use") % {"name": self.name},
             minimum=0,
             maximum=EFFICACY_LOSS_MAX,
         )
@@ -93,13 +103,12 @@ def roll_therapy(therapy: Therapy, *, rng: random.Random | None = None) -> Thera
     for effect in ("extra_reduction", "track_steps_back", "shock", "trauma"):
         count, sides = _parse_dice(getattr(therapy, effect), effect)
         faces = roll_dice(count, sides, rng)
-        label = effect.replace("_", " ")
-        dice = f"{count}d{sides}" if count else "none"
-        lines[effect] = DamageLine(label, sum(faces), [(dice, sum(faces))])
+        dice = f"{count}d{sides}" if count else _("none")
+        lines[effect] = DamageLine(EFFECT_LABELS[effect], sum(faces), [(dice, sum(faces))])
     delay = sum(roll_dice(4, 6, rng))
     return TherapyRoll(
         therapy,
-        end_delay_hours=DamageLine("END delay (hours)", delay, [("4d6 hours", delay)]),
+        end_delay_hours=DamageLine(END_DELAY_LABEL, delay, [(_("4d6 hours"), delay)]),
         **lines,
     )
 
@@ -122,7 +131,7 @@ def _weakened(
 ) -> tuple[int, list[tuple[str, int]]]:
     # One benefit after repeated use: never below 0; its terms only for a therapy that weakens.
     left = max(amount - loss, 0)
-    return left, [(label, amount), ("lowered by earlier uses", left - amount)] if shown else []
+    return left, [(label, amount), (_("lowered by earlier uses"), left - amount)] if shown else []
 
 
 def apply_therapy(
@@ -147,30 +156,30 @@ def apply_therapy(
         earlier_uses: How many times this character has had this therapy before.
     """
     require_int(as_end, "as_end", minimum=0)
-    require_int(earlier_uses, "earlier_uses (times this therapy was used before)", minimum=0)
+    require_int(earlier_uses, gettext_noop("earlier_uses (times this therapy was used before)"), minimum=0)
     shock, trauma = rolled.shock.amount, rolled.trauma.amount
     most = min(shock // 2, trauma // 2)
     if as_end > most:
-        raise RulesError(f"At most {most} of this therapy's shock and trauma can be taken as END.")
+        raise RulesError(_("At most %(most)s of this therapy's shock and trauma can be taken as END.") % {"most": most})
     therapy = rolled.therapy
     loss, shown = therapy.efficacy_loss * earlier_uses, therapy.efficacy_loss > 0
     efficacy_terms: list[tuple[str, int]] = (
         [
-            ("earlier uses of this therapy", earlier_uses),
-            ("efficacy lost per earlier use", therapy.efficacy_loss),
-            ("each benefit lowered by (never below 0)", loss),
+            (_("earlier uses of this therapy"), earlier_uses),
+            (_("efficacy lost per earlier use"), therapy.efficacy_loss),
+            (_("each benefit lowered by (never below 0)"), loss),
         ]
         if shown
         else []
     )
     con_points, con_terms = _weakened(
-        "long-term loss the therapy heals", therapy.con_healed, loss, shown
+        _("long-term loss the therapy heals"), therapy.con_healed, loss, shown
     )
     extra, extra_terms = _weakened(
-        "repeat-transition extra rolled", rolled.extra_reduction.amount, loss, shown
+        _("repeat-transition extra rolled"), rolled.extra_reduction.amount, loss, shown
     )
     steps, step_terms = _weakened(
-        "recovery-track steps rolled", rolled.track_steps_back.amount, loss, shown
+        _("recovery-track steps rolled"), rolled.track_steps_back.amount, loss, shown
     )
     healed, remaining = heal_long_term_loss(track.damage, con_points)
     back = min(steps, track.step)
@@ -197,16 +206,16 @@ def apply_therapy(
         breakdown=[
             *efficacy_terms,
             *con_terms,
-            ("long-term loss healed at once", sum(healed.values())),
+            (_("long-term loss healed at once"), sum(healed.values())),
             *extra_terms,
-            ("repeat-transition extra removed", extra),
+            (_("repeat-transition extra removed"), extra),
             *step_terms,
-            ("recovery-track steps back", back),
-            ("shock rolled", shock),
-            ("trauma rolled", trauma),
-            ("taken as END instead, from each", -as_end),
-            ("shock suffered", shock - as_end),
-            ("trauma suffered", trauma - as_end),
-            ("END lost until the delay is over", 2 * as_end),
+            (_("recovery-track steps back"), back),
+            (_("shock rolled"), shock),
+            (_("trauma rolled"), trauma),
+            (_("taken as END instead, from each"), -as_end),
+            (_("shock suffered"), shock - as_end),
+            (_("trauma suffered"), trauma - as_end),
+            (_("END lost until the delay is over"), 2 * as_end),
         ],
     )

@@ -191,6 +191,8 @@ MATRIX: dict[str, dict[str, Rule]] = {
     "password_reset_confirm": {"GET": PUBLIC, "POST": PUBLIC},  # the emailed link's token is the key
     "password_reset_complete": {"GET": PUBLIC},
     "healthz": {"GET": PUBLIC},
+    "language": {"POST": PUBLIC(body={"language": "de", "next": "/"})},  # the top bar's switch, logged in or not
+    "javascript-catalog": {"GET": PUBLIC},  # the scripts' words: no campaign data
     "api-token": {"POST": PUBLIC},
     "api-logout-everywhere": {"POST": ANYONE_LOGGED_IN},
     # --- Campaign pages -----------------------------------------------------------------------
@@ -534,6 +536,7 @@ def url_of(route: Route, rule: Rule, world: World) -> str:
     values["line_id"] = world.lines.get("languages")  # immersion runs on a language line
     values["number"] = world.ids.get("session_number")
     values["uidb64"], values["token"] = "MQ", "not-a-token"  # a reset link (or an invitation) that no longer works
+    values["language"] = "de"
     missing = [name for name in route.kwargs if values.get(name) is None]
     assert not missing, f"{route.name}: no object for {missing}; add one to build_world()"
     return "/" + re.sub(r"<(?:\w+:)?(\w+)>", lambda m: str(values[m.group(1)]), route.route)

@@ -67,6 +67,7 @@ NOT_PAGES = {
     "account": "the account's own page: like the campaigns list, no campaign of its own",
     "email-confirm": "a mailed link's confirmation: no campaign",
     "signup": "a new account's form: no campaign",
+    "javascript-catalog": "the scripts' words: no campaign data",
     "campaign-stream": "the stream itself",
     "adventure-close": "the GM's close-out form: checked, but only the GM opens it",
 }
@@ -588,6 +589,7 @@ NOT_CAMPAIGN_WRITES = {
     ("account", "POST"): "the account's name, e-mail link or API token, no campaign",
     ("email-confirm", "POST"): "the account's e-mail, no campaign",
     ("signup", "POST"): "a new account, in no campaign yet",
+    ("language", "POST"): "the interface's language: the account's choice and a cookie, no campaign",
     ("api-logout-everywhere", "POST"): "the account's sessions, no campaign",
     ("password-change", "POST"): "the account's password",
     ("password_reset", "POST"): "a mail, no campaign",

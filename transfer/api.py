@@ -2,6 +2,7 @@
 
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
@@ -51,7 +52,7 @@ class CampaignImportInvitationsApi(APIView):
     def _access(self, request, campaign_id: int, write: bool):
         access = access_campaign(user=request.user, campaign_id=campaign_id, write=write)
         if not access.is_gm:
-            raise PermissionDenied("The import's people are the GM's to invite.")
+            raise PermissionDenied(_("The import's people are the GM's to invite."))
         return access
 
     @extend_schema(responses={200: ImportReportOut}, description="Whom the imported document named and what "

@@ -17,6 +17,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
 
 from rulebook.systems import SYSTEMS, ParamError
 from zenergate_site.shapes import path_of
@@ -73,19 +74,19 @@ def scan(document, problems: Problems) -> None:
     while stack:
         value, path, depth = stack.pop()
         if depth > MAX_DEPTH:
-            problems.add(path, f"Nested more than {MAX_DEPTH} levels deep.")
+            problems.add(path, _("Nested more than %(n)s levels deep.") % {"n": MAX_DEPTH})
         elif isinstance(value, dict):
             for key, item in value.items():
                 where = f"{path}.{shown(key)}" if path else shown(key)
                 if not _is_text(key):
-                    problems.add(where, "Keys must be text without NUL characters or lone surrogates.")
+                    problems.add(where, _("Keys must be text without NUL characters or lone surrogates."))
                 stack.append((item, where, depth + 1))
         elif isinstance(value, list):
             stack.extend((item, f"{path}[{i}]", depth + 1) for i, item in enumerate(value))
         elif isinstance(value, str) and not _is_text(value):
-            problems.add(path, "Text must not hold NUL characters or lone surrogates.")
+            problems.add(path, _("Text must not hold NUL characters or lone surrogates."))
         elif isinstance(value, float) and not math.isfinite(value):
-            problems.add(path, "Numbers must be finite.")
+            problems.add(path, _("Numbers must be finite."))
 
 
 # --- One value into one column --------------------------------------------------------------
@@ -100,37 +101,37 @@ class BadValue(Exception):
 
 def _integer(field, value):
     if isinstance(value, bool) or not isinstance(value, int):
-        raise BadValue("Expected a whole number.")
+        raise BadValue(_("Expected a whole number."))
     return value
 
 
 def _text(field, value):
     if not isinstance(value, str):
-        raise BadValue("Expected text.")
+        raise BadValue(_("Expected text."))
     return value
 
 
 def _boolean(field, value):
     if not isinstance(value, bool):
-        raise BadValue("Expected true or false.")
+        raise BadValue(_("Expected true or false."))
     return value
 
 
 def _decimal(field, value):
     if isinstance(value, bool) or not isinstance(value, str | int):
-        raise BadValue("Expected a decimal number written as text, e.g. \"0.25\".")
+        raise BadValue(_("Expected a decimal number written as text, e.g. \"0.25\"."))
     try:
         number = Decimal(str(value))
     except InvalidOperation:
-        raise BadValue("Expected a decimal number written as text, e.g. \"0.25\".") from None
+        raise BadValue(_("Expected a decimal number written as text, e.g. \"0.25\".")) from None
     if not number.is_finite():
-        raise BadValue("Numbers must be finite.")
+        raise BadValue(_("Numbers must be finite."))
     return number
 
 
 def _moment(field, value):
     if not is_moment(value):
-        raise BadValue("Expected a date and time with its time zone (ISO 8601).")
+        raise BadValue(_("Expected a date and time with its time zone (ISO 8601)."))
     return parse_datetime(value)
 
 
@@ -146,7 +147,7 @@ def is_moment(value) -> bool:
 def _json(field, value):
     default = field.get_default()
     if isinstance(default, dict | list) and not isinstance(value, type(default)):
-        raise BadValue(f"Expected {'an object' if isinstance(default, dict) else 'a list'}.")
+        raise BadValue(_("Expected an object.") if isinstance(default, dict) else _("Expected a list."))
     return value
 
 
@@ -168,14 +169,14 @@ def column_value(field: models.Field, value):
     """
     if value is None:
         if not field.null:
-            raise BadValue("This field may not be null.")
+            raise BadValue(_("This field may not be null."))
         return None
     convert = reader_for(field)
     if convert is None:
-        raise BadValue(f"Cannot import a {type(field).__name__}.")
+        raise BadValue(_("Cannot import a %(type)s.") % {"type": type(field).__name__})
     value = convert(field, value)
     if field.choices and value not in field.empty_values and value not in {c for c, _ in field.flatchoices}:
-        raise BadValue(f"{value!r} is not a valid choice.")
+        raise BadValue(_("%(value)r is not a valid choice.") % {"value": value})
     try:
         field.run_validators(value)
     except ValidationError as exc:
@@ -191,7 +192,7 @@ def default_for(field: models.Field):
         return None
     if isinstance(field, models.DateTimeField):
         return timezone.now()
-    raise BadValue("This field is required.")
+    raise BadValue(_("This field is required."))
 
 
 # --- The campaign's rule set -----------------------------------------------------------------
@@ -202,7 +203,8 @@ def check_rule_set(campaign, path: str, problems: Problems) -> None:
     """
     rule_set = SYSTEMS.get(campaign.rule_set)
     if rule_set is None:
-        problems.add(f"{path}.rule_set", f"Unknown rule set {shown(campaign.rule_set)!r}: use {', '.join(SYSTEMS)}.")
+        problems.add(f"{path}.rule_set", _("Unknown rule set %(name)r: use %(keys)s.")
+                     % {"name": shown(campaign.rule_set), "keys": ", ".join(SYSTEMS)})
         return
     if not isinstance(campaign.rulings, dict):
         return  # the column's own check named it
@@ -210,8 +212,10 @@ def check_rule_set(campaign, path: str, problems: Problems) -> None:
     for name, value in campaign.rulings.items():
         where = f"{path}.rulings.{shown(name)}"
         if name not in known:
-            problems.add(where, f"{rule_set.name} has no such ruling"
-                                + (f"; its rulings: {', '.join(known)}." if known else "."))
+            name_said = _(rule_set.name)  # the rulebook's name, marked there
+            problems.add(where, _("%(rule_set)s has no such ruling; its rulings: %(known)s.")
+                         % {"rule_set": name_said, "known": ", ".join(known)} if known
+                         else _("%(rule_set)s has no such ruling.") % {"rule_set": name_said})
             continue
         try:
             cleaned[name] = known[name].coerce(value)
@@ -243,7 +247,7 @@ def holds(condition, instance) -> bool | None:
             result = True if True in results else None if None in results else False
         return (not result) if condition.negated and result is not None else result
     lookup, expected = condition
-    name, _, operator = lookup.partition("__")
+    name, _sep, operator = lookup.partition("__")
     operator = operator or "exact"
     value = _value(instance, name)
     if operator == "isnull":
@@ -306,6 +310,7 @@ def _unique(rows, fields: tuple[str, ...], condition, problems: Problems, names)
         if None in values or (condition is not None and holds(condition, instance) is not True):
             continue
         if values in seen:
-            problems.add(f"{path}.{names(fields[-1])}", f"The same as {seen[values]}: it must be unique there.")
+            problems.add(f"{path}.{names(fields[-1])}", _("The same as %(path)s: it must be unique there.")
+                         % {"path": seen[values]})
         else:
             seen[values] = path

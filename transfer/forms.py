@@ -3,6 +3,8 @@
 import json
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from .services import document_limit
 
@@ -12,18 +14,19 @@ def _refuse_constant(name: str):
 
 
 class ImportForm(forms.Form):
-    document = forms.FileField(label="Campaign file (.json)")
+    document = forms.FileField(label=gettext_lazy("Campaign file (.json)"))
 
     def clean_document(self):
         upload = self.cleaned_data["document"]
         limit = document_limit()
         if limit is not None and upload.size > limit:
-            raise forms.ValidationError(f"The file is {upload.size} bytes; this server takes at most {limit}.")
+            raise forms.ValidationError(_("The file is %(size)s bytes; this server takes at most %(limit)s.")
+                                        % {"size": upload.size, "limit": limit})
         try:
             return json.loads(upload.read().decode("utf-8"), parse_constant=_refuse_constant)
         except UnicodeDecodeError:
-            raise forms.ValidationError("The file is not UTF-8 text: choose a campaign's .json export.") from None
+            raise forms.ValidationError(_("The file is not UTF-8 text: choose a campaign's .json export.")) from None
         except RecursionError:
-            raise forms.ValidationError("The file is nested too deeply to be a campaign document.") from None
+            raise forms.ValidationError(_("The file is nested too deeply to be a campaign document.")) from None
         except ValueError as exc:
-            raise forms.ValidationError(f"The file is not JSON ({exc}).") from None
+            raise forms.ValidationError(_("The file is not JSON (%(error)s).") % {"error": exc}) from None

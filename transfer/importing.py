@@ -14,6 +14,7 @@ from collections import defaultdict
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext as _
 
 from campaign.models import Campaign, GameSession, Job, LogEntry, Membership, SessionNote
 from characters.models import Character, PoolEntry, SystemSheet
@@ -51,7 +52,7 @@ def _list(value, path: str, problems: Problems) -> list:
     if value is None:
         return []
     if not isinstance(value, list):
-        problems.add(path, "Expected a list.")
+        problems.add(path, _("Expected a list."))
         return []
     return value
 
@@ -94,31 +95,32 @@ class Importer:
         """Count a row against the check's budget; past it, refuse the document at once."""
         self.rows_read += 1
         if self.rows_read > settings.IMPORT_MAX_ROWS:
-            raise TransferError({"detail": [f"The document has more than {settings.IMPORT_MAX_ROWS:,} rows, the most "
-                                            "this server imports at once."]})
+            raise TransferError({"detail": [_("The document has more than %(n)s rows, the most this server imports at "
+                                              "once.") % {"n": f"{settings.IMPORT_MAX_ROWS:,}"}]})
         if self.rows_read % 64 == 0 and time.process_time() - self.started > settings.IMPORT_CHECK_SECONDS:
-            raise TransferError({path or "detail": [f"Checking the document took more than "
-                                                    f"{settings.IMPORT_CHECK_SECONDS:g} s; nothing was imported."]})
+            raise TransferError({path or "detail": [_("Checking the document took more than %(seconds)s s; nothing "
+                                                      "was imported.") % {"seconds": f"{settings.IMPORT_CHECK_SECONDS:g}"}]})
 
     # --- Reading ----------------------------------------------------------------------------
     def read(self) -> Campaign:
         """Check the whole document and build its rows; raise TransferError naming every problem."""
         d = self.document
         if not isinstance(d, dict):
-            self.problems.add("detail", "Expected a JSON object: a campaign document.")
+            self.problems.add("detail", _("Expected a JSON object: a campaign document."))
             self.problems.raise_any()
         scan(d, self.problems)
         self.problems.raise_any()
         for key in d:
             if key not in doc.TOP_LEVEL:
-                self.problems.add(shown(key), "Unknown field.")
+                self.problems.add(shown(key), _("Unknown field."))
         if d.get("format") != doc.FORMAT:
-            self.problems.add("format", f"Expected \"{doc.FORMAT}\": this is not a campaign document.")
+            self.problems.add("format", _("Expected \"%(format)s\": this is not a campaign document.") % {"format": doc.FORMAT})
         version = d.get("version")
         if isinstance(version, bool) or version != doc.VERSION:
-            self.problems.add("version", f"This server reads version {doc.VERSION} of the format, not {version!r}.")
+            self.problems.add("version", _("This server reads version %(version)s of the format, not %(given)r.")
+                              % {"version": doc.VERSION, "given": version})
         if "exported_at" in d and not is_moment(d["exported_at"]):
-            self.problems.add("exported_at", "Expected a date and time with its time zone (ISO 8601).")
+            self.problems.add("exported_at", _("Expected a date and time with its time zone (ISO 8601)."))
         self.problems.raise_any()
         (campaign_id,) = allocate(Campaign, 1)
         self.campaign = self.row(d.get("campaign"), "campaign", doc.CAMPAIGN, pk=campaign_id)
@@ -161,18 +163,18 @@ class Importer:
         """Return the id a reference names (or a user's id, None when there is no such user)."""
         if kind == "user":
             if not isinstance(value, str):
-                self.problems.add(path, "Expected a username.")
+                self.problems.add(path, _("Expected a username."))
                 return None
             return self.user_id(value)
         if kind == "session" and isinstance(value, int) and not isinstance(value, bool):
             return None  # a log line of a document written before game nights travelled: this server's id
         if not isinstance(value, str):
-            self.problems.add(path, f"Expected the key of a {kind}.")
+            self.problems.add(path, _("Expected the key of a %(kind)s.") % {"kind": kind})
             return None
         known = self.scope[kind] if kind in self.scope else self.ids[kind]
         if value not in known:
-            where = " in this encounter" if kind in self.scope else ""
-            self.problems.add(path, f"No {kind}{where} has the key {shown(value)!r}.")
+            self.problems.add(path, (_("No %(kind)s in this encounter has the key %(key)r.") if kind in self.scope
+                                     else _("No %(kind)s has the key %(key)r.")) % {"kind": kind, "key": shown(value)})
             return None
         return known[value]
 
@@ -186,7 +188,7 @@ class Importer:
         self.names[model] = table
         self._spend(path)
         if not isinstance(value, dict):
-            self.problems.add(path, "Expected an object.")
+            self.problems.add(path, _("Expected an object."))
             return None
         resolve = resolve or self.resolve
         allowed = {table.name(n) for n in (*table.fields, *table.users, *table.refs)} | set(extra) | set(table.retired)
@@ -194,7 +196,7 @@ class Importer:
             allowed.add("key")
         for name in value:
             if name not in allowed:
-                self.problems.add(f"{path}.{shown(name)}", "Unknown field.")
+                self.problems.add(f"{path}.{shown(name)}", _("Unknown field."))
         meta, attrs = model._meta, {}
         for name in table.fields:
             field, where = meta.get_field(name), f"{path}.{table.name(name)}"
@@ -211,7 +213,7 @@ class Importer:
             field, where = meta.get_field(name), f"{path}.{table.name(name)}"
             named = value.get(table.name(name))
             if named is None and not field.null:
-                self.problems.add(where, "This field is required.")
+                self.problems.add(where, _("This field is required."))
             attrs[field.attname] = None if named is None else resolve(kind, named, where)
         recorded = {}
         for name in table.users:
@@ -244,9 +246,9 @@ class Importer:
         for i, (value, pk) in enumerate(zip(rows, ids, strict=True)):
             key, where = value.get("key") if isinstance(value, dict) else None, f"{path}[{i}].key"
             if not isinstance(key, str) or not 1 <= len(key) <= doc.MAX_KEY_LENGTH:
-                self.problems.add(where, f"Give every row a key: text of 1–{doc.MAX_KEY_LENGTH} characters.")
+                self.problems.add(where, _("Give every row a key: text of 1–%(n)s characters.") % {"n": doc.MAX_KEY_LENGTH})
             elif key in self.ids[kind]:
-                self.problems.add(where, f"Another {kind} has the key {shown(key)!r} already.")
+                self.problems.add(where, _("Another %(kind)s has the key %(key)r already.") % {"kind": kind, "key": shown(key)})
             else:
                 known[key] = self.ids[kind][key] = pk
 
@@ -263,8 +265,8 @@ class Importer:
                 if place is None:
                     continue
                 if isinstance(place, bool) or not isinstance(place, int) or not 0 <= place < i or ids[place] is None:
-                    self.problems.add(f"{name}[{i}].{ref}", "Expected the place of an earlier row of this list "
-                                                             "(0 for the first), or null.")
+                    self.problems.add(f"{name}[{i}].{ref}", _("Expected the place of an earlier row of this list "
+                                                               "(0 for the first), or null."))
                 else:
                     setattr(row, f"{ref}_id", ids[place])
 
@@ -285,7 +287,7 @@ class Importer:
             if parent is None:
                 continue
             if status_check and parent.status not in (Job.Status.DONE, Job.Status.FAILED):
-                self.problems.add(f"{path}.status", "Only finished downtimes (done or failed) can be imported.")
+                self.problems.add(f"{path}.status", _("Only finished downtimes (done or failed) can be imported."))
             for child_name, child in children.items():
                 for j, item in enumerate(_list(value.get(child_name), f"{path}.{child_name}", self.problems)):
                     self.row(item, f"{path}.{child_name}[{j}]", child, **{child.implied[0] + "_id": pk})
@@ -322,9 +324,9 @@ class Importer:
                 continue
             username = value.get("username")
             if not isinstance(username, str):
-                self.problems.add(f"{path}.username", "Expected a username.")
+                self.problems.add(f"{path}.username", _("Expected a username."))
             elif username in seen:
-                self.problems.add(f"{path}.username", f"{shown(username)} is listed twice.")
+                self.problems.add(f"{path}.username", _("%(name)s is listed twice.") % {"name": shown(username)})
             else:
                 seen.add(username)
                 if username == self.user.username:
@@ -354,11 +356,11 @@ class Importer:
             self.characters[pk] = character
             history = value.get("history", {})
             if not isinstance(history, dict):
-                self.problems.add(f"{path}.history", "Expected an object.")
+                self.problems.add(f"{path}.history", _("Expected an object."))
                 history = {}
             for name in history:
                 if name != "sheet" and name not in doc.LINES:
-                    self.problems.add(f"{path}.history.{shown(name)}", "Unknown field.")
+                    self.problems.add(f"{path}.history.{shown(name)}", _("Unknown field."))
             sheet = _list(history.get("sheet"), f"{path}.history.sheet", self.problems)
             for j, record in enumerate(sheet):
                 past = self.row(record, f"{path}.history.sheet[{j}]", doc.SHEET_HISTORY, id=pk,
@@ -381,7 +383,7 @@ class Importer:
                 number = record.get(doc.LINE) if isinstance(record, dict) else None
                 if isinstance(number, bool) or not isinstance(number, int) or number < 0:
                     self.problems.add(f"{path}.history.{kind}[{j}].{doc.LINE}",
-                                      "Expected the line's number: a whole number from 0.")
+                                      _("Expected the line's number: a whole number from 0."))
                 elif number >= len(current):
                     removed[character_id].setdefault(number)
         ids = iter(allocate(table.model, sum(len(c[2]) + len(removed[c[0]]) for c in characters)))
@@ -416,7 +418,8 @@ class Importer:
         known = self.lines[character_id].get(kind, {})
         if isinstance(number, bool) or not isinstance(number, int) or number not in known or not (
                 past or number < self.line_counts[character_id].get(kind, 0)):
-            self.problems.add(path, f"Expected the number of one of the character's {kind} lines, or null.")
+            self.problems.add(path, _("Expected the number of one of the character's %(kind)s lines, or null.")
+                              % {"kind": kind})
             return None
         return self.lines[character_id][kind][number]
 
@@ -440,7 +443,7 @@ class Importer:
                 return self.resolve(kind, ref, path)
             lines = self.lines.get(character_id, {}).get("disadvantages", {})
             if isinstance(ref, bool) or not isinstance(ref, int) or ref not in lines:
-                self.problems.add(path, "Expected the number of one of the character's disadvantage lines.")
+                self.problems.add(path, _("Expected the number of one of the character's disadvantage lines."))
                 return None
             return lines[ref]
         return resolve
@@ -465,8 +468,9 @@ class Importer:
             balances[entry.character_id] += entry.amount
             entry.balance_after = balances[entry.character_id]
             if entry.balance_after < 0:
-                self.problems.add(f"{path}.amount", f"The balance of {value.get('character')} would fall to "
-                                                    f"{entry.balance_after} here; Karma never goes below zero.")
+                self.problems.add(f"{path}.amount", _("The balance of %(character)s would fall to %(balance)s here; "
+                                                      "Karma never goes below zero.")
+                                  % {"character": value.get("character"), "balance": entry.balance_after})
         for character_id, balance in balances.items():
             if character_id in self.characters:
                 self.characters[character_id].karma = balance
@@ -480,7 +484,7 @@ class Importer:
         for i, (value, pk) in enumerate(zip(rows, ids, strict=True)):
             path = f"encounters[{i}]"
             if not isinstance(value, dict):
-                self.problems.add(path, "Expected an object.")
+                self.problems.add(path, _("Expected an object."))
                 continue
             # Combatants and events are named within their encounter only.
             self.scope = {"combatant": {}, "event": {}}
@@ -514,7 +518,7 @@ class Importer:
             return  # an NPC's weapon is its index in the stat block, document-local already
         weapons = self.lines.get(character_id, {}).get("weapons", {})
         if request[inner] not in weapons:
-            self.problems.add(f"{path}.{outer}.{inner}", "Expected the number of one of the attacker's weapon lines.")
+            self.problems.add(f"{path}.{outer}.{inner}", _("Expected the number of one of the attacker's weapon lines."))
         else:
             request[inner] = weapons[request[inner]]
 

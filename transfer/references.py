@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext as _
+
 
 @dataclass(frozen=True)
 class Ref:
@@ -60,10 +62,10 @@ def translate(value, spec, resolve: Resolve, path: str, complain: Complain = Non
         return resolve(spec.kind, value, path)
     if isinstance(spec, Each):
         if not isinstance(value, list):
-            return _wrong(value, "a list", path, complain)
+            return _wrong(value, _("Expected a list."), path, complain)
         return [translate(item, spec.item, resolve, f"{path}[{i}]", complain) for i, item in enumerate(value)]
     if not isinstance(value, dict):
-        return _wrong(value, "an object", path, complain)
+        return _wrong(value, _("Expected an object."), path, complain)
     if isinstance(spec, Values):
         return {key: None if item is None else resolve(spec.kind, item, f"{path}.{key}")
                 for key, item in value.items()}
@@ -86,7 +88,7 @@ def translate(value, spec, resolve: Resolve, path: str, complain: Complain = Non
     return out
 
 
-def _wrong(value, expected: str, path: str, complain: Complain):
+def _wrong(value, problem: str, path: str, complain: Complain):
     if complain is not None:
-        complain(path, f"Expected {expected}.")
+        complain(path, problem)
     return value

@@ -11,6 +11,7 @@ from decimal import Decimal
 
 from django.contrib.auth import get_user_model
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from campaign.models import Campaign, GameSession, Job, LogEntry, SessionNote
 from characters.models import Character, PoolEntry, SystemSheet
@@ -72,8 +73,8 @@ class Exporter:
         c = self.campaign
         unfinished = Job.objects.filter(campaign=c, status__in=(Job.Status.QUEUED, Job.Status.RUNNING)).first()
         if unfinished is not None:
-            raise TransferConflict(f"A downtime is still under way (job {unfinished.pk}): export the campaign once "
-                                   "it has finished.", field="detail")
+            raise TransferConflict(_("A downtime is still under way (job %(job)s): export the campaign once it has "
+                                     "finished.") % {"job": unfinished.pk}, field="detail")
         self.characters = list(Character.objects.filter(campaign=c).order_by("id"))
         ids = [character.pk for character in self.characters]
         self.lines = {kind: _by(table.model.objects.filter(character__campaign=c).order_by("position", "id"),

@@ -7,6 +7,8 @@ from django.contrib.auth import get_user_model
 from django.db.models.functions import Lower
 from django.db import DataError, IntegrityError, connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from campaign.changes import change_set
 from campaign.errors import CampaignConflict, CampaignError
@@ -68,7 +70,8 @@ def import_campaign(document: dict, user) -> Campaign:
     except (IntegrityError, DataError) as exc:  # the checks should have named it: say what the database said
         cause = getattr(exc.__cause__, "diag", None)
         rule = getattr(cause, "constraint_name", None) or str(exc).splitlines()[0]
-        raise TransferError({"detail": [f"The document breaks a rule of the database ({rule})."]}) from None
+        raise TransferError({"detail": [_("The document breaks a rule of the database (%(rule)s).") % {"rule": rule}]}
+                            ) from None
     named = importer.named
     # The record of whom the document named: what the importer may confirm invitations from.
     change_set(campaign=campaign, by=user).audit(
@@ -88,9 +91,9 @@ def _on_server(usernames) -> dict[str, str]:
     return {name: accounts[name.lower()] for name in usernames if name.lower() in accounts}
 
 
-#: What happened to each person an import names, as its page and the API say it.
-MEMBER, INVITED, NOT_INVITED, NOT_HERE = ("joined", "invited as player", "on this server, not invited",
-                                          "not on this server")
+#: What happened to each person an import names, as its page (translated there) and the API say it.
+MEMBER, INVITED, NOT_INVITED, NOT_HERE = (gettext_noop("joined"), gettext_noop("invited as player"),
+                                          gettext_noop("on this server, not invited"), gettext_noop("not on this server"))
 
 
 def import_report(campaign: Campaign) -> dict | None:
@@ -122,15 +125,16 @@ def import_invite(*, campaign: Campaign, by, usernames: list[str]) -> dict:
     confirmed them; the GM promotes whom they choose once they have joined."""
     report = import_report(campaign)
     if report is None:
-        raise CampaignConflict("This campaign was not imported: invite people from its settings.", field="usernames")
+        raise CampaignConflict(_("This campaign was not imported: invite people from its settings."), field="usernames")
     outcomes = {p["username"]: p["outcome"] for p in report["people"]}
     unknown = [name for name in usernames if name not in outcomes]
     if unknown:
-        raise CampaignError(f"Not named in the imported document: {', '.join(unknown)}.", field="usernames")
+        raise CampaignError(_("Not named in the imported document: %(names)s.") % {"names": ", ".join(unknown)},
+                            field="usernames")
     absent = [name for name in usernames if outcomes[name] == NOT_HERE]
     if absent:
-        raise CampaignError(f"Not on this server: {', '.join(absent)}; they cannot be invited by name.",
-                            field="usernames")
+        raise CampaignError(_("Not on this server: %(names)s; they cannot be invited by name.")
+                            % {"names": ", ".join(absent)}, field="usernames")
     chosen = [name for name in dict.fromkeys(usernames) if outcomes[name] == NOT_INVITED]
     if chosen:
         invitations_by_name(campaign=campaign, by=by, invited=[(name, Membership.Role.PLAYER) for name in chosen])

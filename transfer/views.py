@@ -6,6 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.permissions import access_campaign
@@ -28,22 +29,22 @@ def import_page(request):
     if not form.is_valid():
         for errors in form.errors.values():
             for message in errors:
-                messages.error(request, f"Import: {message}")
+                messages.error(request, _("Import: %(problem)s") % {"problem": message})
         return redirect(back)
     try:
         campaign = services.import_campaign(form.cleaned_data["document"], request.user)
     except TransferError as exc:
         problems = [(path, message) for path, found in exc.errors.items() for message in found]
         for path, message in problems[:SHOWN_PROBLEMS]:
-            messages.error(request, f"Import: {path}: {message}")
+            messages.error(request, _("Import: %(path)s: %(problem)s") % {"path": path, "problem": message})
         if len(problems) > SHOWN_PROBLEMS:
-            messages.error(request, f"Import: and {len(problems) - SHOWN_PROBLEMS} more problems. Nothing was "
-                                    "imported.")
+            messages.error(request, _("Import: and %(n)s more problems. Nothing was imported.")
+                           % {"n": len(problems) - SHOWN_PROBLEMS})
         return redirect(back)
     except DomainError as exc:  # the importer may not make campaigns yet
-        messages.error(request, f"Import: {exc.message}")
+        messages.error(request, _("Import: %(problem)s") % {"problem": exc.message})
         return redirect(back)
-    messages.success(request, f"Campaign “{campaign.name}” imported. You are its GM.")
+    messages.success(request, _("Campaign “%(name)s” imported. You are its GM.") % {"name": campaign.name})
     report = services.import_report(campaign)
     if report and report["people"]:  # the people it names: the GM confirms whom to invite
         return redirect("campaign-imported", campaign_id=campaign.pk)
@@ -57,7 +58,7 @@ def imported_page(request, campaign_id: int):
     invite as players (nobody is invited before)."""
     access = access_campaign(user=request.user, campaign_id=campaign_id, write=request.method == "POST")
     if not access.is_gm:
-        raise PermissionDenied("The import's people are the GM's to invite.")
+        raise PermissionDenied(_("The import's people are the GM's to invite."))
     report = services.import_report(access.campaign)
     error = ""
     if request.method == "POST":
@@ -68,7 +69,8 @@ def imported_page(request, campaign_id: int):
             error = exc.message
         else:
             chosen = request.POST.getlist("invite")
-            messages.success(request, f"Invited as players: {', '.join(chosen)}." if chosen else "Nobody invited.")
+            messages.success(request, _("Invited as players: %(names)s.") % {"names": ", ".join(chosen)} if chosen
+                             else _("Nobody invited."))
             return redirect("campaign-imported", campaign_id=access.campaign.pk)
     return render(request, "transfer/imported.html", {"campaign": access.campaign, "access": access,
                                                       "report": report, "error": error},

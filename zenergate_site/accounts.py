@@ -21,8 +21,9 @@ from django.dispatch import receiver
 from django.http import JsonResponse
 from django.shortcuts import redirect
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
@@ -115,7 +116,7 @@ class OneTimePasswordMiddleware:
             return None
         if request.path.startswith("/api/"):
             return JsonResponse({"errors": {"detail": [
-                "Choose your own password first: log in on the web and change the one-time password."]}},
+                _("Choose your own password first: log in on the web and change the one-time password.")]}},
                 status=403)
         return redirect(f"{reverse('password-change')}?next={request.get_full_path()}")
 
@@ -141,7 +142,7 @@ class AccountPasswordChangeView(PasswordChangeView):
         response = super().form_valid(form)
         _one_time_rows(self.request.user).delete()
         self.request.session.pop(MUST_CHANGE, None)
-        messages.success(self.request, "Your password is changed.")
+        messages.success(self.request, _("Your password is changed."))
         return response
 
 
@@ -215,7 +216,7 @@ class GuardedLoginView(LoginView):
 def logout_everywhere(request):
     user_logout_everywhere(user=request.user)
     logout(request)
-    messages.success(request, "You are logged out on every device, and your API token no longer works.")
+    messages.success(request, _("You are logged out on every device, and your API token no longer works."))
     return redirect("login")
 
 
@@ -232,7 +233,9 @@ class QueuedPasswordResetForm(PasswordResetForm):
             return
         domain = domain_override or (request.get_host() if request is not None else "localhost")
         email = self.cleaned_data["email"]
-        transaction.on_commit(lambda: send_password_reset.delay(email=email, domain=domain, use_https=use_https))
+        language = translation.get_language() or ""
+        transaction.on_commit(lambda: send_password_reset.delay(email=email, domain=domain, use_https=use_https,
+                                                                language=language))
 
 
 class QueuedPasswordResetView(PasswordResetView):

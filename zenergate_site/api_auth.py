@@ -3,6 +3,7 @@
 Tokens expire: see ``authentication.ExpiringTokenAuthentication``.
 """
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import exceptions, serializers, status
 from rest_framework.authtoken.serializers import AuthTokenSerializer
@@ -68,8 +69,8 @@ class ObtainTokenApi(APIView):
         data = GuardedAuthTokenSerializer(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         if accounts.has_one_time_password(data.validated_data["user"]):
-            raise exceptions.PermissionDenied("Choose your own password first: log in on the web and change the "
-                                              "one-time password.")
+            raise exceptions.PermissionDenied(_("Choose your own password first: log in on the web and change the "
+                                                "one-time password."))
         token = accounts.token_issue(user=data.validated_data["user"])
         return Response({"token": token.key})
 

@@ -13,6 +13,7 @@ from django.core.exceptions import (
 )
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, JsonResponse
+from django.utils.translation import gettext as _
 from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -41,7 +42,8 @@ def _as_list(value) -> list:
 
 
 def _too_large_message() -> str:
-    return f"The request body is too large; this server takes at most {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes."
+    return _("The request body is too large; this server takes at most %(limit)s bytes.") % {
+        "limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE}
 
 
 def _request_refusal(exc) -> tuple[int, str] | None:
@@ -49,7 +51,7 @@ def _request_refusal(exc) -> tuple[int, str] | None:
     if isinstance(exc, RequestDataTooBig):
         return status.HTTP_413_REQUEST_ENTITY_TOO_LARGE, _too_large_message()
     if isinstance(exc, TooManyFieldsSent | TooManyFilesSent):
-        return status.HTTP_400_BAD_REQUEST, "The request has too many fields."
+        return status.HTTP_400_BAD_REQUEST, _("The request has too many fields.")
     return None
 
 
@@ -93,4 +95,4 @@ def api_bad_request(request, exception=None):
         return defaults.bad_request(request, exception)
     if (refusal := _request_refusal(exception)) is not None:
         return _json_error(refusal[1], refusal[0])
-    return _json_error("Bad request.", status.HTTP_400_BAD_REQUEST)
+    return _json_error(_("Bad request."), status.HTTP_400_BAD_REQUEST)

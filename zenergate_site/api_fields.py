@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from .text import validate_name
@@ -19,7 +21,7 @@ MAX_ID = 2**63 - 1
 class WholeNumberField(serializers.IntegerField):
     """A JSON integer: not a string of digits, a float or a boolean."""
 
-    default_error_messages = {"invalid": "A whole number is required."}
+    default_error_messages = {"invalid": _("A whole number is required.")}
 
     def to_internal_value(self, data):
         if isinstance(data, bool) or not isinstance(data, int):
@@ -30,7 +32,7 @@ class WholeNumberField(serializers.IntegerField):
 class NumberField(serializers.FloatField):
     """A JSON number (whole or not): not a string of digits or a boolean."""
 
-    default_error_messages = {"invalid": "A number is required."}
+    default_error_messages = {"invalid": _("A number is required.")}
 
     def to_internal_value(self, data):
         if isinstance(data, bool) or not isinstance(data, (int, float)):
@@ -41,7 +43,7 @@ class NumberField(serializers.FloatField):
 class FlagField(serializers.BooleanField):
     """A JSON boolean: ``true`` or ``false``, nothing that merely looks like one."""
 
-    default_error_messages = {"invalid": "Must be true or false."}
+    default_error_messages = {"invalid": _("Must be true or false.")}
 
     def to_internal_value(self, data):
         if not isinstance(data, bool):
@@ -52,7 +54,7 @@ class FlagField(serializers.BooleanField):
 class TextField(serializers.CharField):
     """A JSON string (DRF's CharField turns numbers into text; NUL and lone surrogates it refuses)."""
 
-    default_error_messages = {"invalid": "Text is required."}
+    default_error_messages = {"invalid": _("Text is required.")}
 
     def to_internal_value(self, data):
         if not isinstance(data, str):
@@ -75,7 +77,7 @@ class StrictInput(serializers.Serializer):
         if isinstance(data, Mapping):
             unknown = sorted(str(key) for key in data if key not in self.fields)
             if unknown:
-                raise serializers.ValidationError({key: ["Unknown field."] for key in unknown})
+                raise serializers.ValidationError({key: [gettext("Unknown field.")] for key in unknown})
         return super().to_internal_value(data)
 
 

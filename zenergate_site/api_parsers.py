@@ -3,13 +3,15 @@
 from typing import NoReturn
 
 from django.conf import settings
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import exceptions, status
 from rest_framework.parsers import JSONParser
 
 
 class BodyTooLarge(exceptions.APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    default_detail = "The request body is too large."
+    default_detail = gettext_lazy("The request body is too large.")
     default_code = "too_large"
 
 
@@ -25,7 +27,8 @@ def refuse_oversized_body(request) -> None:
     except ValueError:
         length = 0
     if limit is not None and length > limit:
-        raise BodyTooLarge(f"The request body is {length} bytes; this server takes at most {limit}.")
+        raise BodyTooLarge(_("The request body is %(length)s bytes; this server takes at most %(limit)s.")
+                           % {"length": length, "limit": limit})
 
 
 def _lone_surrogate(text: str) -> str | None:
@@ -58,7 +61,7 @@ def _refuse_lone_surrogates(document) -> None:
 
 
 def _refuse(field: str | None, surrogate: str) -> NoReturn:
-    message = f"Surrogate characters are not allowed: U+{ord(surrogate):04X}."  # DRF's own words for a field
+    message = _("Surrogate characters are not allowed: U+%(code)s.") % {"code": f"{ord(surrogate):04X}"}  # DRF's words
     raise exceptions.ParseError({field or "detail": [message]})
 
 
@@ -73,6 +76,6 @@ class SafeJSONParser(JSONParser):
         try:
             document = super().parse(stream, media_type, parser_context)
         except RecursionError:
-            raise exceptions.ParseError("JSON parse error - the document is nested too deeply.") from None
+            raise exceptions.ParseError(_("JSON parse error - the document is nested too deeply.")) from None
         _refuse_lone_surrogates(document)
         return document

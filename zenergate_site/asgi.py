@@ -15,6 +15,7 @@ import django  # noqa: E402  (after the environment above: settings read it)
 from django.conf import settings  # noqa: E402
 from django.core.handlers.asgi import ASGIHandler  # noqa: E402
 from django.http import HttpResponse, HttpResponseServerError  # noqa: E402
+from django.utils.translation import gettext as _  # noqa: E402
 
 from zenergate_site.errors import is_database_unavailable  # noqa: E402
 
@@ -43,11 +44,11 @@ class Handler(ASGIHandler):
             response = await stream.door(request)
         except Exception as exc:
             if is_database_unavailable(exc):  # the browser's EventSource tries again by itself
-                response = HttpResponse("The server is busy. Try again in a moment.", status=503,
+                response = HttpResponse(_("The server is busy. Try again in a moment."), status=503,
                                         content_type="text/plain", headers={"Retry-After": "2"})
             else:
                 logger.exception("the stream failed to open")
-                response = HttpResponseServerError("Internal Server Error", content_type="text/plain")
+                response = HttpResponseServerError(_("Internal Server Error"), content_type="text/plain")
         response._handler_class = self.__class__
         return response
 

@@ -5,6 +5,7 @@ Kept apart from the views: DRF imports this module while ``rest_framework.views`
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 
@@ -17,6 +18,6 @@ class ExpiringTokenAuthentication(TokenAuthentication):
         expired_at = token.created + settings.TOKEN_TTL
         if expired_at <= timezone.now():
             raise exceptions.AuthenticationFailed(
-                f"This token expired on {expired_at:%Y-%m-%d %H:%M} UTC. Log in again for a new one: "
-                "POST /api/v1/auth/token/.")
+                _("This token expired on %(when)s UTC. Log in again for a new one: POST /api/v1/auth/token/.")
+                % {"when": f"{expired_at:%Y-%m-%d %H:%M}"})
         return user, token

@@ -17,6 +17,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.cache import caches
 from django.db import connections
+from django.utils.translation import gettext as _
 
 
 class BackupError(RuntimeError):
@@ -34,7 +35,7 @@ def pg_tool(name: str) -> Path:
     if os.environ.get("PG_BIN_DIR"):
         tool = Path(os.environ["PG_BIN_DIR"]) / name
         if not tool.exists():
-            raise BackupError(f"{tool} does not exist (PG_BIN_DIR)")
+            raise BackupError(_("%(tool)s does not exist (PG_BIN_DIR)") % {"tool": tool})
         return tool
     candidates = []
     if shutil.which(name):
@@ -48,8 +49,8 @@ def pg_tool(name: str) -> Path:
         if bundled.exists():
             candidates.append(bundled)
     if not candidates:
-        raise BackupError(f"{name} was not found: install PostgreSQL's client tools "
-                          "(Debian: postgresql-client) or set PG_BIN_DIR")
+        raise BackupError(_("%(name)s was not found: install PostgreSQL's client tools "
+                            "(Debian: postgresql-client) or set PG_BIN_DIR") % {"name": name})
     return max(candidates, key=_version)
 
 
@@ -68,9 +69,10 @@ def _libpq_env(alias: str) -> tuple[dict, str]:
 def _run(command: list[str], env: dict) -> None:
     result = subprocess.run(command, env=env, capture_output=True, text=True)
     if result.returncode != 0:
-        hint = "" if os.environ.get("DATABASE_URL") else (
-            "\nNo database is configured: start `make run` first (its database), or set DATABASE_URL.")
-        raise BackupError(f"{Path(command[0]).name} failed (exit {result.returncode}):\n{result.stderr.strip()}{hint}")
+        hint = "" if os.environ.get("DATABASE_URL") else "\n" + _(
+            "No database is configured: start `make run` first (its database), or set DATABASE_URL.")
+        failed = _("%(tool)s failed (exit %(code)s):") % {"tool": Path(command[0]).name, "code": result.returncode}
+        raise BackupError(f"{failed}\n{result.stderr.strip()}{hint}")
 
 
 def default_path(directory: Path) -> Path:
@@ -97,7 +99,7 @@ def restore(path: Path, *, alias: str = "default") -> None:
     (all of it or, on any error, nothing), then empty the cache: cached pages may show data
     newer than the backup's."""
     if not path.is_file():
-        raise BackupError(f"{path} is not a file")
+        raise BackupError(_("%(path)s is not a file") % {"path": path})
     env, name = _libpq_env(alias)
     connections[alias].close()  # ours would hold no lock, but it is not needed either
     _run([str(pg_tool("pg_restore")), "--clean", "--if-exists", "--no-owner", "--no-acl", "--single-transaction",

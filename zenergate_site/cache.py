@@ -20,6 +20,9 @@ import redis
 from django.conf import settings
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 
+#: Why a command was not sent: for the logs of the callers, which fail open and show it to no one.
+RESTING = "The cache did not answer a moment ago; not asking again yet."
+
 
 class Breaker:
     """When the cache stopped answering, and when to try it again."""
@@ -32,7 +35,7 @@ class Breaker:
         with self._lock:
             now = time.monotonic()
             if now < self.retry_at:
-                raise redis.ConnectionError("The cache did not answer a moment ago; not asking again yet.")
+                raise redis.ConnectionError(RESTING)
             if self.retry_at:
                 # One command tries again; the others keep failing fast until it answers.
                 self.retry_at = now + settings.CACHE_RETRY_SECONDS

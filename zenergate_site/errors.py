@@ -4,6 +4,8 @@ Each app raises its own subclass (``CampaignError``, ``CharacterError``, …) fr
 ``api_errors.exception_handler`` turns them into responses in one place.
 """
 
+from django.utils.translation import gettext as _
+
 
 class DomainError(Exception):
     """Bad input the rules or the app refuse: HTTP 400."""
@@ -35,7 +37,7 @@ class Busy(ConflictError):
     """A row the write needs stayed locked by another write past ``DB_LOCK_TIMEOUT_MS``: HTTP 409."""
 
     def __init__(self):
-        super().__init__("Someone else is changing this right now; nothing was changed. Try again in a moment.")
+        super().__init__(_("Someone else is changing this right now; nothing was changed. Try again in a moment."))
 
 
 def is_lock_timeout(exc: BaseException) -> bool:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
+from django.utils.translation import gettext, ngettext
 
 logger = logging.getLogger(__name__)
 
@@ -54,11 +55,17 @@ class Lockout:
     @property
     def message(self) -> str:
         minutes = math.ceil(self.seconds / 60)
-        wait = f"{minutes} minute{'s' if minutes != 1 else ''}"
-        whose = "for this account" if self.scope == ACCOUNT else "from your network address"
         if self.crowded:
-            return f"Too many log-ins at once {whose}. Try again in a few seconds."
-        return f"Too many failed log-ins {whose}. Try again in {wait}."
+            if self.scope == ACCOUNT:
+                return gettext("Too many log-ins at once for this account. Try again in a few seconds.")
+            return gettext("Too many log-ins at once from your network address. Try again in a few seconds.")
+        if self.scope == ACCOUNT:
+            return ngettext("Too many failed log-ins for this account. Try again in %(n)d minute.",
+                            "Too many failed log-ins for this account. Try again in %(n)d minutes.", minutes) % {
+                "n": minutes}
+        return ngettext("Too many failed log-ins from your network address. Try again in %(n)d minute.",
+                        "Too many failed log-ins from your network address. Try again in %(n)d minutes.", minutes) % {
+            "n": minutes}
 
 
 def client_address(request) -> str:

@@ -9,6 +9,7 @@ nginx's own JSON error pages under /api/.
 
 from django.conf import settings
 from django.http import HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
 
 API_PREFIX = "/api/"
 
@@ -27,9 +28,10 @@ class RequestLimitsMiddleware:
     def __call__(self, request):
         target = len(request.META.get("PATH_INFO", "")) + len(request.META.get("QUERY_STRING", ""))
         if target > settings.MAX_URL_LENGTH:
-            return _refusal(request, 414, f"The address is too long: at most {settings.MAX_URL_LENGTH} characters.")
+            return _refusal(request, 414, _("The address is too long: at most %(limit)s characters.")
+                            % {"limit": settings.MAX_URL_LENGTH})
         headers = sum(len(name) + len(str(value)) for name, value in request.META.items() if name.startswith("HTTP_"))
         if headers > settings.MAX_HEADER_BYTES:
-            return _refusal(request, 431, f"The request headers are too large: at most {settings.MAX_HEADER_BYTES} "
-                                          "bytes in all.")
+            return _refusal(request, 431, _("The request headers are too large: at most %(limit)s bytes in all.")
+                            % {"limit": settings.MAX_HEADER_BYTES})
         return self.get_response(request)

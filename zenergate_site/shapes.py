@@ -19,6 +19,7 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Length
 from django.utils.deconstruct import deconstructible
+from django.utils.translation import gettext as _
 
 # A text column's cap as a CHECK: ``Q(description__length__lte=5000)``.
 models.CharField.register_lookup(Length)
@@ -46,9 +47,9 @@ class Whole(Shape):
 
     def check(self, value, path: str) -> None:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise Wrong(path, "Expected a whole number.")
+            raise Wrong(path, _("Expected a whole number."))
         if not self.low <= value <= self.high:
-            raise Wrong(path, f"Must be from {self.low} to {self.high}.")
+            raise Wrong(path, _("Must be from %(low)s to %(high)s.") % {"low": self.low, "high": self.high})
 
     def validators(self) -> list:
         """The bounds as a number column's validators."""
@@ -66,15 +67,15 @@ class Text(Shape):
 
     def check(self, value, path: str) -> None:
         if not isinstance(value, str):
-            raise Wrong(path, "Expected text.")
+            raise Wrong(path, _("Expected text."))
         if len(value) > self.max_length:
-            raise Wrong(path, f"At most {self.max_length} characters.")
+            raise Wrong(path, _("At most %(n)s characters.") % {"n": self.max_length})
 
 
 class Flag(Shape):
     def check(self, value, path: str) -> None:
         if not isinstance(value, bool):
-            raise Wrong(path, "Expected true or false.")
+            raise Wrong(path, _("Expected true or false."))
 
 
 class Choice(Shape):
@@ -83,7 +84,7 @@ class Choice(Shape):
 
     def check(self, value, path: str) -> None:
         if isinstance(value, bool) or value not in self.values:
-            raise Wrong(path, f"Must be one of: {', '.join(map(str, self.values))}.")
+            raise Wrong(path, _("Must be one of: %(values)s.") % {"values": ", ".join(map(str, self.values))})
 
 
 class Nullable(Shape):
@@ -103,13 +104,13 @@ class Record(Shape):
 
     def check(self, value, path: str) -> None:
         if not isinstance(value, dict):
-            raise Wrong(path, "Expected an object.")
+            raise Wrong(path, _("Expected an object."))
         for name in value:
             if name not in self.fields:
-                raise Wrong(f"{path}.{str(name)[:40]}", "Unknown field.")
+                raise Wrong(f"{path}.{str(name)[:40]}", _("Unknown field."))
         for name in self.required:
             if name not in value:
-                raise Wrong(f"{path}.{name}", "This field is required.")
+                raise Wrong(f"{path}.{name}", _("This field is required."))
         for name, item in value.items():
             self.fields[name].check(item, f"{path}.{name}")
 
@@ -120,9 +121,9 @@ class ListOf(Shape):
 
     def check(self, value, path: str) -> None:
         if not isinstance(value, list):
-            raise Wrong(path, "Expected a list.")
+            raise Wrong(path, _("Expected a list."))
         if len(value) > self.max_items:
-            raise Wrong(path, f"At most {self.max_items} entries.")
+            raise Wrong(path, _("At most %(n)s entries.") % {"n": self.max_items})
         for index, item in enumerate(value):
             self.item.check(item, f"{path}[{index}]")
 
@@ -135,10 +136,10 @@ class MapOf(Shape):
 
     def check(self, value, path: str) -> None:
         if not isinstance(value, dict):
-            raise Wrong(path, "Expected an object.")
+            raise Wrong(path, _("Expected an object."))
         for key, item in value.items():
             if key not in self.keys:
-                raise Wrong(f"{path}.{str(key)[:40]}", f"Not one of: {', '.join(self.keys)}.")
+                raise Wrong(f"{path}.{str(key)[:40]}", _("Not one of: %(keys)s.") % {"keys": ", ".join(self.keys)})
             self.values.check(item, f"{path}.{key}")
 
 
@@ -154,7 +155,8 @@ class Custom(Shape):
         except Wrong:
             raise
         except (TypeError, ValueError, KeyError, AttributeError, ArithmeticError) as exc:
-            raise Wrong(path, f"Not {self.what}: {str(exc)[:200] or type(exc).__name__}.") from None
+            raise Wrong(path, _("Not %(what)s: %(why)s.") % {"what": self.what,
+                                                             "why": str(exc)[:200] or type(exc).__name__}) from None
 
 
 #: Every named shape, for the validators that migrations store by name.

@@ -11,6 +11,7 @@ from __future__ import annotations
 import unicodedata
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
 #: Explicit direction marks, embeddings, overrides and isolates (Unicode's Bidi_Control set).
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -32,10 +33,10 @@ def validate_name(value: str) -> None:
     """Refuse a name that carries a bidirectional control or shows nothing at all."""
     control = next((char for char in value if char in BIDI_CONTROLS), None)
     if control is not None:
-        raise ValidationError(f"A name cannot contain text-direction controls (U+{ord(control):04X}).",
-                              code="bidi_control")
+        raise ValidationError(_("A name cannot contain text-direction controls (U+%(code)s).")
+                              % {"code": f"{ord(control):04X}"}, code="bidi_control")
     if not any(is_visible(char) for char in value):
-        raise ValidationError("A name needs at least one visible character.", code="invisible")
+        raise ValidationError(_("A name needs at least one visible character."), code="invisible")
 
 
 def with_suffix(name: str, suffix: str, limit: int) -> str:

@@ -5,6 +5,9 @@ from django.contrib.auth import views as auth_views
 from django.http import HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.templatetags.static import static
 from django.urls import include, path
+from django.utils import translation
+from django.utils.html import escape
+from django.utils.translation import gettext as _
 from django.views.defaults import page_not_found, server_error
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
@@ -70,7 +73,7 @@ urlpatterns = [
 def not_found(request, exception=None):
     """A 404 speaks JSON under /api/ (same shape as every API error), HTML elsewhere."""
     if request.path.startswith("/api/"):
-        return JsonResponse({"errors": {"detail": ["Not found."]}}, status=404)
+        return JsonResponse({"errors": {"detail": [_("Not found.")]}}, status=404)
     return page_not_found(request, exception)
 
 
@@ -80,14 +83,16 @@ def server_failed(request):
     The database not answering (no connection to be had, too many clients, a restart) is no
     server fault but a moment's wait: 503 with Retry-After, nothing changed."""
     if is_database_unavailable(sys.exc_info()[1]):
-        message = "The server is busy and could not reach its database; nothing was changed. Try again in a moment."
+        message = _("The server is busy and could not reach its database; nothing was changed. Try again in a moment.")
+        busy = escape(_("Busy"))
         response = (JsonResponse({"errors": {"detail": [message]}}, status=503) if request.path.startswith("/api/")
-                    else HttpResponse(f'<!doctype html><html lang="en"><meta charset="utf-8"><title>Busy</title>'
-                                      f"<h1>Busy</h1><p>{message}</p></html>", status=503))
+                    else HttpResponse(f'<!doctype html><html lang="{escape(translation.get_language() or "en")}">'
+                                      f'<meta charset="utf-8"><title>{busy}</title>'
+                                      f"<h1>{busy}</h1><p>{escape(message)}</p></html>", status=503))
         response["Retry-After"] = "2"
         return response
     if request.path.startswith("/api/"):
-        return JsonResponse({"errors": {"detail": ["Server error."]}}, status=500)
+        return JsonResponse({"errors": {"detail": [_("Server error.")]}}, status=500)
     return server_error(request)
 
 

@@ -160,3 +160,28 @@ def test_one_time_passwords_stay_off_cookies_logs_and_the_session(personas, clie
         assert password not in caplog.text
     # The next view of the page shows neither.
     assert b'class="secret"' not in client.get(url).content
+
+
+def test_settings_page_says_what_the_sheets_of_each_rule_set_hold(personas, client):
+    """Under the rule set, the settings page says what that rule set's sheets hold: a sentence
+    of its own for each rule set (Success Check's skills, Edge and armour; ZeroSpace's plot
+    points), never one sentence for all of them."""
+    import html
+    import re
+
+    from rulebook.systems import SYSTEMS
+
+    campaign = personas["campaign"]
+    client.force_login(personas["gm"])
+    said = {}
+    for key in SYSTEMS:
+        services.campaign_update(campaign=campaign, by=personas["gm"], rule_set=key)
+        page = client.get(reverse("campaign-settings", args=[campaign.pk])).content.decode()
+        found = re.search(r'id="id_rule_set_helptext"[^>]*>(.*?)</div>', page, re.S)
+        assert found, f"no help under the rule set {key}"
+        said[key] = " ".join(html.unescape(found.group(1)).split())
+    assert len(set(said.values())) == len(SYSTEMS), said
+    assert all("follow it" in sentence for sentence in said.values())  # the roller and the feed, as before
+    assert all(word in said["success_check"] for word in ("skill", "Edge", "armour"))
+    assert "plot points" in said["zerospace"] and "Traits" in said["rocket_house"]
+    assert "Sheets are Zener Gate's" not in " ".join(said.values())

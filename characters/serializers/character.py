@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -51,7 +52,7 @@ class CharacterCreateIn(StrictInput):
     trades = TradesField(required=False)
     karma_swaps = KarmaSwapIn(many=True, required=False, max_length=40)
     override_reason = TextField(max_length=limits.OVERRIDE_REASON, required=False, default="",
-                                help_text="GM only: why a stat outside the campaign's stat dice stands.")
+                                help_text=_("GM only: why a stat outside the campaign's stat dice stands."))
 
 
 class CharacterPatchIn(StrictInput):
@@ -61,11 +62,11 @@ class CharacterPatchIn(StrictInput):
     karma_swaps = KarmaSwapIn(many=True, required=False, max_length=40)
     int_dice = int_dice_field(required=False)
     override_reason = TextField(max_length=limits.OVERRIDE_REASON, required=False, default="",
-                                help_text="GM only: why a stat outside the campaign's stat dice stands.")
+                                help_text=_("GM only: why a stat outside the campaign's stat dice stands."))
     gm_notes = TextField(max_length=limits.GM_NOTES, required=False, allow_blank=True, trim_whitespace=False,
-                         help_text="GM only.")
+                         help_text=_("GM only."))
     state = serializers.ChoiceField(choices=["active", "dead", "retired"], required=False,
-                                    help_text="GM only: mark an approved character dead or retired, or active again.")
+                                    help_text=_("GM only: mark an approved character dead or retired, or active again."))
 
 
 class ReturnIn(StrictInput):
@@ -80,7 +81,7 @@ class RevertIn(StrictInput):
 
     def validate(self, attrs):
         if ("history_id" in attrs) == ("at" in attrs):
-            raise serializers.ValidationError({"history_id": ["Give either history_id or at."]})
+            raise serializers.ValidationError({"history_id": [_("Give either history_id or at.")]})
         return attrs
 
 
@@ -113,7 +114,7 @@ class _CharacterBaseOut(serializers.Serializer):
     owner = serializers.CharField(source="owner.username")
     state = serializers.CharField()
     karma = serializers.IntegerField()
-    stats = serializers.SerializerMethodField(help_text="The 13 sheet values keyed STR … PERS (rolled DEX).")
+    stats = serializers.SerializerMethodField(help_text=_("The 13 sheet values keyed STR … PERS (rolled DEX)."))
     wounds = WoundsOut(source="*")
 
     @extend_schema_field(serializers.DictField(child=serializers.IntegerField()))
@@ -137,13 +138,13 @@ class CharacterSheetOut(_CharacterBaseOut):
     karma_swaps = KarmaSwapOut(many=True)
     stat_raises = serializers.DictField(child=serializers.IntegerField())
     int_dice = serializers.SerializerMethodField()
-    derived = serializers.SerializerMethodField(help_text="DEX (effective), INT, HP, SHK, END.")
+    derived = serializers.SerializerMethodField(help_text=_("DEX (effective), INT, HP, SHK, END."))
     derived_breakdown = serializers.SerializerMethodField()
-    derived_frozen = serializers.SerializerMethodField(help_text="True where the value was frozen at approval.")
+    derived_frozen = serializers.SerializerMethodField(help_text=_("True where the value was frozen at approval."))
     starting_karma = serializers.SerializerMethodField()
     starting_karma_breakdown = serializers.SerializerMethodField()
     budget = serializers.SerializerMethodField()
-    stat_checks = serializers.SerializerMethodField(help_text="4d6 stat checks, keyed STR … PERS.")
+    stat_checks = serializers.SerializerMethodField(help_text=_("4d6 stat checks, keyed STR … PERS."))
     disadvantage_rank_limit = serializers.SerializerMethodField()
     problems = serializers.SerializerMethodField()
     skills = SkillOut(many=True)
@@ -153,7 +154,8 @@ class CharacterSheetOut(_CharacterBaseOut):
     armour = ArmourOut(many=True)
     languages = LanguageOut(many=True)
     # Optional in the schema: players get the sheet without it.
-    gm_notes = serializers.CharField(required=False, help_text="Only for the campaign's GMs; left out for everyone else.")
+    gm_notes = serializers.CharField(required=False,
+                                     help_text=_("Only for the campaign's GMs; left out for everyone else."))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -213,9 +215,10 @@ class HistoryOut(serializers.Serializer):
     who = serializers.CharField(allow_null=True)
     what = serializers.CharField()
     history_id = serializers.IntegerField(allow_null=True,
-                                          help_text="A point the GM can revert the sheet to (null for line changes).")
-    changes = serializers.SerializerMethodField(help_text="What the change did: [field, old, new] each.")
-    can_revert = serializers.BooleanField(help_text="Whether reverting to this point can succeed.")
+                                          help_text=_("A point the GM can revert the sheet to (null for line "
+                                                      "changes)."))
+    changes = serializers.SerializerMethodField(help_text=_("What the change did: [field, old, new] each."))
+    can_revert = serializers.BooleanField(help_text=_("Whether reverting to this point can succeed."))
 
     def get_changes(self, obj) -> list[list]:
         return [[name, None if old is None else str(old), None if new is None else str(new)]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from rulebook.stats import PRIMARY_STATS
@@ -33,13 +35,15 @@ class TradesField(serializers.DictField):
         value = super().to_internal_value(data)
         unknown = sorted(key for key in value if key not in PRIMARY_STATS)
         if unknown:
-            raise serializers.ValidationError(f"Unknown stat(s): {', '.join(unknown)}; use {' '.join(PRIMARY_STATS)}.")
+            raise serializers.ValidationError(_("Unknown stat(s): %(unknown)s; use %(stats)s.")
+                                              % {"unknown": ", ".join(unknown), "stats": " ".join(PRIMARY_STATS)})
         return value
 
 
 def int_dice_field(**kwargs) -> serializers.ListField:
     return serializers.ListField(child=WholeNumberField(min_value=1, max_value=6), min_length=2, max_length=2,
-                                 help_text="The two INT dice rolled at generation: [+1d6, −1d6], each 1–6.",
+                                 help_text=gettext_lazy("The two INT dice rolled at generation: [+1d6, −1d6], "
+                                                        "each 1–6."),
                                  **kwargs)
 
 
@@ -80,7 +84,8 @@ class BudgetOut(serializers.Serializer):
     spent = serializers.IntegerField(allow_null=True)
     remaining = serializers.IntegerField(allow_null=True)
     overspent = serializers.BooleanField()
-    pending = serializers.IntegerField(help_text="Lines priced on a breadth the GM has not classified yet.")
+    pending = serializers.IntegerField(help_text=gettext_lazy("Lines priced on a breadth the GM has not classified "
+                                                              "yet."))
     lines = BudgetLineOut(many=True)
     debt_actions = serializers.ListField(child=serializers.CharField())
     problems = serializers.ListField(child=serializers.CharField())

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -33,8 +35,13 @@ from .common import STAT_CODES, BreakdownLineOut, breakdown_lines
 
 
 # --- Sheet lines: input ---------------------------------------------------------------------
+FATE_HELP = gettext_lazy("GM only: what the adventure did to it. consumed: used up, refunded all but 1 point of its "
+                         "cost; found: found this adventure and left behind, costs nothing; empty: on the sheet.")
+
+
 def _classified():
-    return FlagField(required=False, help_text="GM only: false marks the line as awaiting classification again.")
+    return FlagField(required=False,
+                     help_text=gettext_lazy("GM only: false marks the line as awaiting classification again."))
 
 
 class SkillIn(StrictInput):
@@ -48,14 +55,14 @@ class SkillIn(StrictInput):
 
 class DisadvantageIn(StrictInput):
     name = NameField(max_length=limits.LINE_NAME)
-    value = WholeNumberField(help_text="Breadth value: 1 specific, 2 narrow, 4 broad.")
+    value = WholeNumberField(help_text=gettext_lazy("Breadth value: 1 specific, 2 narrow, 4 broad."))
     ranks = WholeNumberField(min_value=1, max_value=20)
     affects = TextField(max_length=limits.DISADVANTAGE_AFFECTS, required=False, allow_blank=True)
     classified = _classified()
 
     def validate_value(self, value):
         if value not in (1, 2, 4):
-            raise serializers.ValidationError("The value is 1 (specific), 2 (narrow) or 4 (broad).")
+            raise serializers.ValidationError(_("The value is 1 (specific), 2 (narrow) or 4 (broad)."))
         return value
 
 
@@ -64,9 +71,7 @@ class EquipmentIn(StrictInput):
     breadth = serializers.ChoiceField(choices=GENERAL_BREADTH_CHOICES)
     ranks = WholeNumberField(min_value=1, max_value=10, required=False)
     notes = TextField(max_length=limits.EQUIPMENT_NOTES, required=False, allow_blank=True)
-    fate = serializers.ChoiceField(choices=FATE_CHOICES, required=False, help_text=(
-        "GM only: what the adventure did to it. consumed: used up, refunded all but 1 point of its cost; "
-        "found: found this adventure and left behind, costs nothing; empty: on the sheet."))
+    fate = serializers.ChoiceField(choices=FATE_CHOICES, required=False, help_text=FATE_HELP)
     classified = _classified()
 
 
@@ -79,14 +84,12 @@ class WeaponIn(StrictInput):
     melee = FlagField(required=False)
     reach_steps = WholeNumberField(min_value=0, max_value=100, required=False)
     skilled = FlagField(required=False)
-    skill = WholeNumberField(min_value=1, max_value=MAX_ID, required=False, allow_null=True, help_text=(
+    skill = WholeNumberField(min_value=1, max_value=MAX_ID, required=False, allow_null=True, help_text=gettext_lazy(
         "The id of the character's weapon skill that covers this weapon; null: none (the attack is unproficient). "
         "Left out of a new weapon: the weapon skill its name matches, if any."))
-    aiming = serializers.ChoiceField(choices=AIMING_CHOICES, required=False, help_text=(
+    aiming = serializers.ChoiceField(choices=AIMING_CHOICES, required=False, help_text=gettext_lazy(
         "How long aiming pays: pistol 2 s, rifle 10 s, sniper 10 min. Left out of a new weapon: from its name."))
-    fate = serializers.ChoiceField(choices=FATE_CHOICES, required=False, help_text=(
-        "GM only: what the adventure did to it. consumed: used up, refunded all but 1 point of its cost; "
-        "found: found this adventure and left behind, costs nothing; empty: on the sheet."))
+    fate = serializers.ChoiceField(choices=FATE_CHOICES, required=False, help_text=FATE_HELP)
     classified = _classified()
 
 
@@ -98,9 +101,7 @@ class ArmourIn(StrictInput):
     tech_shift = WholeNumberField(min_value=-5, max_value=3, required=False)
     worn = FlagField(required=False)
     skilled = FlagField(required=False)
-    fate = serializers.ChoiceField(choices=FATE_CHOICES, required=False, help_text=(
-        "GM only: what the adventure did to it. consumed: used up, refunded all but 1 point of its cost; "
-        "found: found this adventure and left behind, costs nothing; empty: on the sheet."))
+    fate = serializers.ChoiceField(choices=FATE_CHOICES, required=False, help_text=FATE_HELP)
     classified = _classified()
 
 
@@ -112,10 +113,12 @@ class LanguageIn(StrictInput):
     heard = WholeNumberField(min_value=0, max_value=3)
     written = WholeNumberField(min_value=0, max_value=3)
     read = WholeNumberField(min_value=0, max_value=3)
-    era_steps = WholeNumberField(min_value=0, max_value=50, required=False, help_text="GM only: era steps away.")
+    era_steps = WholeNumberField(min_value=0, max_value=50, required=False,
+                                 help_text=gettext_lazy("GM only: era steps away."))
     era_step_loss = serializers.DecimalField(max_digits=3, decimal_places=2, min_value=Decimal(0),
                                              max_value=Decimal("0.5"),
-                                             required=False, help_text="GM only: ranks each era step removes.")
+                                             required=False,
+                                             help_text=gettext_lazy("GM only: ranks each era step removes."))
 
 
 # --- Output: sheet lines --------------------------------------------------------------------
@@ -172,7 +175,7 @@ class EquipmentOut(_LineOut):
 
 
 class WeaponOut(_LineOut):
-    cost = serializers.SerializerMethodField(help_text="Skill points, from the equipment rules.")
+    cost = serializers.SerializerMethodField(help_text=gettext_lazy("Skill points, from the equipment rules."))
 
     class Meta:
         model = Weapon
@@ -184,7 +187,7 @@ class WeaponOut(_LineOut):
 
 
 class ArmourOut(_LineOut):
-    cost = serializers.SerializerMethodField(help_text="Skill points, from the equipment rules.")
+    cost = serializers.SerializerMethodField(help_text=gettext_lazy("Skill points, from the equipment rules."))
     rating = serializers.SerializerMethodField()
     effects = serializers.SerializerMethodField()
 

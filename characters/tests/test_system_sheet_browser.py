@@ -22,7 +22,7 @@ def test_a_player_reads_the_odds_and_spends_edge_on_a_phone(personas, page_for, 
     page = page_for(personas["player"], width=390, height=844)
     page.goto(f"{live_server.url}/system-sheets/{sheet.pk}/")
     row = page.locator(".check-lines li", has_text="Deception")
-    expect(row).to_contain_text("94.0 %")  # TN 20, +15: 002's "about 95 %"
+    expect(row).to_contain_text("94.0%")  # TN 20, +15: 002's "about 95 %"
     expect(page.locator("#pool-edge .big strong")).to_have_text("3")
     spend = page.get_by_role("button", name="Spend one")
     box = spend.bounding_box()

@@ -150,7 +150,7 @@ def test_the_page_shows_every_chance_and_spends_in_one_tap(personas, sheet):
     page = client.get(f"/system-sheets/{sheet.pk}/")
     assert page.status_code == 200
     html = page.content.decode()
-    assert "Deception" in html and "94.0 %" in html and "Edge" in html
+    assert "Deception" in html and "94.0%" in html and "Edge" in html
     tap = client.post(f"/system-sheets/{sheet.pk}/pools/", {"pool": "edge", "action": "spend", "use": "advantage",
                                                             "key": "page-tap"})
     client.post(f"/system-sheets/{sheet.pk}/pools/", {"pool": "edge", "action": "spend", "use": "advantage",
@@ -184,3 +184,54 @@ def test_the_party_page_offers_the_campaigns_sheet(personas, sheet):
     made = client.post(f"/campaigns/{sheet.campaign_id}/system-sheets/new/", {"name": "Wren"})
     assert made.status_code == 302
     assert SystemSheet.objects.get(name="Wren").owner.username == "other_player"
+
+
+def test_the_page_offers_a_resource_button_only_where_it_acts(personas, sheet, campaign):
+    """On a phone every button takes room: no "Spend one" at 0 (or 0 of 0), no rest or award on a
+    full pool; a spent point brings the GM's rests back."""
+    gm = Client()
+    gm.login(username="gm", password=PASSWORD)
+    full = gm.get(f"/system-sheets/{sheet.pk}/").content.decode()  # 3 of 3
+    assert "Spend one" in full
+    for refill in ("short_rest", "long_rest", "award"):
+        assert f'name="action" value="{refill}"' not in full, refill
+    none = system_sheets.system_sheet_create(campaign=campaign, owner=personas["player"], by=personas["player"],
+                                             name="Wren", numbers={"edge_max": 0})
+    player = Client()
+    player.login(username="player", password=PASSWORD)
+    for client in (gm, player):
+        html = client.get(f"/system-sheets/{none.pk}/").content.decode()  # 0 of 0
+        assert "Spend one" not in html and "None left to spend." in html
+        assert 'name="action" value="short_rest"' not in html and 'name="action" value="award"' not in html
+    for key in ("a", "b", "c"):
+        player.post(f"/system-sheets/{sheet.pk}/pools/", {"pool": "edge", "action": "spend", "key": key})
+    assert "Spend one" not in player.get(f"/system-sheets/{sheet.pk}/").content.decode()  # 0 of 3
+    empty = gm.get(f"/system-sheets/{sheet.pk}/").content.decode()
+    assert "Spend one" not in empty
+    assert 'name="action" value="short_rest"' in empty and 'name="action" value="long_rest"' in empty
+
+
+def test_a_spend_and_a_refill_say_what_they_did(personas, sheet):
+    player = Client()
+    player.login(username="player", password=PASSWORD)
+    spent = player.post(f"/system-sheets/{sheet.pk}/pools/", {"pool": "edge", "action": "spend", "use": "advantage",
+                                                              "key": "said"}, follow=True)
+    assert "Spent 1 Edge: 2 of 3 left." in spent.content.decode()
+    gm = Client()
+    gm.login(username="gm", password=PASSWORD)
+    rested = gm.post(f"/system-sheets/{sheet.pk}/pools/", {"pool": "edge", "action": "short_rest"}, follow=True)
+    assert "Short rest: gained 1 Edge, now 3 of 3." in rested.content.decode()
+
+
+def test_a_plot_point_spent_is_said_and_its_button_goes(personas):
+    """ZeroSpace: one plot point at the start, no maximum; spent, the page says so and offers no
+    second spend."""
+    campaign = campaign_services.campaign_update(campaign=personas["campaign"], by=personas["gm"], rule_set="zerospace")
+    soraya = system_sheets.system_sheet_create(campaign=campaign, owner=personas["player"], by=personas["player"],
+                                               name="Soraya")
+    player = Client()
+    player.login(username="player", password=PASSWORD)
+    spent = player.post(f"/system-sheets/{soraya.pk}/pools/", {"pool": "plot_points", "action": "spend",
+                                                               "use": "bonus die", "key": "pp"}, follow=True)
+    html = spent.content.decode()
+    assert "Spent 1 plot point: 0 left." in html and "Spend one" not in html

@@ -8,6 +8,9 @@ from dataclasses import dataclass, field
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from campaign.models import Campaign
 from rulebook import RulesError
@@ -37,15 +40,18 @@ from .wounds import live_context, panel_context, wound_bars
 
 State = Character.State
 SECTIONS = {  # kind → (title, one line)
-    "skills": ("Skills", "skill"),
-    "disadvantages": ("Disadvantages", "disadvantage"),
-    "equipment": ("Equipment", "equipment"),
-    "weapons": ("Weapons", "weapon"),
-    "armour": ("Armour", "armour"),
-    "languages": ("Languages", "language"),
+    "skills": (gettext_lazy("Skills"), gettext_lazy("skill")),
+    "disadvantages": (gettext_lazy("Disadvantages"), gettext_lazy("disadvantage")),
+    "equipment": (gettext_lazy("Equipment"), gettext_lazy("equipment")),
+    "weapons": (gettext_lazy("Weapons"), gettext_lazy("weapon")),
+    "armour": (gettext_lazy("Armour"), gettext_lazy("armour")),
+    "languages": (gettext_lazy("Languages"), gettext_lazy("language")),
 }
 BREADTH_LABELS = dict(Breadth.choices)
-VALUE_LABELS = {1: "Specific (1)", 2: "Narrow (2)", 4: "Broad (4)"}
+VALUE_LABELS = {1: gettext_lazy("Specific (1)"), 2: gettext_lazy("Narrow (2)"), 4: gettext_lazy("Broad (4)")}
+#: A language's aspects as the line's facts label them.
+ASPECT_LABELS = {"spoken": gettext_lazy("Spoken"), "heard": gettext_lazy("Heard"), "written": gettext_lazy("Written"),
+                 "read": gettext_lazy("Read")}
 
 
 # --- What the pages show ------------------------------------------------------------------
@@ -85,14 +91,16 @@ def try_rules(call, *args, **kwargs):
 
 def exact_odds(check) -> str:
     """Spell a check's chance out exactly: how many of the equally likely rolls succeed."""
-    return f"{check.successes:,} of {6 ** check.rolled_dice:,} rolls of {check.rolled_dice}d6 succeed"
+    return _("%(successes)s of %(rolls)s rolls of %(dice)sd6 succeed") % {
+        "successes": number_format(check.successes, force_grouping=True),
+        "rolls": number_format(6 ** check.rolled_dice, force_grouping=True), "dice": check.rolled_dice}
 
 
 def _with_fate(item, facts: list, cost: int | None) -> tuple[list, int | None]:
     """What the adventure did to a piece of equipment, and the cost that leaves on the sheet."""
     if not item.fate or cost is None:
         return facts, cost
-    return [*facts, ("After the adventure", FATE_NOTES[item.fate])], adventure_cost(cost, item.fate)
+    return [*facts, (_("After the adventure"), _(FATE_NOTES[item.fate]))], adventure_cost(cost, item.fate)
 
 
 def _facts(kind: str, item, character: Character, computed) -> tuple[list, int | None]:
@@ -101,48 +109,53 @@ def _facts(kind: str, item, character: Character, computed) -> tuple[list, int |
     if kind == "skills":
         cost = try_rules(skill_cost, item.breadth, item.ranks, max_ranks=cap)
         # "Skill Standards": what the ranks make the character at the table (and as an assistant).
-        facts = [("Breadth", BREADTH_LABELS.get(item.breadth, item.breadth)),
-                 ("Ranks", f"{item.ranks} ({SKILL_STANDARDS[min(max(item.ranks, 0), 3)].lower()})"),
-                 ("Stat", item.stat)]
+        standard = SKILL_STANDARDS[min(max(item.ranks, 0), 3)]
+        said = _(standard)
+        said = said.lower() if said == standard else said  # English in running text; German keeps its nouns
+        facts = [(_("Breadth"), BREADTH_LABELS.get(item.breadth, item.breadth)),
+                 (_("Ranks"), f"{item.ranks} ({said})"),
+                 (_("Stat"), item.stat)]
         if item.weapon_category:
-            facts.append(("Weapons", item.weapon_category))
+            facts.append((_("Weapons"), item.weapon_category))
         return facts, cost
     if kind == "disadvantages":
         points = try_rules(disadvantage_points, item.value, item.ranks)
-        facts = [("Breadth", VALUE_LABELS.get(item.value, item.value)), ("Ranks", item.ranks),
-                 ("Checks", f"{disadvantage_check_modifier(item.ranks):+d}"), ("Points", points)]
+        facts = [(_("Breadth"), VALUE_LABELS.get(item.value, item.value)), (_("Ranks"), item.ranks),
+                 (_("Checks"), f"{disadvantage_check_modifier(item.ranks):+d}"), (_("Points"), points)]
         if item.affects:
-            facts.append(("Affects", item.affects))
+            facts.append((_("Affects"), item.affects))
         return facts, None
     if kind == "equipment":
-        facts = [("Breadth", BREADTH_LABELS.get(item.breadth, item.breadth)), ("Ranks", item.ranks)]
+        facts = [(_("Breadth"), BREADTH_LABELS.get(item.breadth, item.breadth)), (_("Ranks"), item.ranks)]
         if item.notes:
-            facts.append(("Notes", item.notes))
+            facts.append((_("Notes"), item.notes))
         return _with_fate(item, facts, try_rules(skill_cost, item.breadth, item.ranks, max_ranks=cap))
     if kind == "weapons":
         priced = try_rules(weapon_cost, item.damage_points, item.rate_of_fire, item.extra_damage,
                       item.range_reduction_steps, item.skilled, melee=item.melee, reach_steps=item.reach_steps)
-        facts = [("Damage", priced.damage_description if priced else "—")]
+        facts = [(_("Damage"), priced.damage_description if priced else "—")]
         if item.melee:
-            facts.append(("Melee", f"reach {item.reach_steps} step{'s' if item.reach_steps != 1 else ''}"))
+            facts.append((_("Melee"), ngettext("reach %(n)s step", "reach %(n)s steps", item.reach_steps)
+                          % {"n": item.reach_steps}))
         elif priced:
-            facts.append(("Range index", f"{priced.effective_range_index}"
-                          + (f" (base {priced.base_range_index})" if item.range_reduction_steps else "")))
+            facts.append((_("Range index"), _("%(index)s (base %(base)s)") % {
+                "index": priced.effective_range_index, "base": priced.base_range_index}
+                if item.range_reduction_steps else f"{priced.effective_range_index}"))
         skill = next((s for s in character.skills.all() if s.pk == item.skill_id), None)
-        facts.append(("Skill", f"{skill.name} ({skill.ranks})" if skill else "none: unproficient"))
+        facts.append((_("Skill"), f"{skill.name} ({skill.ranks})" if skill else _("none: unproficient")))
         if not item.melee:
-            facts.append(("Aiming", item.get_aiming_display()))
+            facts.append((_("Aiming"), item.get_aiming_display()))
         if item.skilled:
-            facts.append(("Skilled", "cost halved"))
+            facts.append((_("Skilled"), _("cost halved")))
         return _with_fate(item, facts, computed.weapon_costs.get(item.pk))
     if kind == "armour":
         view = computed.armour.get(item.pk)
         effects = ", ".join(f"{k} {v:+d}" for k, v in view.effects.items() if v) if view else ""
-        facts = [("Hardness × cover", f"{item.hardness} × {item.coverage}/4"),
-                 ("Rating", view.rating if view else "—"), ("Stat effects", effects or "none")]
+        facts = [(_("Hardness × cover"), f"{item.hardness} × {item.coverage}/4"),
+                 (_("Rating"), view.rating if view else "—"), (_("Stat effects"), effects or _("none"))]
         if item.tech_shift:
-            facts.append(("Tech", f"{item.tech_shift:+d}"))
-        facts.append(("Worn", "yes" if item.worn else "no"))
+            facts.append((_("Tech"), f"{item.tech_shift:+d}"))
+        facts.append((_("Worn"), _("yes") if item.worn else _("no")))
         return _with_fate(item, facts, view.cost if view else None)
     # Each aspect with the target modifier a language roll at that rank takes (0 → −15 … 3 → ±0),
     # after the era distance the GM set: ranks as bought → ranks in this era.
@@ -150,21 +163,23 @@ def _facts(kind: str, item, character: Character, computed) -> tuple[list, int |
     here = held
     if item.era_steps and item.era_step_loss:
         here = try_rules(lambda: effective_ranks(held, [str(item.era_step_loss)] * item.era_steps).ranks) or held
-    facts = [(aspect.capitalize(), (f"{held[aspect]} → {here[aspect]}" if here[aspect] != held[aspect]
+    facts = [(ASPECT_LABELS.get(aspect, aspect.capitalize()), (f"{held[aspect]} → {here[aspect]}" if here[aspect] != held[aspect]
                                     else f"{held[aspect]}") + f" ({language_check_modifier(here[aspect]):+d})")
              for aspect in ASPECTS]
     if item.era_steps:
-        facts.append(("Era distance", f"{item.era_steps} step{'s' if item.era_steps != 1 else ''} × "
-                                      f"{item.era_step_loss:g}"))
+        facts.append((_("Era distance"), ngettext("%(n)s step × %(loss)s", "%(n)s steps × %(loss)s", item.era_steps)
+                      % {"n": item.era_steps, "loss": f"{item.era_step_loss:g}"}))
     if computed.languages is not None and item.pk in computed.languages.costs:
-        facts.append(("Language points", computed.languages.costs[item.pk]))
+        facts.append((_("Language points"), computed.languages.costs[item.pk]))
     immersion = try_rules(sheet_rules.immersion_view, item)
     if immersion is not None:
-        facts.append(("Immersion", immersion.text() + (f"; era gap {immersion.era_gap}" if immersion.era_gap else "")))
+        facts.append((_("Immersion"), _("%(progress)s; era gap %(gap)s") % {"progress": immersion.text(),
+                                                                              "gap": immersion.era_gap}
+                      if immersion.era_gap else immersion.text()))
     if item.native:
-        facts.insert(0, ("Native", "yes"))
+        facts.insert(0, (_("Native"), _("yes")))
     if item.era:
-        facts.insert(0, ("Era", item.era))
+        facts.insert(0, (_("Era"), item.era))
     return facts, None
 
 
@@ -234,13 +249,15 @@ def _vitals(character: Character, computed) -> dict | None:
 
 def _checklist(character: Character, computed) -> list[tuple[bool, str]]:
     """Return what the review shows as done or to do before submission and approval."""
-    rows = [(bool(character.skills.all()), "A profession: the first skill on the sheet")]
+    rows = [(bool(character.skills.all()), _("A profession: the first skill on the sheet"))]
     budget = computed.budget
     if budget is not None:
-        rows.append((not budget.overspent, f"Skill points: {budget.spent} spent of {budget.available}"))
+        rows.append((not budget.overspent, _("Skill points: %(spent)s spent of %(available)s")
+                     % {"spent": budget.spent, "available": budget.available}))
         pending = budget.pending
-        rows.append((not pending, f"{pending} line{'s' if pending != 1 else ''} awaiting the GM's classification"
-                     if pending else "Every line classified by the GM"))
+        rows.append((not pending, ngettext("%(n)s line awaiting the GM's classification",
+                                           "%(n)s lines awaiting the GM's classification", pending) % {"n": pending}
+                     if pending else _("Every line classified by the GM")))
     return rows
 
 
@@ -342,7 +359,7 @@ def page_url(page: str, character_id: int, anchor: str = "") -> str:
 
 def require_gm(access: CharacterAccess) -> None:
     if not access.is_gm:
-        raise PermissionDenied("Only the GM may do that.")
+        raise PermissionDenied(_("Only the GM may do that."))
 
 
 def error_status(exc: Exception) -> int:

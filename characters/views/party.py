@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from campaign.models import Campaign, Membership
@@ -54,7 +55,7 @@ def party_page(request, access, *, sheet_error: str = "", status: int = 200):
                "characters": party_characters(viewer=request.user, campaign=campaign),
                "system_sheets": list(selectors.system_sheet_list(campaign_id=campaign.pk)),
                "plays_other_system": campaign.rule_set != "zener",
-               "rule_set_name": get_system(campaign.rule_set).name, "sheet_error": sheet_error}
+               "rule_set_name": _(get_system(campaign.rule_set).name), "sheet_error": sheet_error}
     template = "characters/_party.html" if request.htmx else "characters/party.html"
     return render(request, template, context, status=status)
 
@@ -64,7 +65,7 @@ def party_page(request, access, *, sheet_error: str = "", status: int = 200):
 def character_new(request, campaign_id: int):
     access = access_campaign(user=request.user, campaign_id=campaign_id)
     if access.role not in (Membership.Role.GM, Membership.Role.PLAYER):
-        raise PermissionDenied("Viewers do not build characters.")
+        raise PermissionDenied(_("Viewers do not build characters."))
     campaign = access.campaign
     roll_mode = campaign.stat_entry == Campaign.StatEntry.ROLL
     status = 200
@@ -100,7 +101,8 @@ def character_new(request, campaign_id: int):
                 add_form_error(form, exc)
                 status = error_status(exc)
             else:
-                messages.success(request, f"{character.name} is a draft. Buy skills, then submit to the GM.")
+                messages.success(request, _("%(name)s is a draft. Buy skills, then submit to the GM.")
+                                 % {"name": character.name})
                 return redirect("character-build", character_id=character.pk)
         else:
             status = 400

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -79,6 +80,6 @@ class CharacterSheetPdfApi(APIView):
                               503: OpenApiResponse(description="This server cannot lay out PDFs (no Pango).")})
     def get(self, request, character_id: int):
         if request.query_params.get("format", "pdf") != "pdf":
-            raise exceptions.ValidationError({"format": ["The sheet comes as pdf only: leave format out or send "
-                                                         "format=pdf."]})
+            raise exceptions.ValidationError({"format": [_("The sheet comes as pdf only: leave format out or send "
+                                                           "format=pdf.")]})
         return _pdf_response(access_character(user=request.user, character_id=character_id), api=True)

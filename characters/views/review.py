@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -56,7 +57,7 @@ def character_submit(request, character_id: int):
         character = lifecycle.character_submit(character=access.character, by=request.user)
     except DomainError as exc:
         return _lifecycle_refused(request, access, action="submit", exc=exc, status=error_status(exc))
-    return _lifecycle_done(request, character_id, f"{character.name} is with the GM for approval.")
+    return _lifecycle_done(request, character_id, _("%(name)s is with the GM for approval.") % {"name": character.name})
 
 
 @login_required
@@ -68,7 +69,7 @@ def character_approve(request, character_id: int):
         character = lifecycle.character_approve(character=access.character, by=request.user)
     except DomainError as exc:
         return _lifecycle_refused(request, access, action="approve", exc=exc, status=error_status(exc))
-    return _lifecycle_done(request, character_id, f"{character.name} is approved and in play.")
+    return _lifecycle_done(request, character_id, _("%(name)s is approved and in play.") % {"name": character.name})
 
 
 def _gm_form_action(request, character_id: int, *, action: str, form_class, invalid: str, act, done):
@@ -91,20 +92,21 @@ def _gm_form_action(request, character_id: int, *, action: str, form_class, inva
 @require_POST
 def character_return(request, character_id: int):
     return _gm_form_action(
-        request, character_id, action="return", form_class=ReturnForm, invalid="Say what the player should change.",
+        request, character_id, action="return", form_class=ReturnForm, invalid=_("Say what the player should change."),
         act=lambda character, data: lifecycle.character_return(character=character, by=request.user,
                                                                comment=data["comment"]),
-        done=lambda character: f"{character.name} went back to its player with your comment.")
+        done=lambda character: _("%(name)s went back to its player with your comment.") % {"name": character.name})
 
 
 @login_required
 @require_POST
 def character_state(request, character_id: int):
     return _gm_form_action(
-        request, character_id, action="state", form_class=StateForm, invalid="Pick active, dead or retired.",
+        request, character_id, action="state", form_class=StateForm, invalid=_("Pick active, dead or retired."),
         act=lambda character, data: lifecycle.character_set_state(character=character, state=data["state"],
                                                                   by=request.user),
-        done=lambda character: f"{character.name} is now {character.get_state_display().lower()}.")
+        done=lambda character: _("%(name)s is now %(state)s.") % {"name": character.name,
+                                                                    "state": character.state_word()})
 
 
 @login_required
@@ -123,7 +125,7 @@ def character_notes(request, character_id: int):
             status = error_status(exc)
         else:
             if not request.htmx:
-                messages.success(request, "GM notes saved.")
+                messages.success(request, _("GM notes saved."))
                 return redirect(page_url(page_of(request), character_id, "gm-notes"))
             status, saved = 200, True
     if request.htmx:
@@ -153,9 +155,10 @@ def character_revert(request, character_id: int):
     form = RevertForm(request.POST)
     try:
         if not form.is_valid():
-            raise CharacterError("Pick a point in the sheet's history.", field="history_id")
+            raise CharacterError(_("Pick a point in the sheet's history."), field="history_id")
         lifecycle.character_revert(character=access.character, by=request.user, **form.service_data())
     except DomainError as exc:
         return _history_page(request, access, error=exc.message, status=error_status(exc))
-    messages.success(request, f"{access.character.name} is back as it was at that point. Karma was not touched.")
+    messages.success(request, _("%(name)s is back as it was at that point. Karma was not touched.")
+                     % {"name": access.character.name})
     return redirect("character-sheet", character_id=character_id)

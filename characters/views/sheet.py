@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign import pagecache
@@ -50,8 +51,8 @@ def character_build(request, character_id: int):
     standing = character_standing(user=request.user, character_id=character_id, write=True)
     if standing.state != State.DRAFT and not standing.is_gm:
         access = access_character(user=request.user, character_id=character_id, write=True)
-        messages.info(request, f"{access.character.name} is {access.character.get_state_display().lower()}: "
-                               "the sheet changes through Karma spends or the GM now.")
+        messages.info(request, _("%(name)s is %(state)s: the sheet changes through Karma spends or the GM now.")
+                      % {"name": access.character.name, "state": access.character.state_word()})
         return redirect("character-sheet", character_id=character_id)
     return pagecache.cached_page(
         request, name="build", object_id=standing.character_id, campaign_id=standing.campaign_id,
@@ -85,7 +86,7 @@ def stats_save(request, character_id: int):
                 form.add_error("name", exc.message)
         else:
             if not request.htmx:
-                messages.success(request, "Stats saved.")
+                messages.success(request, _("Stats saved."))
                 return redirect(page_url("build", character_id, "sec-stats"))
             return _partial(request, access, page="build", main="stats", also=("skills",))
     overrides = {"stats_form": form, "stats_error": error}
@@ -129,7 +130,7 @@ def stats_roll(request, character_id: int):
             return _partial(request, access, page="build", main="stats", status=status, overrides=overrides)
         return render_page(request, access, page="build", overrides=overrides, status=status)
     if not request.htmx:
-        messages.success(request, "Stats rolled; the roll is in the campaign log.")
+        messages.success(request, _("Stats rolled; the roll is in the campaign log."))
         return redirect(page_url("build", character_id, "sec-stats"))
     return _partial(request, access, page="build", main="stats", also=("skills",))
 
@@ -137,13 +138,13 @@ def stats_roll(request, character_id: int):
 # --- Sheet lines ---------------------------------------------------------------------------
 def _line_access(request, character_id: int, kind: str, item_id: int | None = None):
     if kind not in SECTIONS:
-        raise Http404("No such kind of line.")
+        raise Http404(_("No such kind of line."))
     access = access_character(user=request.user, character_id=character_id, write=True)
     item = None
     if item_id is not None:
         item = items.ITEM_KINDS[kind].model.objects.filter(pk=item_id, character_id=access.character.pk).first()
         if item is None:
-            raise Http404("No such line on this sheet.")
+            raise Http404(_("No such line on this sheet."))
         item.character = access.character
     return access, item
 
@@ -164,10 +165,10 @@ def _line_answer(request, access, kind: str, *, override: dict | None = None, st
 @require_POST
 def lines_classify(request, character_id: int, kind: str):
     """The GM classifies every line of a section awaiting it, with one button."""
-    access, _ = _line_access(request, character_id, kind)
+    access, _none = _line_access(request, character_id, kind)
     require_gm(access)
     if kind == "languages":
-        raise Http404("Languages are not classified.")
+        raise Http404(_("Languages are not classified."))
     pending = items.ITEM_KINDS[kind].model.objects.filter(character_id=access.character.pk, classified=False)
     forms = {line.pk: ClassifyForm(request.POST, kind=kind, prefix=f"classify-{kind}-{line.pk}")
              for line in pending.order_by("pk")}
@@ -190,7 +191,7 @@ def lines_classify(request, character_id: int, kind: str):
 @login_required
 @require_POST
 def line_add(request, character_id: int, kind: str):
-    access, _ = _line_access(request, character_id, kind)
+    access, _none = _line_access(request, character_id, kind)
     form = line_form(kind, request.POST, character=access.character)
     status = 400
     if form.is_valid():
@@ -209,7 +210,7 @@ def line_add(request, character_id: int, kind: str):
 @require_GET
 def line_new(request, character_id: int, kind: str):
     """A section's add form, loaded when its "+ Add" opens (or the page with it open, without htmx)."""
-    access, _ = _line_access(request, character_id, kind)
+    access, _none = _line_access(request, character_id, kind)
     page = "build" if request.GET.get("next") == "build" else "sheet"
     if not request.htmx:
         return redirect(page_url(page, character_id) + f"?add={kind}#sec-{kind}")
@@ -266,7 +267,7 @@ def line_classify(request, character_id: int, kind: str, item_id: int):
     access, item = _line_access(request, character_id, kind, item_id)
     require_gm(access)
     if kind == "languages":
-        raise Http404("Languages are not classified.")
+        raise Http404(_("Languages are not classified."))
     form = ClassifyForm(request.POST, kind=kind, prefix=f"classify-{kind}-{item.pk}")
     # The other lines' choices come along (hx-include) so that saving one keeps the rest.
     choices = {k: v for k, v in request.POST.items()

@@ -10,6 +10,8 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign.events import last_event_id
@@ -29,22 +31,23 @@ POINTS = {"min_value": -1000, "max_value": 1000, "initial": 0}
 
 
 class WoundForm(forms.Form):
-    trauma = forms.IntegerField(**POINTS)
-    shock = forms.IntegerField(**POINTS)
+    trauma = forms.IntegerField(label=gettext_lazy("Trauma"), **POINTS)
+    shock = forms.IntegerField(label=gettext_lazy("Shock"), **POINTS)
     end = forms.IntegerField(label="END", **POINTS)
     stat = forms.ChoiceField(choices=[("", "—")] + [(s, s) for s in WOUNDABLE_STATS], required=False,
-                             label="Stat damage to")
-    stat_points = forms.IntegerField(required=False, label="points", **POINTS)
-    activity = forms.ChoiceField(choices=[("", "—"), ("ordinary", "ordinary (1 END per half hour)"),
-                                          ("strenuous", "strenuous (4 END per hour)")], required=False,
-                                 label="END for activity")
-    minutes = forms.IntegerField(required=False, min_value=0, max_value=60 * 24 * 14, label="minutes of it")
+                             label=gettext_lazy("Stat damage to"))
+    stat_points = forms.IntegerField(required=False, label=gettext_lazy("points"), **POINTS)
+    activity = forms.ChoiceField(choices=[("", "—"), ("ordinary", gettext_lazy("ordinary (1 END per half hour)")),
+                                          ("strenuous", gettext_lazy("strenuous (4 END per hour)"))], required=False,
+                                 label=gettext_lazy("END for activity"))
+    minutes = forms.IntegerField(required=False, min_value=0, max_value=60 * 24 * 14,
+                                 label=gettext_lazy("minutes of it"))
     con_loss_points = forms.IntegerField(required=False, min_value=0, max_value=100,
-                                         label="Move long-term CON loss (points)")
+                                         label=gettext_lazy("Move long-term CON loss (points)"))
     con_loss_to = forms.ChoiceField(choices=[("", "—")] + [(s, s) for s in PRIMARY_STATS if s != "CON"],
-                                    required=False, label="to")
-    reason = forms.CharField(max_length=limits.WOUNDS_REASON, required=False,
-                             help_text="Negative numbers heal. The reason goes in the log.")
+                                    required=False, label=gettext_lazy("to"))
+    reason = forms.CharField(max_length=limits.WOUNDS_REASON, required=False, label=gettext_lazy("Reason"),
+                             help_text=gettext_lazy("Negative numbers heal. The reason goes in the log."))
 
     def stat_damage(self) -> dict:
         stat, points = self.cleaned_data.get("stat"), self.cleaned_data.get("stat_points") or 0
@@ -92,7 +95,7 @@ def wounds_panel(request, character_id: int):
 def wounds_record(request, character_id: int):
     access = access_character(user=request.user, character_id=character_id, write=True)
     if not access.is_gm:
-        raise PermissionDenied("Only the campaign's GM records wounds.")
+        raise PermissionDenied(_("Only the campaign's GM records wounds."))
     form = WoundForm(request.POST)
     status = 400
     if form.is_valid():
@@ -108,7 +111,7 @@ def wounds_record(request, character_id: int):
             status = exc.status_code
         else:
             if not request.htmx:
-                messages.success(request, "Wounds recorded.")
+                messages.success(request, _("Wounds recorded."))
                 return redirect(reverse("character-sheet", args=[character_id]) + "#wounds")
             form, status = None, 200
     character = Character.objects.select_related("campaign").get(pk=access.character.pk)

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q, Sum
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.permissions import access_campaign
@@ -62,7 +63,8 @@ def adventures(request, campaign_id: int):
         adventure = economy.adventure_start(campaign=access.campaign, by=request.user, **form.cleaned_data)
     except DomainError as exc:
         return _adventures_page(request, access, start_form=form, status=attach_error(form, exc))
-    messages.success(request, f"“{adventure.name}” has begun (base XP {adventure.base_xp}).")
+    messages.success(request, _("“%(name)s” has begun (base XP %(xp)s).")
+                     % {"name": adventure.name, "xp": adventure.base_xp})
     return redirect("campaign-adventures", campaign_id=campaign_id)
 
 
@@ -82,7 +84,7 @@ def token_add(request, adventure_id: int):
         economy.token_add(adventure=adventure, note=form.cleaned_data["note"], by=request.user)
     except DomainError as exc:
         return _adventures_page(request, access, token_form=form, status=attach_error(form, exc))
-    messages.success(request, "Bad-news token added: +1 XP for everyone at the close-out.")
+    messages.success(request, _("Bad-news token added: +1 XP for everyone at the close-out."))
     return redirect("campaign-adventures", campaign_id=adventure.campaign_id)
 
 
@@ -96,7 +98,7 @@ def token_void(request, adventure_id: int, token_id: int):
     except DomainError as exc:
         messages.error(request, exc.message)
         return _adventures_page(request, access, status=exc.status_code)
-    messages.success(request, f"Token voided: {token.note or 'bad news'} no longer counts.")
+    messages.success(request, _("Token voided: %(note)s no longer counts.") % {"note": token.note or _("bad news")})
     return redirect("campaign-adventures", campaign_id=adventure.campaign_id)
 
 
@@ -117,7 +119,7 @@ def campaign_awards(request, campaign_id: int):
     except DomainError as exc:
         return _adventures_page(request, access, award_form=form, status=attach_error(form, exc))
     names = ", ".join(f"{e.character.name} {e.amount:+d}" for e in entries)
-    messages.success(request, f"Karma awarded: {names}.")
+    messages.success(request, _("Karma awarded: %(names)s.") % {"names": names})
     return redirect("campaign-adventures", campaign_id=campaign_id)
 
 
@@ -141,7 +143,8 @@ def adventure_close(request, adventure_id: int):
             if request.method == "POST":
                 paid = economy.adventure_close(adventure=adventure, by=request.user, **args)
                 names = ", ".join(f"{r['name']} +{r['karma']}" for r in paid)
-                messages.success(request, f"“{adventure.name}” is closed and paid: {names or 'nobody to pay'}.")
+                messages.success(request, _("“%(name)s” is closed and paid: %(paid)s.")
+                                 % {"name": adventure.name, "paid": names or _("nobody to pay")})
                 return redirect("campaign-adventures", campaign_id=adventure.campaign_id)
             rows = economy.payout_preview(adventure=adventure, **args)
         except DomainError as exc:

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from characters import sheet as sheet_rules
@@ -18,6 +19,7 @@ from rulebook.karma import DELAY_TRANSITION_UPGRADES, karmic_starvation
 from zenergate_site.errors import DomainError
 
 from .. import services as economy
+from ..common import in_sentence
 from ..forms import (
     ComplicationForm,
     SpendForm,
@@ -47,6 +49,14 @@ def _complication_defaults(character) -> dict:
     return {"cause": Complication.Cause.DEBT, "form": Complication.Form.WORSEN, "ranks": 1}
 
 
+def _complications(character) -> list[Complication]:
+    """The five latest Complications, each with its form's words as they read inside a sentence."""
+    complications = list(character.complications.select_related("by")[:5])
+    for complication in complications:
+        complication.form_words = in_sentence(complication.get_form_display())
+    return complications
+
+
 def _karma_page(request, access, *, spend_form=None, complication_form=None, status=200):
     character = character_with_sheet(character_id=access.character.pk)
     flags = economy.karma_flags(character)
@@ -64,7 +74,7 @@ def _karma_page(request, access, *, spend_form=None, complication_form=None, sta
         "spend_form": spend_form,
         "complication_form": complication_form,
         "preview": _spend_preview(character, access.is_gm, spend_form) if spend_form is not None else None,
-        "complications": character.complications.select_related("by")[:5],
+        "complications": _complications(character),
     }
     return render(request, "campaign/karma.html", context, status=status)
 
@@ -90,10 +100,11 @@ def character_karma(request, character_id: int):
         shown = {"kind", "reason", "override", SpendForm.NEEDS.get(kind, ("kind",))[0]}
         return _karma_page(request, access, spend_form=form, status=attach_error(form, exc, aliases, shown))
     if created:
-        messages.success(request, f"{character.name} spent {-entry.amount} Karma: {entry.reason}. "
-                                  f"Balance {entry.balance_after}.")
+        messages.success(request, _("%(name)s spent %(amount)s Karma: %(reason)s. Balance %(balance)s.")
+                         % {"name": character.name, "amount": -entry.amount, "reason": entry.reason,
+                            "balance": entry.balance_after})
     else:
-        messages.info(request, "That spend was already posted (the form was sent twice); nothing more was spent.")
+        messages.info(request, _("That spend was already posted (the form was sent twice); nothing more was spent."))
     return redirect("character-karma", character_id=character.pk)
 
 
@@ -104,11 +115,11 @@ def _spend_preview(character, is_gm: bool, form: SpendForm) -> dict:
                                        "idempotency_key": "preview"})
     result = {"balance": character.karma}
     if character.state != Active:
-        return {**result, "refused": f"{character.name} is {character.get_state_display().lower()}: "
-                                     "Karma moves only once the GM has approved the sheet."}
+        return {**result, "refused": _("%(name)s is %(state)s: Karma moves only once the GM has approved the sheet.")
+                % {"name": character.name, "state": in_sentence(character.get_state_display())}}
     if not form.is_valid():
         errors = [e for name, errs in form.errors.items() if name != "idempotency_key" for e in errs]
-        return {**result, "refused": errors[0] if errors else "Fill in the form."}
+        return {**result, "refused": errors[0] if errors else _("Fill in the form.")}
     data, kind = form.cleaned_data, form.cleaned_data["kind"]
     params = {name: data.get(name) for name in ("amount", "stat", "disadvantage", "override", "cost", "time_index")
               if data.get(name) not in (None, "")}
@@ -137,7 +148,7 @@ def character_complication(request, character_id: int):
     """The GM records a Complication that settles Karmic Debt or Starvation."""
     access = access_character(user=request.user, character_id=character_id, write=True)
     if not access.is_gm:
-        raise PermissionDenied("Only the GM records Complications.")
+        raise PermissionDenied(_("Only the GM records Complications."))
     character = character_with_sheet(character_id=access.character.pk)
     form = ComplicationForm(request.POST, disadvantages=list(character.disadvantages.all()))
     if not form.is_valid():
@@ -150,5 +161,5 @@ def character_complication(request, character_id: int):
             worsen=data["worsen"], stat=data["stat"] or None)
     except DomainError as exc:
         return _karma_page(request, access, complication_form=form, status=attach_error(form, exc))
-    messages.success(request, f"Complication recorded for {character.name}.")
+    messages.success(request, _("Complication recorded for %(name)s.") % {"name": character.name})
     return redirect("character-karma", character_id=character.pk)

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaign import pagecache
@@ -77,7 +78,8 @@ def macguffins(request, campaign_id: int):
                                         target=data["target"], upgrade=data["upgrade"], by=request.user)
     except DomainError as exc:
         return _macguffins_page(request, access, create_form=form, status=attach_error(form, exc))
-    messages.success(request, f"Pool “{pool.name}” opened: target {pool.target} Karma.")
+    messages.success(request, _("Pool “%(name)s” opened: target %(target)s Karma.") % {"name": pool.name,
+                                                                                     "target": pool.target})
     return redirect("campaign-macguffins", campaign_id=campaign_id)
 
 
@@ -106,7 +108,7 @@ def macguffin_contribute(request, macguffin_id: int):
     if raw.isdigit():  # someone else's character: 403 (or 404 outside its campaign), before anything else
         access_character(user=request.user, character_id=raw, write=True)
     elif not _contributors_for(request.user, access):
-        raise PermissionDenied("Only players with an approved character (and the GM) can contribute.")
+        raise PermissionDenied(_("Only players with an approved character (and the GM) can contribute."))
     form = ContributionForm(request.POST, characters=_contributors_for(request.user, access),
                             auto_id=_pool_ids(pool.pk))
     if not form.is_valid():
@@ -119,7 +121,8 @@ def macguffin_contribute(request, macguffin_id: int):
     except DomainError as exc:
         return _macguffins_page(request, access, bound=(pool.pk, form), status=attach_error(form, exc))
     if created:
-        messages.success(request, f"{character.name} gave {-entry.amount} Karma to {pool.name}.")
+        messages.success(request, _("%(name)s gave %(amount)s Karma to %(pool)s.")
+                         % {"name": character.name, "amount": -entry.amount, "pool": pool.name})
     else:
-        messages.info(request, "That contribution was already posted; nothing more was given.")
+        messages.info(request, _("That contribution was already posted; nothing more was given."))
     return redirect("campaign-macguffins", campaign_id=pool.campaign_id)

@@ -26,7 +26,7 @@ def test_roll_a_skill_from_the_sheet_and_reroll_it_for_karma(personas, make_char
     expect(modifier).to_be_visible()
     expect(line.locator(".sheet-roll-odds")).to_contain_text("≤ 10 on 3d6")  # 2 ranks + ⌈12/2⌉ + 2
     modifier.fill("-2")
-    expect(line.locator(".sheet-roll-odds")).to_contain_text("≤ 8 on 3d6 · 25.9 %")
+    expect(line.locator(".sheet-roll-odds")).to_contain_text("≤ 8 on 3d6 · 25.9%")
     for n, face in enumerate(("6", "5", "6"), 1):
         line.get_by_label(f"Die {n} of 3").fill(face)
     line.get_by_role("button", name="Roll Stealth").click()

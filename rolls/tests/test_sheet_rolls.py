@@ -146,6 +146,15 @@ def test_the_sheet_offers_roll_to_its_player_and_the_gm_only(sheet, client, pers
         assert (f"{form_url}?line=skill%3A{sheet['stealth'].pk}" in page) is shown, persona
 
 
+def test_a_hopeless_stat_roll_says_less_than_a_hundredth_of_a_percent_not_an_exponent(sheet, client, personas):
+    # A stat check at −40 escalates to many dice: its chance once printed as "9.7e-27 %", and
+    # its exact fraction ran past a phone's card.
+    client.force_login(personas["player"])
+    form_url = reverse("sheet-roll-form", args=[sheet["character"].pk])
+    odds = client.get(form_url, {"line": "stat:AWA", "modifier": "-40", "part": "odds"}).content.decode()
+    assert "&lt; 0.01%" in odds and "e-" not in odds.replace("title", "")
+
+
 def test_the_roll_form_shows_the_odds_as_the_modifier_changes_and_rolls(sheet, client, personas):
     client.force_login(personas["player"])
     form_url = reverse("sheet-roll-form", args=[sheet["character"].pk])
@@ -153,7 +162,7 @@ def test_the_roll_form_shows_the_odds_as_the_modifier_changes_and_rolls(sheet, c
     form = client.get(form_url, {"line": line}).content.decode()
     assert "≤ <strong>10</strong> on 3d6" in form and 'name="idempotency_key"' in form
     odds = client.get(form_url, {"line": line, "modifier": "-2", "part": "odds"}).content.decode()
-    assert "≤ <strong>8</strong> on 3d6" in odds and "25.9 %" in odds
+    assert "≤ <strong>8</strong> on 3d6" in odds and "25.9%" in odds
     assert "whole number" in client.get(form_url, {"line": line, "modifier": "lots", "part": "odds"}).content.decode()
     result = client.post(reverse("sheet-roll", args=[sheet["character"].pk]),
                          {"line": line, "modifier": "0", "dice": ["6", "6", "5"], "idempotency_key": "p1"},

@@ -25,6 +25,7 @@ from rulebook.systems import (
     zerospace,
 )
 from rulebook.systems.base import Param, ParamError, RuleSet, SystemOdds, SystemRoll
+from rulebook.words import gettext as _
 
 SYSTEMS: dict[str, RuleSet] = {
     module.RULE_SET.key: module.RULE_SET
@@ -39,7 +40,8 @@ def get_system(key: str) -> RuleSet:
     try:
         return SYSTEMS[key]
     except (KeyError, TypeError):
-        raise ParamError("system", f"Unknown rule set {key!r}: use {', '.join(SYSTEMS)}.") from None
+        raise ParamError("system", _("Unknown rule set %(key)s: use %(keys)s.")
+                         % {"key": repr(key), "keys": ", ".join(SYSTEMS)}) from None
 
 
 def clear_caches() -> None:

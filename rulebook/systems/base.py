@@ -21,6 +21,7 @@ from types import MappingProxyType
 
 from rulebook import RulesError
 from rulebook.dice import EnteredDice
+from rulebook.words import gettext as _
 
 Breakdown = tuple[tuple[str, object], ...]
 Distribution = tuple[tuple[int, Fraction], ...]
@@ -49,6 +50,7 @@ class Param:
 
     ``default`` None makes the input required. ``choices``, when given, lists every value
     allowed (advantage −1/0/1, a ruling's readings); ``help`` says what each one means.
+    ``label`` and ``help`` are in English, marked for the catalogue: translated where shown.
     """
 
     name: str
@@ -71,24 +73,30 @@ class Param:
         False are refused, as are fractions, floats and anything else.
         """
         if isinstance(value, bool):
-            raise ParamError(self.name, f"{self.label} must be a whole number, not {value!r}.")
+            raise ParamError(self.name, self._not_whole(value))
         if isinstance(value, str):
             text = value.strip()
             if not _WHOLE_NUMBER.fullmatch(text):
-                raise ParamError(self.name, f"{self.label} must be a whole number, not {value!r}.")
+                raise ParamError(self.name, self._not_whole(value))
             value = int(text)
         try:
             number = operator.index(value)  # type: ignore[arg-type]
         except TypeError:
-            raise ParamError(self.name, f"{self.label} must be a whole number, not {value!r}.") from None
+            raise ParamError(self.name, self._not_whole(value)) from None
         if self.choices and number not in self.choices:
             allowed = ", ".join(str(choice) for choice in self.choices)
-            raise ParamError(self.name, f"{self.label} must be one of {allowed} (got {number}).")
+            raise ParamError(self.name, _("%(label)s must be one of %(allowed)s (got %(number)s).")
+                             % {"label": _(self.label), "allowed": allowed, "number": number})
         if self.minimum is not None and number < self.minimum:
-            raise ParamError(self.name, f"{self.label} must be at least {self.minimum} (got {number}).")
+            raise ParamError(self.name, _("%(label)s must be at least %(minimum)s (got %(number)s).")
+                             % {"label": _(self.label), "minimum": self.minimum, "number": number})
         if self.maximum is not None and number > self.maximum:
-            raise ParamError(self.name, f"{self.label} must be at most {self.maximum} (got {number}).")
+            raise ParamError(self.name, _("%(label)s must be at most %(maximum)s (got %(number)s).")
+                             % {"label": _(self.label), "maximum": self.maximum, "number": number})
         return number
+
+    def _not_whole(self, value: object) -> str:
+        return _("%(label)s must be a whole number, not %(value)s.") % {"label": _(self.label), "value": repr(value)}
 
 
 @dataclass(frozen=True)
@@ -133,7 +141,8 @@ class RuleSet:
 
     ``params`` are the inputs of one check; ``rulings`` are readings of the text a campaign
     may change, each with the default the app uses. Both are cleaned together, so a check is
-    asked for with the campaign's rulings merged into its inputs.
+    asked for with the campaign's rulings merged into its inputs. ``name`` and ``summary`` are
+    in English, marked for the catalogue: translated where shown.
     """
 
     key: str
@@ -170,17 +179,18 @@ class RuleSet:
                 out of range, or inconsistent with another field.
         """
         if not isinstance(raw, Mapping):
-            raise ParamError("__all__", "Give the inputs of the check as a set of named fields.")
+            raise ParamError("__all__", _("Give the inputs of the check as a set of named fields."))
         names = [param.name for param in self.fields]
         unknown = sorted(str(name) for name in raw if name not in names)
         if unknown:
-            raise ParamError(unknown[0], f"Unknown field {unknown[0]!r} for {self.name}: use {', '.join(names)}.")
+            raise ParamError(unknown[0], _("Unknown field %(field)s for %(system)s: use %(fields)s.")
+                             % {"field": repr(unknown[0]), "system": _(self.name), "fields": ", ".join(names)})
         cleaned: dict[str, int] = {}
         for param in self.fields:
             value = raw.get(param.name)
             if value is None or value == "":
                 if param.required:
-                    raise ParamError(param.name, f"{param.label} is required.")
+                    raise ParamError(param.name, _("%(label)s is required.") % {"label": _(param.label)})
                 cleaned[param.name] = param.default  # type: ignore[assignment]
             else:
                 cleaned[param.name] = param.coerce(value)
@@ -202,6 +212,15 @@ class RuleSet:
         if "rng" in params or ("dice" in params and "dice" not in {param.name for param in self.params}):
             raise TypeError("Pass rng and the entered dice positionally: roll(rng, dice, **inputs).")
         return self.roll_function(self.clean(params), rng, dice)  # type: ignore[misc]
+
+
+# --- Words ----------------------------------------------------------------------------------
+def language_key() -> str:
+    """A key that differs between the readers' languages, for the caches of odds: the odds carry
+    words (their breakdown, what the chart shows), made in the language of the request that first
+    asked, so each language keeps its own. The rulebook does not know the language; the
+    translation of a word every odds breakdown carries tells the languages apart."""
+    return _("chance of success")
 
 
 # --- Entered dice ---------------------------------------------------------------------------

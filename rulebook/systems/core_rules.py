@@ -46,8 +46,11 @@ from rulebook.systems.base import (
     dice_record,
     difference,
     frozen,
+    language_key,
     table_dice,
 )
+from rulebook.words import gettext as _
+from rulebook.words import gettext_noop
 
 SCORE_MIN, SCORE_MAX = 1, 10
 THRESHOLD_MIN, THRESHOLD_MAX = 1, 40
@@ -59,8 +62,10 @@ ES_DICE: dict[int, dict[int, int]] = {
     PAIRS: {1: 4, 2: 4, 3: 6, 4: 6, 5: 8, 6: 8, 7: 10, 8: 10, 9: 12, 10: 12},
     PLUS_THREE: {1: 4, 2: 6, 3: 6, 4: 8, 5: 8, 6: 10, 7: 10, 8: 12, 9: 12, 10: 12},
 }
-#: The named thresholds, easiest first; "average" is the text's 9.
-THRESHOLD_LEVELS = ("very easy", "easy", "average", "hard", "very hard", "extreme")
+#: The named thresholds, easiest first; "average" is the text's 9. Keys, in English, marked for the
+#: catalogue: translated where shown.
+THRESHOLD_LEVELS = (gettext_noop("very easy"), gettext_noop("easy"), gettext_noop("average"), gettext_noop("hard"),
+                    gettext_noop("very hard"), gettext_noop("extreme"))
 
 
 # --- The ES adjustment -----------------------------------------------------------------------
@@ -73,7 +78,7 @@ def es_die(es: int, es_dice: int = PAIRS) -> int:
 def es_adjustment(es: int, face: int) -> int:
     """Return the ES adjustment for a face: the face if at or below the ES, else ES − face (V.7)."""
     es = RULE_SET.param_named("es").coerce(es)
-    face = require_int(face, "The ES die", minimum=1)
+    face = require_int(face, gettext_noop("The ES die"), minimum=1)
     return face if face <= es else es - face
 
 
@@ -107,20 +112,23 @@ def check_odds(ks: int, us: int, es: int, threshold: int = AVERAGE_THRESHOLD, ot
 
 
 def _odds(p: dict) -> SystemOdds:
-    return _check_odds(p["ks"], p["us"], p["es"], p["threshold"], p["other"], p["es_dice"])
+    return _check_odds(p["ks"], p["us"], p["es"], p["threshold"], p["other"], p["es_dice"], language_key())
 
 
 @lru_cache(maxsize=ODDS_CACHE_SIZE)
-def _check_odds(ks: int, us: int, es: int, threshold: int, other: int, es_dice: int) -> SystemOdds:
+def _check_odds(ks: int, us: int, es: int, threshold: int, other: int, es_dice: int, language: str) -> SystemOdds:
+    """The odds, cached per language (``language_key``): they carry words."""
     base = ks + us + other
     distribution = as_distribution({base + adj: p for adj, p in _adjustments(es, es_dice).items()})
     success = frozenset(arc for arc, _ in distribution if arc > threshold)
     probability = chance(distribution, success)
     sides = ES_DICE[es_dice][es]
     return SystemOdds(probability, distribution, success, "ARC",
-                      (("KS", ks), ("US", us), (f"ES adjustment (d{sides})", f"{es - sides} to +{es}"),
-                       ("other adjustments", other), ("threshold (must beat)", threshold),
-                       ("chance of success", probability)))
+                      (("KS", ks), ("US", us),
+                       (_("ES adjustment (d%(sides)s)") % {"sides": sides},
+                        _("%(low)s to +%(high)s") % {"low": es - sides, "high": es}),
+                       (_("other adjustments"), other), (_("threshold (must beat)"), threshold),
+                       (_("chance of success"), probability)))
 
 
 def roll_check(ks: int, us: int, es: int, threshold: int = AVERAGE_THRESHOLD, other: int = 0, *,
@@ -145,8 +153,9 @@ def _roll(p: dict, rng: random.Random | None, dice: Sequence[int] | None) -> Sys
     arc = p["ks"] + p["us"] + adj + p["other"]
     return SystemRoll(
         faces=(face,), kept=(face,), total=arc, success=arc > p["threshold"],
-        breakdown=(("KS", p["ks"]), ("US", p["us"]), (f"ES die (d{sides})", face), ("ES adjustment", adj),
-                   ("other adjustments", p["other"]), ("ARC", arc), ("threshold (must beat)", p["threshold"])),
+        breakdown=(("KS", p["ks"]), ("US", p["us"]), (_("ES die (d%(sides)s)") % {"sides": sides}, face),
+                   (_("ES adjustment"), adj), (_("other adjustments"), p["other"]), ("ARC", arc),
+                   (_("threshold (must beat)"), p["threshold"])),
         details=frozen({"outcome": arc, "es_die": sides, "adjustment": adj, "threshold": p["threshold"],
                         "margin": arc - p["threshold"], "rolls": dice_record(roller)}),
         probability=odds.probability,
@@ -177,37 +186,38 @@ def opposed_odds(first: Performer, second: Performer, *, es_dice: int = PAIRS) -
 
     The distribution is the difference, first ARC − second ARC. Cached.
     """
-    return _opposed_odds(first, second, _es_dice(es_dice))
+    return _opposed_odds(first, second, _es_dice(es_dice), language_key())
 
 
 @lru_cache(maxsize=ODDS_CACHE_SIZE)
-def _opposed_odds(first: Performer, second: Performer, es_dice: int) -> SystemOdds:
+def _opposed_odds(first: Performer, second: Performer, es_dice: int, language: str) -> SystemOdds:
+    """The odds, cached per language (``language_key``): they carry words."""
     arcs = [{p.ks + p.us + p.other + adj: w for adj, w in _adjustments(p.es, es_dice).items()}
             for p in (first, second)]
     distribution = as_distribution(difference(arcs[0], arcs[1]))
     success = frozenset(d for d, _ in distribution if d > 0)
     probability = chance(distribution, success)
-    return SystemOdds(probability, distribution, success, "first ARC − second ARC",
-                      (("first KS + US + other", first.ks + first.us + first.other),
-                       ("first ES die", f"d{ES_DICE[es_dice][first.es]}"),
-                       ("second KS + US + other", second.ks + second.us + second.other),
-                       ("second ES die", f"d{ES_DICE[es_dice][second.es]}"),
-                       ("a tie", "fails"), ("chance of success", probability)))
+    return SystemOdds(probability, distribution, success, _("first ARC − second ARC"),
+                      ((_("first KS + US + other"), first.ks + first.us + first.other),
+                       (_("first ES die"), f"d{ES_DICE[es_dice][first.es]}"),
+                       (_("second KS + US + other"), second.ks + second.us + second.other),
+                       (_("second ES die"), f"d{ES_DICE[es_dice][second.es]}"),
+                       (_("a tie"), _("fails")), (_("chance of success"), probability)))
 
 
 def roll_opposed(first: Performer, second: Performer, *, es_dice: int = PAIRS, rng: random.Random | None = None,
                  dice: Sequence[int] | None = None) -> SystemRoll:
     """Roll an ARCO: the first side's ES die, then the second's. ``total`` is the first ARC."""
     es_dice = _es_dice(es_dice)
-    odds = _opposed_odds(first, second, es_dice)
+    odds = _opposed_odds(first, second, es_dice, language_key())
     roller = table_dice(dice, rng)
     faces = tuple(roller.randint(1, ES_DICE[es_dice][p.es]) for p in (first, second))
     roller.check_all_used()
     arcs = tuple(p.ks + p.us + p.other + es_adjustment(p.es, face) for p, face in zip((first, second), faces))
     return SystemRoll(
         faces=faces, kept=faces, total=arcs[0], success=arcs[0] > arcs[1],
-        breakdown=(("first ES die", faces[0]), ("first ARC", arcs[0]), ("second ES die", faces[1]),
-                   ("second ARC", arcs[1]), ("a tie", "fails")),
+        breakdown=((_("first ES die"), faces[0]), (_("first ARC"), arcs[0]), (_("second ES die"), faces[1]),
+                   (_("second ARC"), arcs[1]), (_("a tie"), _("fails"))),
         details=frozen({"outcome": arcs[0] - arcs[1], "first_arc": arcs[0], "second_arc": arcs[1],
                         "rolls": dice_record(roller)}),
         probability=odds.probability,
@@ -236,7 +246,7 @@ def reaction_check(som: int, rng: random.Random | None = None, dice: Sequence[in
     success = face <= som
     return SystemRoll(
         faces=(face,), kept=(face,), total=face, success=success,
-        breakdown=(("SOM", som), ("d10", face), ("result", "acts normally" if success else "loses the turn")),
+        breakdown=(("SOM", som), ("d10", face), (_("result"), _("acts normally") if success else _("loses the turn"))),
         details=frozen({"outcome": face, "loses_turn": not success, "rolls": dice_record(roller)}),
         probability=Fraction(som, 10),
     )
@@ -254,8 +264,9 @@ class Declarant:
     aware: bool = True
 
     def __post_init__(self) -> None:
-        for label, value in (("SOM", self.som), ("Empathy", self.empathy), ("Perception", self.perception)):
-            require_int(value, f"{self.name}: {label}", minimum=SCORE_MIN, maximum=SCORE_MAX)
+        for label, value in (("SOM", self.som), (gettext_noop("Empathy"), self.empathy),
+                             (gettext_noop("Perception"), self.perception)):
+            require_int(value, f"{self.name}: {_(label)}", minimum=SCORE_MIN, maximum=SCORE_MAX)
 
 
 @dataclass(frozen=True)
@@ -277,7 +288,7 @@ def declaration_order(declarants: Sequence[Declarant], rng: random.Random | None
     """
     names = [d.name for d in declarants]
     if len(set(names)) != len(names):
-        raise RulesError("Every character in the declaration order needs a distinct name.")
+        raise RulesError(_("Every character in the declaration order needs a distinct name."))
     roller = table_dice(dice, rng)
     aware = [d for d in declarants if d.aware]
     groups: dict[tuple[int, int, int], list[Declarant]] = {}
@@ -314,32 +325,37 @@ def actions_per_turn(es: int, *, actions_step: int = 5) -> int:
 def threshold_for(level: str, *, threshold_step: int = 3) -> int:
     """Return the threshold of a named complexity (V.8; only "average" 9 is in the text)."""
     if level not in THRESHOLD_LEVELS:
-        raise RulesError(f"Unknown complexity {level!r}: use {', '.join(THRESHOLD_LEVELS)}.")
+        raise RulesError(_("Unknown complexity %(level)s: use %(levels)s.")
+                         % {"level": repr(level), "levels": ", ".join(THRESHOLD_LEVELS)})
     step = RULE_SET.param_named("threshold_step").coerce(threshold_step)
     return AVERAGE_THRESHOLD + step * (THRESHOLD_LEVELS.index(level) - THRESHOLD_LEVELS.index("average"))
 
 
 RULE_SET = RuleSet(
     key="core_rules",
-    name="Core Rules (chapter V)",
+    name=gettext_noop("Core Rules (chapter V)"),
     params=(
-        Param("ks", "KS score", SCORE_MIN, SCORE_MAX, help="The key stat: the attribute the task leans on most (Control, to steer a vehicle)."),
-        Param("us", "US score", SCORE_MIN, SCORE_MAX, help="The second stat: the attribute that helps (Accuracy, when steering)."),
-        Param("es", "ES score", SCORE_MIN, SCORE_MAX, help="The skill's score; it picks the die."),
-        Param("threshold", "Threshold", THRESHOLD_MIN, THRESHOLD_MAX, default=AVERAGE_THRESHOLD,
-              help="The ARC must be higher; 9 is average."),
-        Param("other", "Other adjustments", -10, 10, default=0, help="+1 per advantage, −1 per disadvantage."),
+        Param("ks", gettext_noop("KS score"), SCORE_MIN, SCORE_MAX,
+              help=gettext_noop("The key stat: the attribute the task leans on most (Control, to steer a vehicle).")),
+        Param("us", gettext_noop("US score"), SCORE_MIN, SCORE_MAX,
+              help=gettext_noop("The second stat: the attribute that helps (Accuracy, when steering).")),
+        Param("es", gettext_noop("ES score"), SCORE_MIN, SCORE_MAX,
+              help=gettext_noop("The skill's score; it picks the die.")),
+        Param("threshold", gettext_noop("Threshold"), THRESHOLD_MIN, THRESHOLD_MAX, default=AVERAGE_THRESHOLD,
+              help=gettext_noop("The ARC must be higher; 9 is average.")),
+        Param("other", gettext_noop("Other adjustments"), -10, 10, default=0,
+              help=gettext_noop("+1 per advantage, −1 per disadvantage.")),
     ),
     rulings=(
-        Param("es_dice", "ES dice table", 0, 1, default=PAIRS, choices=(PAIRS, PLUS_THREE),
-              help="0: ES 1–2 d4, 3–4 d6, 5–6 d8, 7–8 d10, 9–10 d12; "
-                   "1: the smallest die with ES + 3 faces (ES 1 d4, 2–3 d6, 4–5 d8, 6–7 d10, 8–10 d12)."),
-        Param("threshold_step", "Threshold step", 2, 5, default=3,
-              help="The named thresholds lie this far apart around average 9."),
-        Param("actions_step", "ES per extra action", 2, 10, default=5,
-              help="One more action per turn for every this many points of ES."),
+        Param("es_dice", gettext_noop("ES dice table"), 0, 1, default=PAIRS, choices=(PAIRS, PLUS_THREE),
+              help=gettext_noop("0: ES 1–2 d4, 3–4 d6, 5–6 d8, 7–8 d10, 9–10 d12; 1: the smallest die with ES + 3 "
+                                "faces (ES 1 d4, 2–3 d6, 4–5 d8, 6–7 d10, 8–10 d12).")),
+        Param("threshold_step", gettext_noop("Threshold step"), 2, 5, default=3,
+              help=gettext_noop("The named thresholds lie this far apart around average 9.")),
+        Param("actions_step", gettext_noop("ES per extra action"), 2, 10, default=5,
+              help=gettext_noop("One more action per turn for every this many points of ES.")),
     ),
-    summary="ARC = KS + US + ES adjustment (+ other) must beat the threshold; a tie fails.",
+    summary=gettext_noop("ARC = KS + US + ES adjustment (+ other) must beat the threshold; a tie fails."),
     odds_function=_odds,
     roll_function=_roll,
 )

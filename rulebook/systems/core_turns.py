@@ -22,6 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from rulebook import RulesError
+from rulebook.words import gettext as _
+from rulebook.words import gettext_noop
 
 from . import core_rules
 
@@ -38,7 +40,9 @@ class DeclarationTurns:
     turn: int = 0
     position: int = -1
     sitting_out: set[str] = field(default_factory=set)  # this turn only
-    record: list[tuple[int, str, str]] = field(default_factory=list)  # (turn, name, what)
+    # (turn, name, what), stored with the fight: "what" stays in English (the fixed ones are marked
+    # for the catalogue, translated where shown).
+    record: list[tuple[int, str, str]] = field(default_factory=list)
 
     @classmethod
     def start(cls, declarants: Sequence[core_rules.Declarant], rng: random.Random | None = None,
@@ -59,7 +63,7 @@ class DeclarationTurns:
     def next_declaration(self) -> str:
         """Move to the next character who declares this turn, or open the next turn."""
         if not self.order:
-            raise RulesError("Nobody is left in the fight.")
+            raise RulesError(_("Nobody is left in the fight."))
         while True:
             self.position += 1
             if self.position >= len(self.order):
@@ -69,9 +73,9 @@ class DeclarationTurns:
                 continue
             name = self.order[self.position]
             if name in self.sitting_out:
-                self.record.append((self.turn, name, "sits the turn out"))
+                self.record.append((self.turn, name, gettext_noop("sits the turn out")))
                 continue
-            self.record.append((self.turn, name, "declares"))
+            self.record.append((self.turn, name, gettext_noop("declares")))
             return name
 
     def reaction(self, name: str, som: int, rng: random.Random | None = None,
@@ -89,7 +93,7 @@ class DeclarationTurns:
     def insert(self, name: str, som: int, empathy: int, perception: int) -> None:
         """Slot a newcomer into the established order (V.6), after everyone of equal or lower scores."""
         if name in self.order:
-            raise RulesError(f"{name} is already in the fight.")
+            raise RulesError(_("%(name)s is already in the fight.") % {"name": name})
         core_rules.Declarant(name, som, empathy, perception)  # checks the scores
         key = (som, empathy, perception)
         at = len(self.order)
@@ -113,7 +117,7 @@ class DeclarationTurns:
 
     def _known(self, name: str) -> None:
         if name not in self.order:
-            raise RulesError(f"{name} is not in this fight.")
+            raise RulesError(_("%(name)s is not in this fight.") % {"name": name})
 
     def to_state(self) -> dict:
         return {"order": list(self.order), "scores": {k: list(v) for k, v in self.scores.items()},

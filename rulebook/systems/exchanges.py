@@ -28,6 +28,8 @@ from fractions import Fraction
 
 from rulebook import RulesError
 from rulebook._numbers import require_int
+from rulebook.words import gettext as _
+from rulebook.words import gettext_noop
 
 from . import core_rules, rocket_house, success_check, zerospace
 from .base import Breakdown, SystemRoll, dice_record, table_dice
@@ -57,29 +59,43 @@ def condition_of(system: str, condition: Mapping | None, numbers: Mapping[str, i
 def standing(system: str, condition: Mapping, numbers: Mapping[str, int], *, damage_mode: int = 0) -> dict:
     """What the sheet and the tracker show of a condition: its lines, its state and its penalty.
 
-    ``damage_mode`` is Rocket House's ruling (wounds and Fatigue, wounds only, Fatigue only).
+    ``damage_mode`` is Rocket House's ruling (wounds and Fatigue, wounds only, Fatigue only). The
+    state and each line's label are keys, in English, marked for the catalogue and translated where
+    shown; a line's value and the penalty are in the reader's language.
     """
     condition = condition_of(system, condition, numbers)
     if system == "zerospace":
         base = zerospace.base_endurance(numbers.get("brawn", 0), numbers.get("presence", 0))
         current = min(condition["endurance"], base)
         penalty = zerospace.endurance_penalty_dice(base, current)
-        state = "defeated" if current == 0 and base else "fighting"
-        return {"lines": [("Endurance", f"{current} of {base}")], "state": state,
-                "penalty": "a penalty die on every action but talk" if penalty else ""}
+        state = gettext_noop("defeated") if current == 0 and base else gettext_noop("fighting")
+        return {"lines": [(gettext_noop("Endurance"), _of(current, base))], "state": state,
+                "penalty": _("a penalty die on every action but talk") if penalty else ""}
     if system == "success_check":
         health = numbers.get("health", 30)
-        state = "down" if condition["damage"] >= health else "fighting"
+        state = gettext_noop("down") if condition["damage"] >= health else gettext_noop("fighting")
         if state == "down" and condition["burned"]:
-            state = "saved by an Edge Burn"
-        return {"lines": [("Damage taken", f"{condition['damage']} of {health}")], "state": state, "penalty": ""}
+            state = gettext_noop("saved by an Edge Burn")
+        return {"lines": [(gettext_noop("Damage taken"), _of(condition["damage"], health))], "state": state,
+                "penalty": ""}
     if system == "rocket_house":
         return _rocket_house_standing(condition, numbers, damage_mode)
-    return {"lines": [], "state": "fighting", "penalty": ""}
+    return {"lines": [], "state": gettext_noop("fighting"), "penalty": ""}
 
 
-#: "Wounds Only": a serious wound knocks out in 10 minutes and kills in 15, an extreme one in 1 and 5.
-WOUNDS_ONLY_BLEEDING = {"serious": "out cold in 10 minutes, dead in 15", "extreme": "out cold in 1 minute, dead in 5"}
+def _of(current: int, full: int) -> str:
+    return _("%(current)s of %(full)s") % {"current": current, "full": full}
+
+
+def _wounds(names: list[str]) -> str:
+    """Wounds by name ("basic, serious"), in the reader's language; "none" for none."""
+    return ", ".join(_(name) for name in names) or _("none")
+
+
+#: "Wounds Only": a serious wound knocks out in 10 minutes and kills in 15, an extreme one in 1 and 5
+#: (marked for the catalogue: translated where shown).
+WOUNDS_ONLY_BLEEDING = {"serious": gettext_noop("out cold in 10 minutes, dead in 15"),
+                        "extreme": gettext_noop("out cold in 1 minute, dead in 5")}
 
 
 def _rocket_house_standing(condition: dict, numbers: Mapping[str, int], mode: int) -> dict:
@@ -89,31 +105,34 @@ def _rocket_house_standing(condition: dict, numbers: Mapping[str, int], mode: in
     full = rocket_house.fatigue_points(toughness)
     lines: list[tuple[str, str]] = []
     if mode != rocket_house.WOUNDS_ONLY:
-        lines.append(("Fatigue", f"{condition['fatigue']} of {full}"))
+        lines.append((gettext_noop("Fatigue"), _of(condition["fatigue"], full)))
     if mode != rocket_house.FATIGUE_ONLY:
-        lines.append(("Wounds", ", ".join(condition["wounds"]) or "none"))
+        lines.append((gettext_noop("Wounds"), _wounds(condition["wounds"])))
     if mode == rocket_house.WOUNDS_ONLY:
         worst = max((w for w in wounds if w.name in WOUNDS_ONLY_BLEEDING), key=lambda w: w.damage, default=None)
-        bleed = f"{WOUNDS_ONLY_BLEEDING[worst.name]} without first aid" if worst else ""
+        bleed = (_("%(bleeding)s without first aid") % {"bleeding": _(WOUNDS_ONLY_BLEEDING[worst.name])}
+                 if worst else "")
     elif mode == rocket_house.FATIGUE_ONLY:
         dying = condition["fatigue"] <= 0 < toughness + condition["fatigue"]
-        bleed = "1 Fatigue a minute until first aid" if dying else ""
+        bleed = _("1 Fatigue a minute until first aid") if dying else ""
     else:
         per_turn, per_minute = rocket_house.bleeding(wounds)
-        bleed = ", ".join(part for part in (f"{per_turn} a turn" if per_turn else "",
-                                            f"{per_minute} a minute" if per_minute else "") if part)
+        bleed = ", ".join(part for part in (_("%(fatigue)s a turn") % {"fatigue": per_turn} if per_turn else "",
+                                            _("%(fatigue)s a minute") % {"fatigue": per_minute} if per_minute else "")
+                          if part)
     if bleed and condition.get("bandaged"):
-        bleed = "stopped by first aid"
-    lines.append(("Bleeding", bleed or "none"))
+        bleed = _("stopped by first aid")
+    lines.append((gettext_noop("Bleeding"), bleed or _("none")))
     if condition["dead"]:
-        state = "dead"
+        state = gettext_noop("dead")
     elif mode == rocket_house.WOUNDS_ONLY:
-        state = "unconscious" if condition["unconscious"] else "fighting"
+        state = gettext_noop("unconscious") if condition["unconscious"] else gettext_noop("fighting")
     else:
         state = rocket_house.fatigue_state(condition["fatigue"], toughness)
         if state == "fighting" and condition["unconscious"]:
-            state = "unconscious"
-    return {"lines": lines, "state": state, "penalty": f"{penalty}% to every action" if penalty else ""}
+            state = gettext_noop("unconscious")
+    return {"lines": lines, "state": state,
+            "penalty": _("%(penalty)s%% to every action") % {"penalty": penalty} if penalty else ""}
 
 
 @dataclass(frozen=True)
@@ -122,7 +141,8 @@ class Blow:
 
     ``conditions`` maps a side (``"first"``, ``"second"``) to its new condition, for the sides
     it changed; ``spent`` the points each side used of each resource (``"first.edge"``,
-    ``"second.strength_effect"``…).
+    ``"second.strength_effect"``…). ``summary`` and ``public`` are stored in the fight's log as
+    they are, in English (not translated in this round); the breakdown is in the reader's language.
     """
 
     summary: str
@@ -140,7 +160,7 @@ def _faces(value: object, label: str) -> tuple[int, ...] | None:
         return None
     if not isinstance(value, (list, tuple)) or len(value) > 40 or any(
             isinstance(face, bool) or not isinstance(face, int) for face in value):
-        raise RulesError(f"{label}: give the faces as a list of whole numbers.")
+        raise RulesError(_("%(label)s: give the faces as a list of whole numbers.") % {"label": _(label)})
     return tuple(value)
 
 
@@ -162,15 +182,15 @@ def zerospace_attack(*, av: int, dv: int, bonus_dice: int = 0, defense_dice: int
     ``zerospace.roll_check``."""
     target = condition_of("zerospace", target, target_numbers)
     tired = tired_dice(attacker, attacker_numbers)
-    point = 1 if require_int(plot_point, "Plot point", minimum=0, maximum=1) else 0
-    bonus = require_int(bonus_dice, "Bonus dice", minimum=-5, maximum=5) + tired + point
+    point = 1 if require_int(plot_point, gettext_noop("Plot point"), minimum=0, maximum=1) else 0
+    bonus = require_int(bonus_dice, gettext_noop("Bonus dice"), minimum=-5, maximum=5) + tired + point
     roll = zerospace.roll_opposed(av, dv, bonus, defense_dice, bonus_dice_mode=bonus_dice_mode,
-                                  margin_of_success=margin_of_success, rng=rng, dice=_faces(dice, "Dice"))
+                                  margin_of_success=margin_of_success, rng=rng, dice=_faces(dice, gettext_noop("Dice")))
     lost = roll.details["endurance_damage"]
-    breakdown = roll.breakdown + ((("attacker's penalty die (Endurance below half)", tired),) if tired else ())
-    breakdown += (("a plot point's bonus die", 1),) if point else ()
+    breakdown = roll.breakdown + (((_("attacker's penalty die (Endurance below half)"), tired),) if tired else ())
+    breakdown += ((_("a plot point's bonus die"), 1),) if point else ()
     left = zerospace.lose_endurance(target["endurance"], lost)
-    breakdown += (("Endurance lost", lost), ("target's Endurance", left))
+    breakdown += ((_("Endurance lost"), lost), (_("target's Endurance"), left))
     summary = (f"hits for {lost} Endurance ({left} left{', defeated' if left == 0 else ''})" if roll.success
                else f"misses (margin {roll.details['margin']})")
     # A new loss: the half-hour's half may come back once more after this conflict.
@@ -204,23 +224,23 @@ def success_check_attack(*, bonus: int, tn: int, weapon_dice: int, modifier: int
     target's armour. Edge for Advantage is spent on the roll; Edge for damage only on a hit."""
     target = condition_of("success_check", target, target_numbers)
     check = success_check.roll_check(bonus, tn, advantage, edge_advantage, drop, advantage_drop=advantage_drop,
-                                     rng=rng, dice=_faces(check_dice, "The check's dice"))
+                                     rng=rng, dice=_faces(check_dice, gettext_noop("The check's dice")))
     spent = 1 if edge_advantage else 0
     breakdown = check.breakdown
     dice = check.details["rolls"]
     if not check.success:
         if damage_dice:
-            raise RulesError("The attack missed: there is no damage to roll.")
+            raise RulesError(_("The attack missed: there is no damage to roll."))
         return Blow(f"misses (margin {check.details['margin']})", breakdown, dice, {}, {"first.edge": spent},
                     check.probability)
     extra = success_check.attack_extra_dice(check.details["margin_of_success"], 1 if edge_damage else 0)
     damage = success_check.roll_damage(weapon_dice, modifier, pt, dr, extra, rng=rng,
-                                       dice=_faces(damage_dice, "The damage dice"))
+                                       dice=_faces(damage_dice, gettext_noop("The damage dice")))
     spent += 1 if edge_damage else 0
     taken = damage.details["taken"]
     total = target["damage"] + taken
     health = target_numbers.get("health", 30)
-    breakdown += ((("extra d6", extra),) + damage.breakdown + (("damage taken in all", f"{total} of {health}"),))
+    breakdown += (((_("extra d6"), extra),) + damage.breakdown + ((_("damage taken in all"), _of(total, health)),))
     summary = (f"hits for {damage.total}: " + (f"{taken} gets through" if damage.details["penetrated"]
                                                 else "the armour stops it")
                + (" and the target is down" if total >= health > target["damage"] else ""))
@@ -231,14 +251,15 @@ def success_check_attack(*, bonus: int, tn: int, weapon_dice: int, modifier: int
 # --- Rocket House: one opposed combat round, Fatigue and wounds -------------------------------------
 def _hurt(condition: dict, damage: int, toughness: int, less_lethal: bool, roller, mode: int
           ) -> tuple[dict, Breakdown, str]:
-    """Land one hit (003, "Damage"; "Optional Combat Approaches" by ``mode``)."""
+    """Land one hit (003, "Damage"; "Optional Combat Approaches" by ``mode``): the new condition, the
+    breakdown's lines (in the reader's language) and what the fight's log says (in English)."""
     if mode == rocket_house.FATIGUE_ONLY:  # no wounds, no Toughness check; 0 is out cold, −Toughness dead
         left = condition["fatigue"] - damage
         state = rocket_house.fatigue_state(left, toughness)
         condition = {**condition, "fatigue": left, "unconscious": state != "fighting", "dead": state == "dead"}
         said = f"{damage} Fatigue" + {"fighting": "", "unconscious": ": out cold, bleeding 1 a minute",
                                       "dead": ": dead"}[state]
-        return condition, (("Fatigue left", left), ("state", state)), said
+        return condition, ((_("Fatigue left"), left), (_("state"), _(state))), said
     if mode == rocket_house.WOUNDS_ONLY:  # the net Effect's band is the wound; Fatigue is not counted
         wound = rocket_house.wounds_only_wound(damage)
         if less_lethal and wound is not None and wound.fatal:
@@ -249,21 +270,21 @@ def _hurt(condition: dict, damage: int, toughness: int, less_lethal: bool, rolle
     else:
         hurt = rocket_house.take_damage(damage, condition["fatigue"], toughness, less_lethal=less_lethal)
     condition = {**condition, "fatigue": hurt.fatigue}
-    lines: Breakdown = (("Fatigue left", hurt.fatigue),) if mode != rocket_house.WOUNDS_ONLY else ()
+    lines: Breakdown = ((_("Fatigue left"), hurt.fatigue),) if mode != rocket_house.WOUNDS_ONLY else ()
     said = f"{damage} damage"
     if hurt.wound is not None:
         condition["wounds"] = [*condition["wounds"], hurt.wound.name]
         condition.pop("bandaged", None)  # a new wound bleeds until it is seen to
-        lines += (("wound", hurt.wound.name),)
+        lines += ((_("wound"), _(hurt.wound.name)),)
         said += f", {'an' if hurt.wound.name[0] in 'aeiou' else 'a'} {hurt.wound.name} wound"
     if hurt.state == "dead":
         condition["dead"] = True
-        return condition, lines + (("state", "dead"),), said + ": dead"
+        return condition, lines + ((_("state"), _("dead")),), said + ": dead"
     if hurt.toughness_check is not None:
         face = roller.randint(1, rocket_house.D100)
         stays = rocket_house.succeeds(face, hurt.toughness_check)
-        lines += (("Toughness check (Toughness + the wound's penalty)", hurt.toughness_check), ("rolled", face),
-                  ("stays conscious", "yes" if stays else "no"))
+        lines += ((_("Toughness check (Toughness + the wound's penalty)"), hurt.toughness_check), (_("rolled"), face),
+                  (_("stays conscious"), _("yes") if stays else _("no")))
         said += ", Toughness check " + ("made" if stays else "failed: out cold")
         if not stays:
             condition["unconscious"] = True
@@ -282,6 +303,10 @@ def _strikes(fighter: rocket_house.Fighter, round_: rocket_house.CombatRound, si
     return round_.mode == "exchange" and round_.winner == side
 
 
+#: The two sides of a round as a breakdown names them (marked for the catalogue: translated where shown).
+SIDE_NAMES = {"first": gettext_noop("first"), "second": gettext_noop("second")}
+
+
 def rocket_house_round(*, first: rocket_house.Fighter, second: rocket_house.Fighter, first_condition: Mapping,
                        second_condition: Mapping, first_numbers: Mapping, second_numbers: Mapping,
                        first_strength: int = 0, second_strength: int = 0, less_lethal: bool = False,
@@ -297,16 +322,17 @@ def rocket_house_round(*, first: rocket_house.Fighter, second: rocket_house.Figh
     Only", ``*_toughness`` are points of that side's Toughness armour, taken off the damage it
     takes and spent only when it takes some.
     """
-    damage_mode = require_int(damage_mode, "The damage mode", minimum=0, maximum=2)
+    damage_mode = require_int(damage_mode, gettext_noop("The damage mode"), minimum=0, maximum=2)
     first_condition = condition_of("rocket_house", first_condition, first_numbers)
     second_condition = condition_of("rocket_house", second_condition, second_numbers)
-    for label, condition in (("The first", first_condition), ("The second", second_condition)):
+    for side, condition in (("first", first_condition), ("second", second_condition)):
         if condition["dead"] or condition["unconscious"] or (
                 damage_mode != rocket_house.WOUNDS_ONLY and condition["fatigue"] <= 0):
-            raise RulesError(f"{label} fighter is out of the fight.")
+            raise RulesError(_("The first fighter is out of the fight.") if side == "first"
+                             else _("The second fighter is out of the fight."))
     if (first_toughness or second_toughness) and damage_mode != rocket_house.WOUNDS_ONLY:
-        raise RulesError("Toughness is armour only under the Wounds Only rule.")
-    roller = table_dice(_faces(dice, "Dice"), rng)
+        raise RulesError(_("Toughness is armour only under the Wounds Only rule."))
+    roller = table_dice(_faces(dice, gettext_noop("Dice")), rng)
     round_ = rocket_house.resolve_combat(first, second, roller.randint(1, rocket_house.D100),
                                          roller.randint(1, rocket_house.D100), effect_tie=effect_tie)
     odds = rocket_house.combat_odds(first, second, effect_tie=effect_tie)
@@ -314,23 +340,26 @@ def rocket_house_round(*, first: rocket_house.Fighter, second: rocket_house.Figh
     damage = {"first": round_.damage_to_first, "second": round_.damage_to_second}
     for side, fighter, strength, number in (("first", first, first_strength, 1),
                                             ("second", second, second_strength, 2)):
-        strength = require_int(strength, "Strength Effect", minimum=0, maximum=20)
+        strength = require_int(strength, gettext_noop("Strength Effect"), minimum=0, maximum=20)
         if strength and _strikes(fighter, round_, number):
             other = "second" if side == "first" else "first"
             damage[other] += strength
             spent[f"{side}.strength_effect"] = strength
-            breakdown += ((f"{side}'s Strength Effect", strength),)
+            breakdown += ((_("first's Strength Effect") if side == "first" else _("second's Strength Effect"),
+                           strength),)
     for side, condition, numbers, armour in (("first", first_condition, first_numbers, first_toughness),
                                              ("second", second_condition, second_numbers, second_toughness)):
-        armour = min(require_int(armour, "Toughness armour", minimum=0, maximum=20), damage[side])
+        armour = min(require_int(armour, gettext_noop("Toughness armour"), minimum=0, maximum=20), damage[side])
         if armour:
             damage[side] -= armour
             spent[f"{side}.toughness_armour"] = armour
-            breakdown += ((f"{side}'s Toughness armour", -armour),)
+            breakdown += ((_("first's Toughness armour") if side == "first" else _("second's Toughness armour"),
+                           -armour),)
         if damage[side]:
             conditions[side], lines, text = _hurt(condition, damage[side], numbers.get("toughness", 50),
                                                   less_lethal, roller, damage_mode)
-            breakdown += tuple((f"{side}: {label}", value) for label, value in lines)
+            said_side = _(SIDE_NAMES[side])
+            breakdown += tuple((f"{said_side}: {label}", value) for label, value in lines)
             said.append(f"{names[0] if side == 'first' else names[1]} takes {text}")
     roller.check_all_used()
     if not said:
@@ -361,7 +390,7 @@ def bleed(condition: Mapping | None, numbers: Mapping[str, int], *, seconds: int
     toughness = numbers.get("toughness", 50)
     wounds = [rocket_house.WOUNDS_BY_NAME[name] for name in condition["wounds"]]
     before = condition.get("bled_seconds", 0)
-    after = before + require_int(seconds, "Seconds", minimum=0)
+    after = before + require_int(seconds, gettext_noop("Seconds"), minimum=0)
     if damage_mode == rocket_house.WOUNDS_ONLY:
         worst = max((w for w in wounds if w.name in WOUNDS_ONLY_CLOCK), key=lambda w: w.damage, default=None)
         if worst is None:
@@ -398,8 +427,8 @@ def first_aid(condition: Mapping | None, numbers: Mapping[str, int], *, skill: i
     condition = condition_of("rocket_house", condition, numbers)
     wounds = [rocket_house.WOUNDS_BY_NAME[name] for name in condition["wounds"]]
     penalty = 0 if damage_mode == rocket_house.FATIGUE_ONLY else rocket_house.wound_penalty(wounds)
-    roll = rocket_house.roll_check(require_int(skill, "First Aid", minimum=0, maximum=rocket_house.TRAIT_MAX),
-                                   modifier=penalty, rng=rng, dice=_faces(dice, "Dice"))
+    skill = require_int(skill, gettext_noop("First Aid"), minimum=0, maximum=rocket_house.TRAIT_MAX)
+    roll = rocket_house.roll_check(skill, modifier=penalty, rng=rng, dice=_faces(dice, gettext_noop("Dice")))
     if roll.success:
         condition = {**condition, "bandaged": True}
     return condition, roll
@@ -416,7 +445,8 @@ LONG_REST_HOURS = 8
 
 @dataclass(frozen=True)
 class Recovery:
-    """What a downtime does to one sheet: its new condition and resources, and what it says."""
+    """What a downtime does to one sheet: its new condition and resources, and what it says (in the
+    reader's language)."""
 
     condition: dict
     pools: dict
@@ -453,7 +483,7 @@ def recover(system: str, condition: Mapping | None, pools: Mapping[str, int], nu
       of sleep a day), up to the Toughness's Fatigue; each wound one level lighter per full week;
       the dead stay dead.
     """
-    hours = require_int(hours, "Hours", minimum=0)
+    hours = require_int(hours, gettext_noop("Hours"), minimum=0)
     condition = condition_of(system, condition, numbers)
     pools = dict(pools)
     lines: list[str] = []
@@ -461,24 +491,27 @@ def recover(system: str, condition: Mapping | None, pools: Mapping[str, int], nu
         base = zerospace.base_endurance(numbers.get("brawn", 0), numbers.get("presence", 0))
         current = min(condition["endurance"], base)
         if rest in ("comfortable", "rough") and hours >= SLEEP_HOURS_A_DAY:  # a night's sleep: all of it
-            current, how = base, "a night's sleep"
+            current, how = base, _("a night's sleep")
             condition.pop(HALF_BACK, None)
         elif hours and rest != "none" and not condition.get(HALF_BACK):  # half an hour's rest: half, once
-            current, how = zerospace.rest_endurance(base, current), "half an hour's rest: half the loss"
+            current, how = zerospace.rest_endurance(base, current), _("half an hour's rest: half the loss")
             condition[HALF_BACK] = True
         else:
             how = ""
         if current != condition["endurance"]:
-            lines.append(f"Endurance {condition['endurance']} → {current} of {base} ({how})")
+            lines.append(_("Endurance %(before)s → %(after)s of %(full)s (%(how)s)")
+                         % {"before": condition["endurance"], "after": current, "full": base, "how": how})
         elif current < base and hours and rest != "none":
-            lines.append(f"Endurance stays {current} of {base}: the half-hour's half is spent; "
-                         "the rest comes back with a night's sleep")
+            lines.append(_("Endurance stays %(current)s of %(full)s: the half-hour's half is spent; the rest comes "
+                           "back with a night's sleep") % {"current": current, "full": base})
         condition["endurance"] = current
     elif system == "success_check":
         maximum, edge = numbers.get("edge_max", 0), int(pools.get("edge", 0))
         after = success_check.edge_rest(min(edge, maximum), maximum, long=hours >= LONG_REST_HOURS) if hours else edge
         if after != edge:
-            lines.append(f"Edge {edge} → {after} of {maximum} ({'long' if hours >= LONG_REST_HOURS else 'short'} rest)")
+            said = {"before": edge, "after": after, "full": maximum}
+            lines.append((_("Edge %(before)s → %(after)s of %(full)s (long rest)") if hours >= LONG_REST_HOURS
+                          else _("Edge %(before)s → %(after)s of %(full)s (short rest)")) % said)
         pools["edge"] = after
     elif system == "rocket_house" and not condition["dead"]:
         toughness = numbers.get("toughness", 50)
@@ -488,13 +521,15 @@ def recover(system: str, condition: Mapping | None, pools: Mapping[str, int], nu
         full = rocket_house.fatigue_points(toughness)
         fatigue = max(condition["fatigue"], min(full, condition["fatigue"] + gained))
         if fatigue != condition["fatigue"]:
-            lines.append(f"Fatigue {condition['fatigue']} → {fatigue} of {full}")
+            lines.append(_("Fatigue %(before)s → %(after)s of %(full)s")
+                         % {"before": condition["fatigue"], "after": fatigue, "full": full})
         wounds = [rocket_house.WOUNDS_BY_NAME[name] for name in condition["wounds"]]
-        for _ in range(hours // WOUND_LEVEL_HOURS):
+        for _week in range(hours // WOUND_LEVEL_HOURS):
             wounds = [lighter for lighter in (rocket_house.heal_wound(w) for w in wounds) if lighter is not None]
         healed = [w.name for w in wounds]
         if healed != condition["wounds"]:
-            lines.append(f"wounds {', '.join(condition['wounds'])} → {', '.join(healed) or 'none'}")
+            lines.append(_("wounds %(before)s → %(after)s")
+                         % {"before": ", ".join(_(name) for name in condition["wounds"]), "after": _wounds(healed)})
         condition = {**condition, "fatigue": fatigue, "wounds": healed,
                      "unconscious": condition["unconscious"] and fatigue <= 0}
         condition.pop("bled_seconds", None)

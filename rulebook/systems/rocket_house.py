@@ -42,8 +42,11 @@ from rulebook.systems.base import (
     SystemRoll,
     dice_record,
     frozen,
+    language_key,
     table_dice,
 )
+from rulebook.words import gettext as _
+from rulebook.words import gettext_noop
 
 D100 = 100
 #: A roll of 100 ("00") fails whatever the Trait.
@@ -55,9 +58,10 @@ STALEMATE, TIEBREAK_DIE, ROLL_AGAIN = 0, 1, 2
 #: "Optional Combat Approaches": how damage lands (a campaign's ruling).
 WOUNDS_AND_FATIGUE, WOUNDS_ONLY, FATIGUE_ONLY = 0, 1, 2
 
-#: "Difficulty Modifiers", as steps of 10 %.
-DIFFICULTY: dict[int, str] = {-3: "hardest", -2: "harder", -1: "hard", 0: "normal", 1: "easy", 2: "easier",
-                              3: "easiest"}
+#: "Difficulty Modifiers", as steps of 10 % (the names marked for the catalogue: translated where shown).
+DIFFICULTY: dict[int, str] = {-3: gettext_noop("hardest"), -2: gettext_noop("harder"), -1: gettext_noop("hard"),
+                              0: gettext_noop("normal"), 1: gettext_noop("easy"), 2: gettext_noop("easier"),
+                              3: gettext_noop("easiest")}
 #: The Trait benchmarks.
 TRAIT_LEVELS: dict[str, int] = {
     "feeble": 10, "very bad": 20, "bad": 30, "mediocre": 40, "average": 50, "competent": 60, "good": 70,
@@ -80,25 +84,28 @@ def target(trait: int, difficulty: int = 0, modifier: int = 0) -> int:
 
 def succeeds(roll: int, chance: int) -> bool:
     """Tell whether a d100 roll succeeds against ``chance`` (100 always fails)."""
-    roll = require_int(roll, "The d100 roll", minimum=1, maximum=D100)
-    return roll != AUTOMATIC_FAILURE and roll <= require_int(chance, "The target")
+    roll = require_int(roll, gettext_noop("The d100 roll"), minimum=1, maximum=D100)
+    return roll != AUTOMATIC_FAILURE and roll <= require_int(chance, gettext_noop("The target"))
 
 
 def effect(roll: int) -> int:
     """Return the Effect of a successful roll: its tens digit (82 → 8, 05 → 0)."""
-    return require_int(roll, "The d100 roll", minimum=1, maximum=D100 - 1) // 10
+    return require_int(roll, gettext_noop("The d100 roll"), minimum=1, maximum=D100 - 1) // 10
 
 
 def effect_band(value: int) -> str:
-    """Return what an Effect means: marginal (0), basic (1–3), special (4–6), exceptional (7+)."""
-    value = require_int(value, "The Effect", minimum=0)
+    """Return what an Effect means: marginal (0), basic (1–3), special (4–6), exceptional (7+).
+
+    The band is a key (a roll's ``band``), in English, marked for the catalogue: translated where shown.
+    """
+    value = require_int(value, gettext_noop("The Effect"), minimum=0)
     if value == 0:
-        return "marginal success"
+        return gettext_noop("marginal success")
     if value <= 3:
-        return "basic success"
+        return gettext_noop("basic success")
     if value <= 6:
-        return "special success"
-    return "exceptional success"
+        return gettext_noop("special success")
+    return gettext_noop("exceptional success")
 
 
 def check_odds(trait: int, difficulty: int = 0, modifier: int = 0) -> SystemOdds:
@@ -112,11 +119,12 @@ def check_odds(trait: int, difficulty: int = 0, modifier: int = 0) -> SystemOdds
 
 
 def _odds(p: dict) -> SystemOdds:
-    return _check_odds(p["trait"], p["difficulty"], p["modifier"])
+    return _check_odds(p["trait"], p["difficulty"], p["modifier"], language_key())
 
 
 @lru_cache(maxsize=ODDS_CACHE_SIZE)
-def _check_odds(trait: int, difficulty: int, modifier: int) -> SystemOdds:
+def _check_odds(trait: int, difficulty: int, modifier: int, language: str) -> SystemOdds:
+    """The odds, cached per language (``language_key``): they carry words."""
     chance = trait + STEP * difficulty + modifier
     success = frozenset(r for r in range(1, D100 + 1) if r != AUTOMATIC_FAILURE and r <= chance)
     probability = Fraction(len(success), D100)
@@ -124,9 +132,11 @@ def _check_odds(trait: int, difficulty: int, modifier: int) -> SystemOdds:
     for r in sorted(success):
         band = effect_band(effect(r))
         bands[band] = bands.get(band, 0) + 1
-    breakdown: Breakdown = (("trait", trait), (f"difficulty ({DIFFICULTY[difficulty]})", STEP * difficulty),
-                            ("other modifiers", modifier), ("target", chance), ("chance of success", probability))
-    breakdown += tuple((f"chance of a {band}", Fraction(count, D100)) for band, count in bands.items())
+    breakdown: Breakdown = ((_("trait"), trait), (_difficulty_label(difficulty), STEP * difficulty),
+                            (_("other modifiers"), modifier), (_("target"), chance),
+                            (_("chance of success"), probability))
+    breakdown += tuple((_("chance of a %(band)s") % {"band": _(band)}, Fraction(count, D100))
+                       for band, count in bands.items())
     return SystemOdds(probability, tuple((r, Fraction(1, D100)) for r in range(1, D100 + 1)), success, "d100",
                       breakdown)
 
@@ -149,13 +159,12 @@ def _roll(p: dict, rng: random.Random | None, dice: Sequence[int] | None) -> Sys
     roller.check_all_used()
     success = succeeds(roll, chance)
     value = effect(roll) if success else None
-    breakdown: Breakdown = (("trait", p["trait"]), (f"difficulty ({DIFFICULTY[p['difficulty']]})",
-                                                    STEP * p["difficulty"]),
-                            ("other modifiers", p["modifier"]), ("target", chance), ("roll", roll))
+    breakdown: Breakdown = ((_("trait"), p["trait"]), (_difficulty_label(p["difficulty"]), STEP * p["difficulty"]),
+                            (_("other modifiers"), p["modifier"]), (_("target"), chance), (_("roll"), roll))
     if roll == AUTOMATIC_FAILURE:
-        breakdown += (("00", "always fails"),)
+        breakdown += (("00", _("always fails")),)
     if success:
-        breakdown += (("Effect (tens digit)", value),)
+        breakdown += ((_("Effect (tens digit)"), value),)
     return SystemRoll(
         faces=(roll,), kept=(roll,), total=roll, success=success, breakdown=breakdown,
         details=frozen({"outcome": roll, "target": chance, "effect": value,
@@ -163,6 +172,10 @@ def _roll(p: dict, rng: random.Random | None, dice: Sequence[int] | None) -> Sys
                         "automatic_failure": roll == AUTOMATIC_FAILURE, "rolls": dice_record(roller)}),
         probability=odds.probability,
     )
+
+
+def _difficulty_label(difficulty: int) -> str:
+    return _("difficulty (%(name)s)") % {"name": _(DIFFICULTY[difficulty])}
 
 
 # --- Opposed tests ---------------------------------------------------------------------------
@@ -217,7 +230,7 @@ def _stalemate(value: object) -> int:
 
 
 def _target_bound(value: object, name: str) -> int:
-    return Param(name, "The target", -300, 500).coerce(value)
+    return Param(name, gettext_noop("The target"), -300, 500).coerce(value)
 
 
 def opposed_odds(first_target: int, second_target: int, *, stalemate: int = STALEMATE) -> OpposedOdds:
@@ -289,9 +302,9 @@ def resolve_contest(first_roll: int, first_target: int, second_roll: int, second
     total wins and its Margin of Success is the difference. See the module docstring for
     ties and failures.
     """
-    first = effect(first_roll) + require_int(first_bonus, "The first bonus") \
+    first = effect(first_roll) + require_int(first_bonus, gettext_noop("The first bonus")) \
         if succeeds(first_roll, first_target) else None
-    second = effect(second_roll) + require_int(second_bonus, "The second bonus") \
+    second = effect(second_roll) + require_int(second_bonus, gettext_noop("The second bonus")) \
         if succeeds(second_roll, second_target) else None
     return _contest(first, second, first_roll, second_roll, _effect_tie(effect_tie))
 
@@ -309,7 +322,9 @@ def _contest(first: int | None, second: int | None, first_roll: int, second_roll
 
 
 # --- Combat ------------------------------------------------------------------------------------
-STANCES = ("normal", "offensive", "defensive", "full offense", "full defense")
+#: The stances, keys in English (marked for the catalogue: translated where shown).
+STANCES = (gettext_noop("normal"), gettext_noop("offensive"), gettext_noop("defensive"), gettext_noop("full offense"),
+           gettext_noop("full defense"))
 #: "Full Defense": +10 % to defend and two points of extra armour for the round.
 FULL_DEFENSE_BONUS, FULL_DEFENSE_ARMOUR = 10, 2
 
@@ -324,11 +339,12 @@ class Fighter:
     stance: str = "normal"
 
     def __post_init__(self) -> None:
-        require_int(self.skill, "The combat target", minimum=-300, maximum=500)
-        require_int(self.weapon, "The weapon's Effect", minimum=0, maximum=20)
-        require_int(self.armour, "The armour rating", minimum=0, maximum=20)
+        require_int(self.skill, gettext_noop("The combat target"), minimum=-300, maximum=500)
+        require_int(self.weapon, gettext_noop("The weapon's Effect"), minimum=0, maximum=20)
+        require_int(self.armour, gettext_noop("The armour rating"), minimum=0, maximum=20)
         if self.stance not in STANCES:
-            raise RulesError(f"Unknown stance {self.stance!r}: use {', '.join(STANCES)}.")
+            raise RulesError(_("Unknown stance %(stance)s: use %(stances)s.")
+                             % {"stance": repr(self.stance), "stances": ", ".join(STANCES)})
 
     @property
     def chance(self) -> int:
@@ -343,7 +359,11 @@ class Fighter:
 
 @dataclass(frozen=True)
 class CombatRound:
-    """One pairing in one round ("Combat"): who hit whom, for how much, and why."""
+    """One pairing in one round ("Combat"): who hit whom, for how much, and why.
+
+    ``mode`` is a key ("exchange", "full effect", "no attack"), in English, marked for the
+    catalogue: translated where shown.
+    """
 
     first_roll: int
     second_roll: int
@@ -359,10 +379,10 @@ class CombatRound:
 def _mode(first: Fighter, second: Fighter) -> str:
     stances = {first.stance, second.stance}
     if first.stance == second.stance and first.stance in ("defensive", "full defense"):
-        return "no attack"
+        return gettext_noop("no attack")
     if stances == {"offensive"} or ("full offense" in stances and "full defense" not in stances):
-        return "full effect"
-    return "exchange"
+        return gettext_noop("full effect")
+    return gettext_noop("exchange")
 
 
 def resolve_combat(first: Fighter, second: Fighter, first_roll: int, second_roll: int, *,
@@ -375,13 +395,22 @@ def resolve_combat(first: Fighter, second: Fighter, first_roll: int, second_roll
     success deals its full Effect + weapon − the other's armour. Two "defensive" (or two
     "full defense") fighters only circle; a fighter in "full defense" never deals damage.
     """
-    tie = _effect_tie(effect_tie)
+    return _resolve_combat(first, second, first_roll, second_roll, _effect_tie(effect_tie), said=True)
+
+
+def _resolve_combat(first: Fighter, second: Fighter, first_roll: int, second_roll: int, tie: int, *,
+                    said: bool) -> CombatRound:
+    """The round; its breakdown in words only when ``said`` (the odds resolve every pair of rolls
+    and need none)."""
     first_effect = effect(first_roll) if succeeds(first_roll, first.chance) else None
     second_effect = effect(second_roll) if succeeds(second_roll, second.chance) else None
     mode = _mode(first, second)
-    lines: Breakdown = (("first roll", first_roll), ("first target", first.chance), ("first Effect", first_effect),
-                        ("second roll", second_roll), ("second target", second.chance),
-                        ("second Effect", second_effect), ("resolved as", mode))
+    lines: Breakdown = ()
+    if said:
+        lines = ((_("first roll"), first_roll), (_("first target"), first.chance),
+                 (_("first Effect"), first_effect), (_("second roll"), second_roll),
+                 (_("second target"), second.chance), (_("second Effect"), second_effect),
+                 (_("resolved as"), _(mode)))
     to_first = to_second = 0
     winner: int | None = None
     if mode == "full effect":
@@ -389,8 +418,9 @@ def resolve_combat(first: Fighter, second: Fighter, first_roll: int, second_roll
             to_second = max(0, first_effect + first.weapon - second.protection)
         if second_effect is not None and second.stance != "full defense":
             to_first = max(0, second_effect + second.weapon - first.protection)
-        lines += (("damage to the second (full Effect + weapon − armour)", to_second),
-                  ("damage to the first (full Effect + weapon − armour)", to_first))
+        if said:
+            lines += ((_("damage to the second (full Effect + weapon − armour)"), to_second),
+                      (_("damage to the first (full Effect + weapon − armour)"), to_first))
     elif mode == "exchange":
         contest = _contest(first_effect, second_effect, first_roll, second_roll, tie)
         winner = contest.winner
@@ -399,14 +429,15 @@ def resolve_combat(first: Fighter, second: Fighter, first_roll: int, second_roll
             if attacker.stance != "full defense":
                 net = contest.net + attacker.weapon
                 dealt = max(0, net - defender.protection)
-                lines += (("winner", winner), ("net Effect + weapon", net), ("armour", -defender.protection),
-                          ("damage", dealt))
+                if said:
+                    lines += ((_("winner"), winner), (_("net Effect + weapon"), net),
+                              (_("armour"), -defender.protection), (_("damage"), dealt))
                 if winner == 1:
                     to_second = dealt
                 else:
                     to_first = dealt
-            else:
-                lines += (("winner", winner), ("damage", "none: full defense does not attack"))
+            elif said:
+                lines += ((_("winner"), winner), (_("damage"), _("none: full defense does not attack")))
     return CombatRound(first_roll, second_roll, first_effect, second_effect, winner, mode, to_first, to_second, lines)
 
 
@@ -440,7 +471,7 @@ def _combat_odds(first: Fighter, second: Fighter, effect_tie: int) -> CombatOdds
     to_second: dict[int, int] = {}
     for a in range(1, D100 + 1):
         for b in range(1, D100 + 1):
-            round_ = resolve_combat(first, second, a, b, effect_tie=effect_tie)
+            round_ = _resolve_combat(first, second, a, b, effect_tie, said=False)
             to_first[round_.damage_to_first] = to_first.get(round_.damage_to_first, 0) + 1
             to_second[round_.damage_to_second] = to_second.get(round_.damage_to_second, 0) + 1
     whole = D100 * D100
@@ -453,13 +484,16 @@ def _combat_odds(first: Fighter, second: Fighter, effect_tie: int) -> CombatOdds
 def bonus_levels(score: int) -> int:
     """Return the levels above Average (50 %) of a Trait: Strength's bonus Effect pool per fight,
     or Toughness's armour under "Wounds Only" (Good, 70 %, gives 2)."""
-    return max(0, require_int(score, "The Trait", minimum=0, maximum=TRAIT_MAX) - 50) // 10
+    return max(0, require_int(score, gettext_noop("The Trait"), minimum=0, maximum=TRAIT_MAX) - 50) // 10
 
 
 # --- Wounds and Fatigue ----------------------------------------------------------------------
 @dataclass(frozen=True)
 class Wound:
-    """A wound level ("Wounds"): the damage that inflicts it, its penalty and its bleeding."""
+    """A wound level ("Wounds"): the damage that inflicts it, its penalty and its bleeding.
+
+    ``name`` is a key, in English, marked for the catalogue: translated where shown.
+    """
 
     name: str
     damage: int
@@ -470,17 +504,17 @@ class Wound:
 
 
 WOUNDS = (
-    Wound("basic", 3, -10),
-    Wound("serious", 5, -20, bleed_per_minute=1),
-    Wound("extreme", 7, -30, bleed_per_turn=1),
-    Wound("splat", 9, 0, fatal=True),
+    Wound(gettext_noop("basic"), 3, -10),
+    Wound(gettext_noop("serious"), 5, -20, bleed_per_minute=1),
+    Wound(gettext_noop("extreme"), 7, -30, bleed_per_turn=1),
+    Wound(gettext_noop("splat"), 9, 0, fatal=True),
 )
 WOUNDS_BY_NAME = {wound.name: wound for wound in WOUNDS}
 
 
 def wound_for(damage: int) -> Wound | None:
     """Return the wound one hit of ``damage`` inflicts (3 basic, 5 serious, 7 extreme, 9 splat)."""
-    damage = require_int(damage, "The damage", minimum=0)
+    damage = require_int(damage, gettext_noop("The damage"), minimum=0)
     found = None
     for wound in WOUNDS:
         if damage >= wound.damage:
@@ -490,7 +524,7 @@ def wound_for(damage: int) -> Wound | None:
 
 def wounds_only_wound(net_effect: int) -> Wound | None:
     """Return the wound under "Wounds Only": net Effect 1 basic, 4 serious, 7 extreme, 9 kills."""
-    net = require_int(net_effect, "The net Effect", minimum=0)
+    net = require_int(net_effect, gettext_noop("The net Effect"), minimum=0)
     if net >= 9:
         return WOUNDS_BY_NAME["splat"]
     if net >= 7:
@@ -502,12 +536,12 @@ def wounds_only_wound(net_effect: int) -> Wound | None:
 
 def fatigue_points(toughness: int) -> int:
     """Return a character's Fatigue: one per full 5 % of Toughness (76 % gives 15)."""
-    return require_int(toughness, "Toughness", minimum=0, maximum=TRAIT_MAX) // 5
+    return require_int(toughness, gettext_noop("Toughness"), minimum=0, maximum=TRAIT_MAX) // 5
 
 
 def toughness_check_target(toughness: int, wound: Wound) -> int:
     """Return the target of the Toughness check after a wound: Toughness + that wound's penalty."""
-    return require_int(toughness, "Toughness", minimum=0, maximum=TRAIT_MAX) + wound.penalty
+    return require_int(toughness, gettext_noop("Toughness"), minimum=0, maximum=TRAIT_MAX) + wound.penalty
 
 
 def wound_penalty(wounds: Sequence[Wound]) -> int:
@@ -521,12 +555,13 @@ def bleeding(wounds: Sequence[Wound]) -> tuple[int, int]:
 
 
 def fatigue_state(fatigue: int, toughness: int) -> str:
-    """Return "fighting", "unconscious" (0 Fatigue or less) or "dead" (at −Toughness or less)."""
-    fatigue = require_int(fatigue, "Fatigue")
-    toughness = require_int(toughness, "Toughness", minimum=0, maximum=TRAIT_MAX)
+    """Return "fighting", "unconscious" (0 Fatigue or less) or "dead" (at −Toughness or less): a key,
+    in English, marked for the catalogue and translated where shown."""
+    fatigue = require_int(fatigue, gettext_noop("Fatigue"))
+    toughness = require_int(toughness, gettext_noop("Toughness"), minimum=0, maximum=TRAIT_MAX)
     if fatigue <= -toughness:
-        return "dead"
-    return "unconscious" if fatigue <= 0 else "fighting"
+        return gettext_noop("dead")
+    return gettext_noop("unconscious") if fatigue <= 0 else gettext_noop("fighting")
 
 
 @dataclass(frozen=True)
@@ -547,12 +582,12 @@ def take_damage(damage: int, fatigue: int, toughness: int, *, less_lethal: bool 
     kills outright and causes no bleeding, so its worst wound is an extreme one without
     bleeding.
     """
-    damage = require_int(damage, "The damage", minimum=0)
+    damage = require_int(damage, gettext_noop("The damage"), minimum=0)
     wound = wound_for(damage)
     if less_lethal and wound is not None:
         base = WOUNDS_BY_NAME["extreme"] if wound.fatal else wound
         wound = Wound(base.name, base.damage, base.penalty)
-    left = require_int(fatigue, "Fatigue") - damage
+    left = require_int(fatigue, gettext_noop("Fatigue")) - damage
     if wound is not None and wound.fatal:
         return Hurt(damage, wound, left, None, "dead")
     check = toughness_check_target(toughness, wound) if wound is not None else None
@@ -564,40 +599,42 @@ def fatigue_recovered(sleep_minutes: int = 0, rest_minutes: int = 0, *, physicia
 
     One per half hour of sleep, one per hour of restful activity, doubled under a physician.
     """
-    sleep = require_int(sleep_minutes, "Minutes of sleep", minimum=0)
-    rest = require_int(rest_minutes, "Minutes of rest", minimum=0)
+    sleep = require_int(sleep_minutes, gettext_noop("Minutes of sleep"), minimum=0)
+    rest = require_int(rest_minutes, gettext_noop("Minutes of rest"), minimum=0)
     return (sleep // 30 + rest // 60) * (2 if physician else 1)
 
 
 def heal_wound(wound: Wound) -> Wound | None:
     """Return the wound one level lighter, as a week of healing leaves it (None once healed)."""
     if wound.fatal:
-        raise RulesError("A fatal wound does not heal.")
+        raise RulesError(_("A fatal wound does not heal."))
     index = [w.name for w in WOUNDS].index(wound.name)
     return WOUNDS[index - 1] if index else None
 
 
 RULE_SET = RuleSet(
     key="rocket_house",
-    name="Tales from the Rocket House",
+    name=gettext_noop("Tales from the Rocket House"),
     params=(
-        Param("trait", "Trait", 0, TRAIT_MAX, help="The Trait in percent (50 average, 90 outstanding)."),
-        Param("difficulty", "Difficulty", -3, 3, default=0, choices=(-3, -2, -1, 0, 1, 2, 3),
-              help="Steps of 10 %: −3 hardest … +3 easiest."),
-        Param("modifier", "Other modifiers", -100, 100, default=0,
-              help="In percent: wound penalty, range, Full Defense …"),
+        Param("trait", gettext_noop("Trait"), 0, TRAIT_MAX,
+              help=gettext_noop("The Trait in percent (50 average, 90 outstanding).")),
+        Param("difficulty", gettext_noop("Difficulty"), -3, 3, default=0, choices=(-3, -2, -1, 0, 1, 2, 3),
+              help=gettext_noop("Steps of 10 %: −3 hardest … +3 easiest.")),
+        Param("modifier", gettext_noop("Other modifiers"), -100, 100, default=0,
+              help=gettext_noop("In percent: wound penalty, range, Full Defense …")),
     ),
     rulings=(
-        Param("stalemate", "Equal rolls in an opposed test", 0, 2, default=STALEMATE,
+        Param("stalemate", gettext_noop("Equal rolls in an opposed test"), 0, 2, default=STALEMATE,
               choices=(STALEMATE, TIEBREAK_DIE, ROLL_AGAIN),
-              help="0: stalemate; 1: a tie-break die, odd for the acting side; 2: both roll again."),
-        Param("effect_tie", "Equal Effect in a contest", 0, 1, default=0, choices=(0, 1),
-              help="0: stalemate; 1: the higher roll wins with a net Effect of 0."),
-        Param("damage_mode", "How damage lands", 0, 2, default=WOUNDS_AND_FATIGUE,
+              help=gettext_noop("0: stalemate; 1: a tie-break die, odd for the acting side; 2: both roll again.")),
+        Param("effect_tie", gettext_noop("Equal Effect in a contest"), 0, 1, default=0, choices=(0, 1),
+              help=gettext_noop("0: stalemate; 1: the higher roll wins with a net Effect of 0.")),
+        Param("damage_mode", gettext_noop("How damage lands"), 0, 2, default=WOUNDS_AND_FATIGUE,
               choices=(WOUNDS_AND_FATIGUE, WOUNDS_ONLY, FATIGUE_ONLY),
-              help="0: wounds and Fatigue; 1: wounds only (deadlier, faster); 2: Fatigue only (slower, less deadly)."),
+              help=gettext_noop("0: wounds and Fatigue; 1: wounds only (deadlier, faster); 2: Fatigue only (slower, "
+                                "less deadly).")),
     ),
-    summary="d100 at or under the Trait; the tens digit of a success is its Effect.",
+    summary=gettext_noop("d100 at or under the Trait; the tens digit of a success is its Effect."),
     odds_function=_odds,
     roll_function=_roll,
 )

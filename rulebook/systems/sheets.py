@@ -25,6 +25,8 @@ from types import MappingProxyType
 from rulebook import RulesError
 from rulebook.systems import core_rules, rocket_house, zerospace
 from rulebook.systems.base import Param, ParamError, SystemOdds
+from rulebook.words import gettext as _
+from rulebook.words import gettext_noop
 
 #: How many lines a sheet holds, and how long a line's name may be.
 MAX_LINES = 60
@@ -34,15 +36,30 @@ SPEND, SHORT_REST, LONG_REST, SESSION, AWARD, NEW_FIGHT, BURN = (
     "spend", "short_rest", "long_rest", "session", "award", "new_fight", "burn")
 #: What the ledger writes when an undo gives points back or takes them back (no one asks for it).
 UNDO = "undo"
+#: Each action's label (marked for the catalogue: translated where shown).
 ACTIONS = {
-    SPEND: "Spend one",
-    SHORT_REST: "Short rest",
-    LONG_REST: "Long rest",
-    SESSION: "New session",
-    AWARD: "GM's award (+1)",
-    NEW_FIGHT: "New fight",
-    BURN: "Edge Burn",
+    SPEND: gettext_noop("Spend one"),
+    SHORT_REST: gettext_noop("Short rest"),
+    LONG_REST: gettext_noop("Long rest"),
+    SESSION: gettext_noop("New session"),
+    AWARD: gettext_noop("GM's award (+1)"),
+    NEW_FIGHT: gettext_noop("New fight"),
+    BURN: gettext_noop("Edge Burn"),
 }
+#: Each action inside a sentence: its label in lower case, in English as ``ACTIONS[action].lower()``.
+_ACTION_PHRASES = {
+    SPEND: gettext_noop("spend one"),
+    SHORT_REST: gettext_noop("short rest"),
+    LONG_REST: gettext_noop("long rest"),
+    SESSION: gettext_noop("new session"),
+    AWARD: gettext_noop("gm's award (+1)"),
+    NEW_FIGHT: gettext_noop("new fight"),
+    BURN: gettext_noop("edge burn"),
+}
+
+
+def _action_phrase(action: str) -> str:
+    return _(_ACTION_PHRASES[action]) if action in _ACTION_PHRASES else action.lower()
 
 
 @dataclass(frozen=True)
@@ -50,7 +67,8 @@ class PoolRule:
     """A resource of a sheet: its name, its maximum (a sheet number, or none) and its refills.
 
     ``uses`` are what a point buys (the ledger records which); ``refills`` the actions besides
-    spending that the system allows, each taken by ``refill``.
+    spending that the system allows, each taken by ``refill``. ``label``, ``help`` and the ``uses``
+    (keys of the ledger) are in English, marked for the catalogue: translated where shown.
     """
 
     key: str
@@ -65,7 +83,8 @@ class PoolRule:
 
 @dataclass(frozen=True)
 class SheetSpec:
-    """The sheet of one rule set."""
+    """The sheet of one rule set. The ladder's labels and ``line_help`` are in English, marked for
+    the catalogue: translated where shown."""
 
     system: str
     line_params: tuple[str, ...]  # the check inputs each line carries
@@ -85,47 +104,53 @@ class SheetSpec:
         for pool in self.pools:
             if pool.key == key:
                 return pool
-        names = ", ".join(pool.key for pool in self.pools) or "none"
-        raise ParamError("pool", f"Unknown resource {key!r} for {self.rule_set.name}: use {names}.")
+        names = ", ".join(pool.key for pool in self.pools) or _("none")
+        raise ParamError("pool", _("Unknown resource %(key)s for %(system)s: use %(keys)s.")
+                         % {"key": repr(key), "system": _(self.rule_set.name), "keys": names})
 
     # --- cleaning -----------------------------------------------------------------------------
     def clean_numbers(self, raw: object) -> dict[str, int]:
         """Check the sheet's numbers; missing ones take their default."""
         if not isinstance(raw, Mapping):
-            raise ParamError("numbers", "Give the sheet's numbers as named values.")
+            raise ParamError("numbers", _("Give the sheet's numbers as named values."))
         known = {param.name for param in self.numbers}
         unknown = sorted(str(name) for name in raw if name not in known)
         if unknown:
-            raise ParamError("numbers", f"Unknown number {unknown[0]!r}: use {', '.join(sorted(known)) or 'none'}.")
+            raise ParamError("numbers", _("Unknown number %(name)s: use %(names)s.")
+                             % {"name": repr(unknown[0]), "names": ", ".join(sorted(known)) or _("none")})
         return {param.name: param.coerce(raw[param.name]) if raw.get(param.name) not in (None, "")
                 else param.default for param in self.numbers}
 
     def clean_lines(self, raw: object) -> list[dict]:
         """Check the lines: each a name and this system's inputs, names unique."""
         if not isinstance(raw, list):
-            raise ParamError("lines", "Give the lines as a list of {name, inputs}.")
+            raise ParamError("lines", _("Give the lines as a list of {name, inputs}."))
         if len(raw) > MAX_LINES:
-            raise ParamError("lines", f"A sheet holds at most {MAX_LINES} lines.")
+            raise ParamError("lines", _("A sheet holds at most %(max)s lines.") % {"max": MAX_LINES})
         cleaned, seen = [], set()
         for number, line in enumerate(raw, start=1):
             if not isinstance(line, Mapping) or set(line) - {"name", "inputs"}:
-                raise ParamError("lines", f"Line {number}: give a name and its inputs.")
+                raise ParamError("lines", _("Line %(number)s: give a name and its inputs.") % {"number": number})
             name = line.get("name")
             if not isinstance(name, str) or not name.strip() or len(name.strip()) > NAME_LENGTH:
-                raise ParamError("lines", f"Line {number}: a name of 1–{NAME_LENGTH} characters.")
+                raise ParamError("lines", _("Line %(number)s: a name of 1–%(max)s characters.")
+                                 % {"number": number, "max": NAME_LENGTH})
             name = name.strip()
             if name.casefold() in seen:
-                raise ParamError("lines", f"Line {number}: {name!r} is on the sheet twice.")
+                raise ParamError("lines", _("Line %(number)s: %(name)s is on the sheet twice.")
+                                 % {"number": number, "name": repr(name)})
             seen.add(name.casefold())
             inputs = line.get("inputs")
             if not isinstance(inputs, Mapping) or set(inputs) != set(self.line_params):
-                raise ParamError("lines", f"Line {number} ({name}): give exactly {', '.join(self.line_params)}.")
+                raise ParamError("lines", _("Line %(number)s (%(name)s): give exactly %(inputs)s.")
+                                 % {"number": number, "name": name, "inputs": ", ".join(self.line_params)})
             values = {}
             for key in self.line_params:
                 try:
                     values[key] = self.rule_set.param_named(key).coerce(inputs[key])
                 except ParamError as exc:
-                    raise ParamError("lines", f"Line {number} ({name}): {exc}") from None
+                    raise ParamError("lines", _("Line %(number)s (%(name)s): %(error)s")
+                                     % {"number": number, "name": name, "error": exc}) from None
             cleaned.append({"name": name, "inputs": values})
         return cleaned
 
@@ -160,15 +185,16 @@ class SheetSpec:
         pool = self.pool(key)
         maximum = self.pool_maximum(key, numbers)
         if action == BURN:
-            raise RulesError("An Edge Burn changes the maximum too: see success_check.edge_burn.")
+            raise RulesError(_("An Edge Burn changes the maximum too: see success_check.edge_burn."))
         if action == SPEND:
             if current <= 0:
-                raise RulesError(f"No {pool.label} left to spend.")
+                raise RulesError(_("No %(pool)s left to spend.") % {"pool": _(pool.label)})
             return current - 1
         if action not in pool.refills:
-            allowed = ", ".join(ACTIONS[name].lower() for name in pool.refills)
-            raise RulesError(f"{pool.label} is not refilled by a {ACTIONS.get(action, action).lower()} "
-                             f"in {self.rule_set.name}: {allowed}.")
+            allowed = ", ".join(_action_phrase(name) for name in pool.refills)
+            raise RulesError(_("%(pool)s is not refilled by a %(action)s in %(system)s: %(allowed)s.")
+                             % {"pool": _(pool.label), "action": _action_phrase(action),
+                                "system": _(self.rule_set.name), "allowed": allowed})
         if action in (LONG_REST, NEW_FIGHT):
             return maximum
         if action == SHORT_REST:
@@ -179,84 +205,91 @@ class SheetSpec:
 
 
 PLOT_POINTS = PoolRule(
-    key="plot_points", label="Plot points",
-    help="One at the start of each session (unspent ones are lost); the GM gives more for a fine "
-         "moment or a setback the player chose. A point buys a bonus die, a boost (+1 to an attribute "
-         "for a round), an inspiration (a hint), a power stunt, a rally (half the lost Endurance back) "
-         "or a retcon.",
+    key="plot_points", label=gettext_noop("Plot points"),
+    help=gettext_noop("One at the start of each session (unspent ones are lost); the GM gives more for a fine "
+                      "moment or a setback the player chose. A point buys a bonus die, a boost (+1 to an attribute "
+                      "for a round), an inspiration (a hint), a power stunt, a rally (half the lost Endurance back) "
+                      "or a retcon."),
     maximum=None, start=1,
-    uses=("bonus die", "boost", "inspiration", "power stunt", "rally", "retcon"),
+    uses=(gettext_noop("bonus die"), gettext_noop("boost"), gettext_noop("inspiration"), gettext_noop("power stunt"),
+          gettext_noop("rally"), gettext_noop("retcon")),
     refills=(SESSION, AWARD),
 )
 EDGE = PoolRule(
-    key="edge", label="Edge",
-    help="Up to the maximum on the sheet. A point buys Advantage with the die to drop of your "
-         "choice, cancels Disadvantage, adds 1d6 to a damage roll, or lessens an injury by a step. "
-         "A short rest gives one back, a long rest all; the GM gives one for a milestone or a setback.",
+    key="edge", label=gettext_noop("Edge"),
+    help=gettext_noop("Up to the maximum on the sheet. A point buys Advantage with the die to drop of your "
+                      "choice, cancels Disadvantage, adds 1d6 to a damage roll, or lessens an injury by a step. "
+                      "A short rest gives one back, a long rest all; the GM gives one for a milestone or a setback."),
     maximum="edge_max", start=0,
-    uses=("advantage", "cancel disadvantage", "+1d6 damage", "lessen injury"),
+    uses=(gettext_noop("advantage"), gettext_noop("cancel disadvantage"), gettext_noop("+1d6 damage"),
+          gettext_noop("lessen injury")),
     refills=(SHORT_REST, LONG_REST, AWARD),
 )
 STRENGTH_EFFECT = PoolRule(
-    key="strength_effect", label="Strength Effect",
-    help="One bonus Effect per level of Strength above Average, for the whole fight: add points to "
-         "the damage of a melee hit you scored. Every new fight fills it again.",
-    maximum="strength", start=0, uses=("melee damage",), refills=(NEW_FIGHT,), derive=rocket_house.bonus_levels,
+    key="strength_effect", label=gettext_noop("Strength Effect"),
+    help=gettext_noop("One bonus Effect per level of Strength above Average, for the whole fight: add points to "
+                      "the damage of a melee hit you scored. Every new fight fills it again."),
+    maximum="strength", start=0, uses=(gettext_noop("melee damage"),), refills=(NEW_FIGHT,),
+    derive=rocket_house.bonus_levels,
 )
 
 TOUGHNESS_ARMOUR = PoolRule(
-    key="toughness_armour", label="Toughness armour",
-    help="Under the Wounds Only rule: one point of armour per level of Toughness above Average, for the "
-         "whole fight, taken off a hit you take. Every new fight fills it again.",
-    maximum="toughness", start=0, uses=("armour",), refills=(NEW_FIGHT,), derive=rocket_house.bonus_levels,
+    key="toughness_armour", label=gettext_noop("Toughness armour"),
+    help=gettext_noop("Under the Wounds Only rule: one point of armour per level of Toughness above Average, for "
+                      "the whole fight, taken off a hit you take. Every new fight fills it again."),
+    maximum="toughness", start=0, uses=(gettext_noop("armour"),), refills=(NEW_FIGHT,),
+    derive=rocket_house.bonus_levels,
 )
 
 SPECS: dict[str, SheetSpec] = {
     "zerospace": SheetSpec(
         system="zerospace", line_params=("av",), difficulty="dv",
         ladder=tuple((level, value) for level, value in zerospace.DIFFICULTY.items() if value is not None),
-        numbers=(Param("brawn", "Brawn", 0, zerospace.MAX_VALUE, default=0),
-                 Param("presence", "Presence", 0, zerospace.MAX_VALUE, default=0),
+        numbers=(Param("brawn", gettext_noop("Brawn"), 0, zerospace.MAX_VALUE, default=0),
+                 Param("presence", gettext_noop("Presence"), 0, zerospace.MAX_VALUE, default=0),
                  # 001: DV is Brawn in close combat or Agility at range, plus armour; the fight's
                  # blows read it when none is typed (0: not given).
-                 Param("dv", "Defence value (DV)", 0, zerospace.MAX_VALUE, default=0,
-                       help="Brawn (close combat) or Agility (at range), plus armour.")),
+                 Param("dv", gettext_noop("Defence value (DV)"), 0, zerospace.MAX_VALUE, default=0,
+                       help=gettext_noop("Brawn (close combat) or Agility (at range), plus armour."))),
         pools=(PLOT_POINTS,),
-        line_help="Action value: the attribute plus the equipment rating (the rating alone when unskilled).",
+        line_help=gettext_noop("Action value: the attribute plus the equipment rating (the rating alone when "
+                               "unskilled)."),
     ),
     "success_check": SheetSpec(
         system="success_check", line_params=("bonus",), difficulty="tn",
         # "Difficulty levels": Moderate (TN 20) is the default; most checks fall between 15 and 30.
-        ladder=(("very easy", 10), ("easy", 15), ("moderate", 20), ("challenging", 25), ("very difficult", 30),
-                ("exceptional", 35), ("near impossible", 40)),
-        numbers=(Param("strength", "Strength", 0, 20, default=0),
-                 Param("edge_max", "Maximum Edge", 0, 20, default=3),
+        ladder=((gettext_noop("very easy"), 10), (gettext_noop("easy"), 15), (gettext_noop("moderate"), 20),
+                (gettext_noop("challenging"), 25), (gettext_noop("very difficult"), 30),
+                (gettext_noop("exceptional"), 35), (gettext_noop("near impossible"), 40)),
+        numbers=(Param("strength", gettext_noop("Strength"), 0, 20, default=0),
+                 Param("edge_max", gettext_noop("Maximum Edge"), 0, 20, default=3),
                  # The track of injuries is in chapters the text does not give: a ruling, docs/rules.md.
-                 Param("health", "Health", 1, 200, default=30),
-                 Param("pt", "Armour PT", 0, 100, default=0),
-                 Param("dr", "Armour DR %", 0, 100, default=0)),
+                 Param("health", gettext_noop("Health"), 1, 200, default=30),
+                 Param("pt", gettext_noop("Armour PT"), 0, 100, default=0),
+                 Param("dr", gettext_noop("Armour DR %"), 0, 100, default=0)),
         pools=(EDGE,),
-        line_help="Skill bonus: the skill's ranks plus its two governing attributes.",
+        line_help=gettext_noop("Skill bonus: the skill's ranks plus its two governing attributes."),
     ),
     "rocket_house": SheetSpec(
         system="rocket_house", line_params=("trait",), difficulty="difficulty",
         ladder=tuple((name, step) for step, name in sorted(rocket_house.DIFFICULTY.items(), reverse=True)),
-        numbers=(Param("toughness", "Toughness", 0, rocket_house.TRAIT_MAX, default=50),
-                 Param("strength", "Strength", 0, rocket_house.TRAIT_MAX, default=50),
-                 Param("armour", "Armour", 0, 20, default=0)),
+        numbers=(Param("toughness", gettext_noop("Toughness"), 0, rocket_house.TRAIT_MAX, default=50),
+                 Param("strength", gettext_noop("Strength"), 0, rocket_house.TRAIT_MAX, default=50),
+                 Param("armour", gettext_noop("Armour"), 0, 20, default=0)),
         pools=(STRENGTH_EFFECT, TOUGHNESS_ARMOUR),
-        line_help="Trait, in percent (50 average, 90 outstanding).",
+        line_help=gettext_noop("Trait, in percent (50 average, 90 outstanding)."),
     ),
     "core_rules": SheetSpec(
         system="core_rules", line_params=("ks", "us", "es"), difficulty="threshold",
         ladder=tuple((level, core_rules.threshold_for(level)) for level in core_rules.THRESHOLD_LEVELS),
-        numbers=(Param("build", "Build", core_rules.SCORE_MIN, core_rules.SCORE_MAX, default=5),
-                 Param("som", "State of Mind", core_rules.SCORE_MIN, core_rules.SCORE_MAX, default=5),
-                 Param("empathy", "Empathy", core_rules.SCORE_MIN, core_rules.SCORE_MAX, default=5),
-                 Param("perception", "Perception", core_rules.SCORE_MIN, core_rules.SCORE_MAX, default=5),
-                 Param("carried", "Carried (kg)", 0, 1000, default=0)),
+        numbers=(Param("build", gettext_noop("Build"), core_rules.SCORE_MIN, core_rules.SCORE_MAX, default=5),
+                 Param("som", gettext_noop("State of Mind"), core_rules.SCORE_MIN, core_rules.SCORE_MAX, default=5),
+                 Param("empathy", gettext_noop("Empathy"), core_rules.SCORE_MIN, core_rules.SCORE_MAX, default=5),
+                 Param("perception", gettext_noop("Perception"), core_rules.SCORE_MIN, core_rules.SCORE_MAX,
+                       default=5),
+                 Param("carried", gettext_noop("Carried (kg)"), 0, 1000, default=0)),
         pools=(),
-        line_help="KS (key stat), US (the stat that helps) and ES (the skill, which picks the die).",
+        line_help=gettext_noop("KS (key stat), US (the stat that helps) and ES (the skill, which picks the die)."),
     ),
 }
 SPECS = MappingProxyType(SPECS)
@@ -267,7 +300,8 @@ def spec_for(system: str) -> SheetSpec:
     try:
         return SPECS[system]
     except KeyError:
-        raise ParamError("system", f"{system!r} has no sheet of this kind: use {', '.join(SPECS)}.") from None
+        raise ParamError("system", _("%(system)s has no sheet of this kind: use %(systems)s.")
+                         % {"system": repr(system), "systems": ", ".join(SPECS)}) from None
 
 
 def load_threshold_kg(build: int) -> int:
@@ -275,8 +309,9 @@ def load_threshold_kg(build: int) -> int:
     return 3 * core_rules.RULE_SET.param_named("ks").coerce(build)  # Build is a score like KS: 1–10
 
 
-#: Core Rules V.4: the burden statuses, each up to one more Load Threshold of weight.
-BURDENS = ("light", "medium", "heavy")
+#: Core Rules V.4: the burden statuses, each up to one more Load Threshold of weight (keys, in
+#: English, marked for the catalogue: translated where shown, as is "overloaded").
+BURDENS = (gettext_noop("light"), gettext_noop("medium"), gettext_noop("heavy"))
 
 
 def burden_levels(build: int) -> int:
@@ -294,7 +329,7 @@ def burden(build: int, carried_kg: int) -> tuple[str, int]:
     threshold = load_threshold_kg(build)
     most = threshold * burden_levels(build)
     if carried_kg > most:
-        return "overloaded", most
+        return gettext_noop("overloaded"), most
     return BURDENS[max(0, -(-carried_kg // threshold) - 1)], most
 
 

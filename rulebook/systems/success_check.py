@@ -44,8 +44,11 @@ from rulebook.systems.base import (
     as_distribution,
     dice_record,
     frozen,
+    language_key,
     table_dice,
 )
+from rulebook.words import gettext as _
+from rulebook.words import gettext_noop
 
 DIE_SIDES = 10
 #: Triumph adds this to the margin of a success; Despair takes it from a failure's.
@@ -59,12 +62,13 @@ TARGET_NUMBERS: dict[str, int] = {
     "difficult": 30, "very difficult": 35, "near impossible": 40,
 }
 
-# How the die to drop is chosen.
+# How the die to drop is chosen: keys (a roll's ``mode``), in English, marked for the catalogue and
+# translated where shown.
 PLAIN = "2d10"
-DROP_LOWEST = "3d10, the lowest dropped"
-DROP_HIGHEST = "3d10, the highest dropped"
-ROLLER_CHOOSES = "3d10, the roller drops one"
-GM_CHOOSES = "3d10, the GM drops one"
+DROP_LOWEST = gettext_noop("3d10, the lowest dropped")
+DROP_HIGHEST = gettext_noop("3d10, the highest dropped")
+ROLLER_CHOOSES = gettext_noop("3d10, the roller drops one")
+GM_CHOOSES = gettext_noop("3d10, the GM drops one")
 
 
 def roll_mode(advantage: int, edge: int, advantage_drop: int = 0) -> str:
@@ -89,7 +93,9 @@ class Band:
     """A band of the margin of success ("Magnitude of Success/Failure").
 
     ``attack_dice`` is the d6 an attack adds to its damage; ``next_check`` is +1 for
-    Advantage and −1 for Disadvantage on the next (related) check, as the GM rules.
+    Advantage and −1 for Disadvantage on the next (related) check, as the GM rules. ``name``
+    (a key: a roll's ``band``) and ``note`` are in English, marked for the catalogue and
+    translated where shown.
     """
 
     name: str
@@ -100,18 +106,21 @@ class Band:
 
 
 BANDS = (
-    Band("complete success", True, 2, 1, "Advantage on the next check of any kind, or another benefit."),
-    Band("significant success", True, 1, 1, "Advantage on the next related check, at the GM's discretion."),
-    Band("marginal success", True, 0, 0, "A success, only just."),
-    Band("marginal failure", False, 0, 0, "A failure, only just."),
-    Band("significant failure", False, 0, -1, "Disadvantage on the next related check."),
-    Band("complete failure", False, 0, -1, "Disadvantage on the next check, and more at the GM's discretion."),
+    Band(gettext_noop("complete success"), True, 2, 1,
+         gettext_noop("Advantage on the next check of any kind, or another benefit.")),
+    Band(gettext_noop("significant success"), True, 1, 1,
+         gettext_noop("Advantage on the next related check, at the GM's discretion.")),
+    Band(gettext_noop("marginal success"), True, 0, 0, gettext_noop("A success, only just.")),
+    Band(gettext_noop("marginal failure"), False, 0, 0, gettext_noop("A failure, only just.")),
+    Band(gettext_noop("significant failure"), False, 0, -1, gettext_noop("Disadvantage on the next related check.")),
+    Band(gettext_noop("complete failure"), False, 0, -1,
+         gettext_noop("Disadvantage on the next check, and more at the GM's discretion.")),
 )
 
 
 def margin_band(margin: int) -> Band:
     """Return the band of a margin of success (Triumph or Despair already applied)."""
-    margin = require_int(margin, "The margin of success")
+    margin = require_int(margin, gettext_noop("The margin of success"))
     if margin >= 10:
         return BANDS[0]
     if margin >= 5:
@@ -174,8 +183,13 @@ def _odds(p: dict) -> SystemOdds:
     return _check_odds(p["bonus"], p["tn"], roll_mode(p["advantage"], p["edge"], p["advantage_drop"]))
 
 
-@lru_cache(maxsize=ODDS_CACHE_SIZE)
 def _check_odds(bonus: int, tn: int, mode: str) -> SystemOdds:
+    return _check_odds_in(bonus, tn, mode, language_key())
+
+
+@lru_cache(maxsize=ODDS_CACHE_SIZE)
+def _check_odds_in(bonus: int, tn: int, mode: str, language: str) -> SystemOdds:
+    """The odds, cached per language (``language_key``): they carry words."""
     rolled = 2 if mode == PLAIN else 3
     totals: Counter[int] = Counter()
     triumphs = despairs = 0
@@ -193,15 +207,16 @@ def _check_odds(bonus: int, tn: int, mode: str) -> SystemOdds:
     success = frozenset(t for t, _ in distribution if t >= tn)
     probability = sum((Fraction(w, whole) for t, w in totals.items() if t >= tn), Fraction(0))
     breakdown: Breakdown = (
-        ("target number", tn), ("skill bonus", bonus), ("dice", mode), ("chance of success", probability),
-        ("chance of Triumph", Fraction(triumphs, whole)), ("chance of Despair", Fraction(despairs, whole)),
-    ) + tuple((f"chance of a {band.name}", Fraction(bands[band.name], whole)) for band in BANDS)
-    return SystemOdds(probability, distribution, success, "2d10 + bonus", breakdown)
+        (_("target number"), tn), (_("skill bonus"), bonus), (_("dice"), _(mode)),
+        (_("chance of success"), probability),
+        (_("chance of Triumph"), Fraction(triumphs, whole)), (_("chance of Despair"), Fraction(despairs, whole)),
+    ) + tuple((_("chance of a %(band)s") % {"band": _(band.name)}, Fraction(bands[band.name], whole)) for band in BANDS)
+    return SystemOdds(probability, distribution, success, _("2d10 + bonus"), breakdown)
 
 
 def _validate(p: dict) -> None:
     if p["drop"] and roll_mode(p["advantage"], p["edge"], p["advantage_drop"]) not in (ROLLER_CHOOSES, GM_CHOOSES):
-        raise ParamError("drop", "Only a check where someone chooses which of 3d10 to drop takes a die to drop.")
+        raise ParamError("drop", _("Only a check where someone chooses which of 3d10 to drop takes a die to drop."))
 
 
 def roll_check(bonus: int, tn: int, advantage: int = 0, edge: int = 0, drop: int = 0, *, advantage_drop: int = 0,
@@ -234,14 +249,14 @@ def _roll(p: dict, rng: random.Random | None, dice: Sequence[int] | None) -> Sys
     total, margin, double, final = _judge(kept, p["bonus"], p["tn"])
     success = margin >= 0
     band = margin_band(final)
-    breakdown: Breakdown = (("dice", mode), ("faces rolled", faces))
+    breakdown: Breakdown = ((_("dice"), _(mode)), (_("faces rolled"), faces))
     if dropped is not None:
-        breakdown += (("face dropped", faces[dropped]),)
-    breakdown += (("faces counted", kept), ("skill bonus", p["bonus"]), ("total", total),
-                  ("target number", p["tn"]), ("margin", margin))
+        breakdown += ((_("face dropped"), faces[dropped]),)
+    breakdown += ((_("faces counted"), kept), (_("skill bonus"), p["bonus"]), (_("total"), total),
+                  (_("target number"), p["tn"]), (_("margin"), margin))
     if double:
-        breakdown += (("Triumph" if success else "Despair", TRIUMPH_SHIFT if success else -TRIUMPH_SHIFT),)
-    breakdown += (("margin of success", final), ("band", band.name))
+        breakdown += ((_("Triumph") if success else _("Despair"), TRIUMPH_SHIFT if success else -TRIUMPH_SHIFT),)
+    breakdown += ((_("margin of success"), final), (_("band"), _(band.name)))
     return SystemRoll(
         faces=faces, kept=kept, total=total, success=success, breakdown=breakdown,
         details=frozen({
@@ -281,11 +296,11 @@ class ArmourHit:
     @property
     def breakdown(self) -> Breakdown:
         """Return the hit term by term."""
-        lines: Breakdown = (("damage", self.damage), ("penetration threshold", self.penetration_threshold))
+        lines: Breakdown = ((_("damage"), self.damage), (_("penetration threshold"), self.penetration_threshold))
         if not self.penetrated:
-            return lines + (("stopped", "below the threshold"), ("damage taken", 0))
-        return lines + ((f"damage reduction {self.damage_reduction}% (rounded down)", -self.reduction),
-                        ("damage taken", self.taken))
+            return lines + ((_("stopped"), _("below the threshold")), (_("damage taken"), 0))
+        reduced = _("damage reduction %(dr)s%% (rounded down)") % {"dr": self.damage_reduction}
+        return lines + ((reduced, -self.reduction), (_("damage taken"), self.taken))
 
 
 def armour_damage(damage: int, pt: int, dr: int) -> ArmourHit:
@@ -294,9 +309,9 @@ def armour_damage(damage: int, pt: int, dr: int) -> ArmourHit:
     Damage below the Penetration Threshold is stopped; damage at or above it is reduced by
     DR percent of itself, rounded down (the pistol example: 16 against DR 30 loses 4).
     """
-    damage = require_int(damage, "The damage", minimum=0)
-    pt = require_int(pt, "The penetration threshold", minimum=0)
-    dr = require_int(dr, "The damage reduction", minimum=0, maximum=100)
+    damage = require_int(damage, gettext_noop("The damage"), minimum=0)
+    pt = require_int(pt, gettext_noop("The penetration threshold"), minimum=0)
+    dr = require_int(dr, gettext_noop("The damage reduction"), minimum=0, maximum=100)
     if damage < pt:
         return ArmourHit(damage, pt, dr, False, 0, 0)
     reduction = damage * dr // 100
@@ -305,16 +320,17 @@ def armour_damage(damage: int, pt: int, dr: int) -> ArmourHit:
 
 def attack_extra_dice(margin: int, edge: int = 0) -> int:
     """Return the d6 an attack adds to its damage: 1 or 2 by its band, +1 for Edge spent."""
-    return margin_band(margin).attack_dice + (1 if require_int(edge, "Edge", minimum=0, maximum=1) else 0)
+    return margin_band(margin).attack_dice + (1 if require_int(edge, gettext_noop("Edge"), minimum=0, maximum=1) else 0)
 
 
 _DAMAGE_PARAMS = (
-    Param("weapon_dice", "Weapon dice", 1, MAX_WEAPON_DICE),
-    Param("modifier", "Damage modifier", -10, 40, help="The weapon's (or wielder's) Strength."),
-    Param("pt", "Penetration threshold", 0, 100, default=0),
-    Param("dr", "Damage reduction %", 0, 100, default=0),
-    Param("extra_dice", "Extra damage dice", 0, MAX_EXTRA_DICE, default=0,
-          help="From the attack's band and Edge."),
+    Param("weapon_dice", gettext_noop("Weapon dice"), 1, MAX_WEAPON_DICE),
+    Param("modifier", gettext_noop("Damage modifier"), -10, 40,
+          help=gettext_noop("The weapon's (or wielder's) Strength.")),
+    Param("pt", gettext_noop("Penetration threshold"), 0, 100, default=0),
+    Param("dr", gettext_noop("Damage reduction %"), 0, 100, default=0),
+    Param("extra_dice", gettext_noop("Extra damage dice"), 0, MAX_EXTRA_DICE, default=0,
+          help=gettext_noop("From the attack's band and Edge.")),
 )
 
 
@@ -332,8 +348,13 @@ def damage_odds(weapon_dice: int, modifier: int, pt: int = 0, dr: int = 0, extra
                                         extra_dice=extra_dice))
 
 
-@lru_cache(maxsize=ODDS_CACHE_SIZE)
 def _damage_odds(weapon_dice: int, modifier: int, pt: int, dr: int, extra_dice: int) -> SystemOdds:
+    return _damage_odds_in(weapon_dice, modifier, pt, dr, extra_dice, language_key())
+
+
+@lru_cache(maxsize=ODDS_CACHE_SIZE)
+def _damage_odds_in(weapon_dice: int, modifier: int, pt: int, dr: int, extra_dice: int, language: str) -> SystemOdds:
+    """The odds, cached per language (``language_key``): they carry words."""
     rolled = weapon_dice + extra_dice
     taken: Counter[int] = Counter()
     penetrating = 0
@@ -345,10 +366,10 @@ def _damage_odds(weapon_dice: int, modifier: int, pt: int, dr: int, extra_dice: 
     distribution = as_distribution(taken)
     success = frozenset(t for t, _ in distribution if t > 0)
     probability = sum((p for t, p in distribution if t > 0), Fraction(0))
-    return SystemOdds(probability, distribution, success, "damage taken",
-                      (("damage dice", f"{rolled}d6"), ("modifier", modifier), ("penetration threshold", pt),
-                       ("damage reduction %", dr), ("chance to penetrate", Fraction(penetrating, 6**rolled)),
-                       ("chance to hurt", probability)))
+    return SystemOdds(probability, distribution, success, _("damage taken"),
+                      ((_("damage dice"), f"{rolled}d6"), (_("modifier"), modifier), (_("penetration threshold"), pt),
+                       (_("damage reduction %"), dr), (_("chance to penetrate"), Fraction(penetrating, 6**rolled)),
+                       (_("chance to hurt"), probability)))
 
 
 def roll_damage(weapon_dice: int, modifier: int, pt: int = 0, dr: int = 0, extra_dice: int = 0,
@@ -368,7 +389,7 @@ def roll_damage(weapon_dice: int, modifier: int, pt: int = 0, dr: int = 0, extra
     hit = armour_damage(damage, pt, dr)
     return SystemRoll(
         faces=faces, kept=faces, total=damage, success=hit.taken > 0,
-        breakdown=(("faces rolled", faces), ("modifier", modifier)) + hit.breakdown,
+        breakdown=((_("faces rolled"), faces), (_("modifier"), modifier)) + hit.breakdown,
         details=frozen({"outcome": hit.taken, "taken": hit.taken, "penetrated": hit.penetrated,
                         "reduction": hit.reduction, "rolls": dice_record(roller)}),
         probability=odds.probability,
@@ -377,15 +398,15 @@ def roll_damage(weapon_dice: int, modifier: int, pt: int = 0, dr: int = 0, extra
 
 # --- Edge --------------------------------------------------------------------------------------
 def _edge(current: object, maximum: object) -> tuple[int, int]:
-    maximum = require_int(maximum, "Maximum Edge", minimum=0)
-    return require_int(current, "Current Edge", minimum=0, maximum=maximum), maximum
+    maximum = require_int(maximum, gettext_noop("Maximum Edge"), minimum=0)
+    return require_int(current, gettext_noop("Current Edge"), minimum=0, maximum=maximum), maximum
 
 
 def edge_spend(current: int, maximum: int) -> int:
     """Return Edge after spending one point ("Using Edge")."""
-    current, _ = _edge(current, maximum)
+    current, _maximum = _edge(current, maximum)
     if current == 0:
-        raise RulesError("No Edge left to spend.")
+        raise RulesError(_("No Edge left to spend."))
     return current - 1
 
 
@@ -402,29 +423,32 @@ def edge_burn(current: int, maximum: int) -> tuple[int, int]:
     """
     current, maximum = _edge(current, maximum)
     if current == 0:
-        raise RulesError("An Edge Burn needs a point of Edge to burn.")
+        raise RulesError(_("An Edge Burn needs a point of Edge to burn."))
     return current - 1, maximum - 1
 
 
 RULE_SET = RuleSet(
     key="success_check",
-    name="Success Check (2d10)",
+    name=gettext_noop("Success Check (2d10)"),
     params=(
-        Param("bonus", "Skill bonus", BONUS_MIN, BONUS_MAX, help="Skill ranks + the two governing attributes."),
-        Param("tn", "Target number", TN_MIN, TN_MAX, help="10 very easy, 15 easy, 20 moderate … 40 near impossible."),
-        Param("advantage", "Advantage", -1, 1, default=0, choices=(-1, 0, 1),
-              help="1 Advantage (3d10, drop the lowest), −1 Disadvantage (3d10, drop the highest)."),
-        Param("edge", "Edge spent", 0, 1, default=0, choices=(0, 1),
-              help="1: Advantage with the roller's choice of die, or cancels Disadvantage."),
-        Param("drop", "Die dropped", 0, 3, default=0,
-              help="When someone chooses: which of the three dice (1–3) was dropped; 0 lets the rules pick."),
+        Param("bonus", gettext_noop("Skill bonus"), BONUS_MIN, BONUS_MAX,
+              help=gettext_noop("Skill ranks + the two governing attributes.")),
+        Param("tn", gettext_noop("Target number"), TN_MIN, TN_MAX,
+              help=gettext_noop("10 very easy, 15 easy, 20 moderate … 40 near impossible.")),
+        Param("advantage", gettext_noop("Advantage"), -1, 1, default=0, choices=(-1, 0, 1),
+              help=gettext_noop("1 Advantage (3d10, drop the lowest), −1 Disadvantage (3d10, drop the highest).")),
+        Param("edge", gettext_noop("Edge spent"), 0, 1, default=0, choices=(0, 1),
+              help=gettext_noop("1: Advantage with the roller's choice of die, or cancels Disadvantage.")),
+        Param("drop", gettext_noop("Die dropped"), 0, 3, default=0,
+              help=gettext_noop("When someone chooses: which of the three dice (1–3) was dropped; 0 lets the rules "
+                                "pick.")),
     ),
     rulings=(
-        Param("advantage_drop", "Dropping a die", 0, 1, default=0, choices=(0, 1),
-              help="0: Advantage drops the lowest and Disadvantage the highest unless Edge is spent; "
-                   "1: the roller picks under Advantage and the GM under Disadvantage."),
+        Param("advantage_drop", gettext_noop("Dropping a die"), 0, 1, default=0, choices=(0, 1),
+              help=gettext_noop("0: Advantage drops the lowest and Disadvantage the highest unless Edge is spent; "
+                                "1: the roller picks under Advantage and the GM under Disadvantage.")),
     ),
-    summary="2d10 + skill bonus, success at or above the target number; doubles are Triumph or Despair.",
+    summary=gettext_noop("2d10 + skill bonus, success at or above the target number; doubles are Triumph or Despair."),
     odds_function=_odds,
     roll_function=_roll,
     validate=_validate,

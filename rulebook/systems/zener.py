@@ -22,9 +22,12 @@ from rulebook.systems.base import (
     as_distribution,
     dice_record,
     frozen,
+    language_key,
     pool_counts,
     table_dice,
 )
+from rulebook.words import gettext as _
+from rulebook.words import gettext_noop
 
 #: Targets the app accepts. The lowest, on 12 dice, makes the miracle rule roll 54 dice.
 TARGET_MIN, TARGET_MAX = -30, 100
@@ -40,11 +43,8 @@ def _validate(params: dict) -> None:
         limit = min(zener_dice.extra_benefit_limit(params["target"], params["dice"]), MAX_EXTRA)
         if extra > limit:
             if limit == 0:
-                raise ParamError("extra", (
-                    f"Extra-benefit dice need a check that cannot fail: target {params['target']} on "
-                    f"{params['dice']}d6 needs to be at least {6 * params['dice']}."))
-            raise ParamError("extra", f"Target {params['target']} on {params['dice']}d6 allows at most "
-                                      f"{limit} extra-benefit {'die' if limit == 1 else 'dice'}, not {extra}.")
+                raise ParamError("extra", zener_dice.cannot_fail_needed(params["target"], params["dice"]))
+            raise ParamError("extra", zener_dice.at_most_extra(params["target"], params["dice"], limit, extra))
 
 
 def check_odds(target: int, dice: int = 3, extra: int = 0) -> SystemOdds:
@@ -63,12 +63,17 @@ def check_odds(target: int, dice: int = 3, extra: int = 0) -> SystemOdds:
     return _check_odds(params["target"], params["dice"], params["extra"])
 
 
-@lru_cache(maxsize=ODDS_CACHE_SIZE)
 def _check_odds(target: int, dice: int, extra: int) -> SystemOdds:
+    return _check_odds_in(target, dice, extra, language_key())
+
+
+@lru_cache(maxsize=ODDS_CACHE_SIZE)
+def _check_odds_in(target: int, dice: int, extra: int, language: str) -> SystemOdds:
+    """The odds, cached per language (``language_key``): they carry words."""
     if extra:
         odds = zener_dice.extra_benefit_odds(target, dice, extra)
         counts = pool_counts(odds.dice, odds.kept, 6, False)
-        outcome = f"lowest {odds.kept} of {odds.dice}d6"
+        outcome = _("lowest %(kept)s of %(dice)sd6") % {"kept": odds.kept, "dice": odds.dice}
     else:
         odds = zener_dice.check_odds(target, dice)
         counts = {total: ways for total, ways in enumerate(zener_dice.sum_counts(odds.dice)) if ways}
@@ -124,16 +129,18 @@ def roll_check(target: int, dice: int = 3, extra: int = 0, rng: random.Random | 
 
 RULE_SET = RuleSet(
     key="zener",
-    name="Zener Gate",
+    name=gettext_noop("Zener Gate"),
     params=(
-        Param("target", "Target", TARGET_MIN, TARGET_MAX,
-              help="Ranks + skill foundation (or the stat) + modifiers; succeed at or below it."),
-        Param("dice", "Dice", 1, MAX_DICE, default=3, help="3 for skill checks and attacks, 4 for stat checks."),
-        Param("extra", "Extra-benefit dice", 0, MAX_EXTRA, default=0,
-              help="Only on a check that cannot fail: the lowest faces count, the target drops 2 per die."),
+        Param("target", gettext_noop("Target"), TARGET_MIN, TARGET_MAX,
+              help=gettext_noop("Ranks + skill foundation (or the stat) + modifiers; succeed at or below it.")),
+        Param("dice", gettext_noop("Dice"), 1, MAX_DICE, default=3,
+              help=gettext_noop("3 for skill checks and attacks, 4 for stat checks.")),
+        Param("extra", gettext_noop("Extra-benefit dice"), 0, MAX_EXTRA, default=0,
+              help=gettext_noop("Only on a check that cannot fail: the lowest faces count, the target drops 2 per "
+                                "die.")),
     ),
     rulings=(),
-    summary="Roll N d6 and succeed at or below the target; miracle dice when it cannot succeed.",
+    summary=gettext_noop("Roll N d6 and succeed at or below the target; miracle dice when it cannot succeed."),
     odds_function=lambda p: _check_odds(p["target"], p["dice"], p["extra"]),
     roll_function=lambda p, rng, entered: roll_check(p["target"], p["dice"], p["extra"], rng=rng, faces=entered),
     validate=_validate,

@@ -48,9 +48,12 @@ from rulebook.systems.base import (
     dice_record,
     difference,
     frozen,
+    language_key,
     pool_counts,
     table_dice,
 )
+from rulebook.words import gettext as _
+from rulebook.words import gettext_noop
 
 DIE_SIDES = 6
 #: Every roll starts from two dice.
@@ -64,13 +67,14 @@ MAX_HELPERS = 10
 #: The most rolls an extended task takes, and the most successes it asks for.
 MAX_ATTEMPTS, MAX_SUCCESSES = 100, 20
 
-#: "Difficulty value examples": routine tasks are not rolled at all.
+#: "Difficulty value examples": routine tasks are not rolled at all. The names are keys, in
+#: English, marked for the catalogue: translated where shown.
 DIFFICULTY: dict[str, int | None] = {
-    "routine": None,
-    "moderate": 3,
-    "remarkable": 6,
-    "extreme": 9,
-    "inconceivable": 12,
+    gettext_noop("routine"): None,
+    gettext_noop("moderate"): 3,
+    gettext_noop("remarkable"): 6,
+    gettext_noop("extreme"): 9,
+    gettext_noop("inconceivable"): 12,
 }
 
 ADD_DICE, KEEP_TWO = 0, 1
@@ -90,10 +94,11 @@ class Pool:
     def describe(self) -> str:
         """Say the pool in words ("3d6", "best 2 of 4d6", "no dice")."""
         if self.rolled == 0:
-            return "no dice"
+            return _("no dice")
+        said = {"kept": self.kept, "rolled": self.rolled}
         text = f"{self.rolled}d6" if self.kept == self.rolled else (
-            f"{'best' if self.highest else 'worst'} {self.kept} of {self.rolled}d6")
-        return text + (", 1s rolled again" if self.penetrating else "")
+            _("best %(kept)s of %(rolled)sd6") % said if self.highest else _("worst %(kept)s of %(rolled)sd6") % said)
+        return text + (", " + _("1s rolled again") if self.penetrating else "")
 
 
 def dice_pool(bonus_dice: int, bonus_dice_mode: int = ADD_DICE, penetrating: bool = False) -> Pool:
@@ -172,23 +177,24 @@ def check_odds(av: int, dv: int, bonus_dice: int = 0, defense_dice: int = 0, pen
 
 def _odds(p: dict) -> SystemOdds:
     return _check_odds(p["av"], p["dv"], p["bonus_dice"], p["defense_dice"], p["penetrating"], p["strict"],
-                       p["bonus_dice_mode"])
+                       p["bonus_dice_mode"], language_key())
 
 
 def _impossible_odds(breakdown: Breakdown) -> SystemOdds:
-    return SystemOdds(Fraction(0), ((0, Fraction(1)),), frozenset(), "margin (no roll: the task is impossible)",
-                      breakdown + (("chance of success", Fraction(0)),))
+    return SystemOdds(Fraction(0), ((0, Fraction(1)),), frozenset(), _("margin (no roll: the task is impossible)"),
+                      breakdown + ((_("chance of success"), Fraction(0)),))
 
 
 @lru_cache(maxsize=ODDS_CACHE_SIZE)
 def _check_odds(av: int, dv: int, bonus_dice: int, defense_dice: int, penetrating: int, strict: int,
-                mode: int) -> SystemOdds:
+                mode: int, language: str) -> SystemOdds:
+    """The odds, cached per language (``language_key``): they carry words."""
     attack = dice_pool(bonus_dice, mode, bool(penetrating))
     defense = dice_pool(defense_dice, mode)
     breakdown: Breakdown = (
-        ("action value", av), ("bonus dice", bonus_dice), ("roller's dice", attack.describe),
-        ("difficulty value", dv), ("defense bonus dice", defense_dice), ("target number dice", defense.describe),
-        ("a tie", "fails" if strict else "succeeds"),
+        (_("action value"), av), (_("bonus dice"), bonus_dice), (_("roller's dice"), attack.describe),
+        (_("difficulty value"), dv), (_("defense bonus dice"), defense_dice),
+        (_("target number dice"), defense.describe), (_("a tie"), _("fails") if strict else _("succeeds")),
     )
     if attack.rolled == 0:
         return _impossible_odds(breakdown)
@@ -197,13 +203,13 @@ def _check_odds(av: int, dv: int, bonus_dice: int, defense_dice: int, penetratin
     distribution = as_distribution(margins)
     success = frozenset(m for m, _ in distribution if m >= (1 if strict else 0))
     probability = chance(distribution, success)
-    return SystemOdds(probability, distribution, success, "margin (2d6 + AV − (2d6 + DV))",
-                      breakdown + (("chance of success", probability),))
+    return SystemOdds(probability, distribution, success, _("margin (2d6 + AV − (2d6 + DV))"),
+                      breakdown + ((_("chance of success"), probability),))
 
 
 def extra_endurance(margin: int) -> int:
     """Return the extra Endurance a hit deals: one per full 3 of margin ("Margin Of Success")."""
-    return max(0, require_int(margin, "The margin")) // 3
+    return max(0, require_int(margin, gettext_noop("The margin"))) // 3
 
 
 def endurance_damage(margin: int, *, margin_of_success: int = 0) -> int:
@@ -212,7 +218,7 @@ def endurance_damage(margin: int, *, margin_of_success: int = 0) -> int:
     A miss (negative margin) deals none; a hit deals 1, plus ``extra_endurance`` when the
     optional margin-of-success rule is on.
     """
-    margin = require_int(margin, "The margin")
+    margin = require_int(margin, gettext_noop("The margin"))
     if margin < 0:
         return 0
     return 1 + (extra_endurance(margin) if margin_of_success else 0)
@@ -236,7 +242,8 @@ def _attempt(p: dict, roller: EnteredDice) -> dict:
 
 
 def _impossible_roll(breakdown: Breakdown, roller: EnteredDice) -> SystemRoll:
-    return SystemRoll((), (), 0, False, breakdown + (("roll", "none: every die was removed, the task is impossible"),),
+    return SystemRoll((), (), 0, False,
+                      breakdown + ((_("roll"), _("none: every die was removed, the task is impossible")),),
                       frozen({"outcome": 0, "impossible": True, "margin": None, "endurance_damage": 0,
                               "extra_endurance": 0, "eureka": False, "rolls": dice_record(roller)}),
                       Fraction(0))
@@ -244,17 +251,18 @@ def _impossible_roll(breakdown: Breakdown, roller: EnteredDice) -> SystemRoll:
 
 def _as_roll(p: dict, rolled: dict, roller: EnteredDice, probability: Fraction) -> SystemRoll:
     if rolled["impossible"]:
-        return _impossible_roll((("action value", p["av"]), ("bonus dice", p["bonus_dice"])), roller)
+        return _impossible_roll(((_("action value"), p["av"]), (_("bonus dice"), p["bonus_dice"])), roller)
     margin, success = rolled["margin"], rolled["success"]
     extra = extra_endurance(margin) if success and p["margin_of_success"] else 0
     breakdown: Breakdown = (
-        ("faces rolled", rolled["attack_faces"]), ("faces counted", rolled["attack_kept"]),
-        ("action value", p["av"]), ("roll total", rolled["attack_total"]),
-        ("target number faces", rolled["defense_faces"]), ("target number faces counted", rolled["defense_kept"]),
-        ("difficulty value", p["dv"]), ("target number", rolled["target_number"]), ("margin", margin),
+        (_("faces rolled"), rolled["attack_faces"]), (_("faces counted"), rolled["attack_kept"]),
+        (_("action value"), p["av"]), (_("roll total"), rolled["attack_total"]),
+        (_("target number faces"), rolled["defense_faces"]),
+        (_("target number faces counted"), rolled["defense_kept"]),
+        (_("difficulty value"), p["dv"]), (_("target number"), rolled["target_number"]), (_("margin"), margin),
     )
     if p["margin_of_success"] and success:
-        breakdown += (("extra Endurance damage (margin ÷ 3)", extra),)
+        breakdown += ((_("extra Endurance damage (margin ÷ 3)"), extra),)
     return SystemRoll(
         faces=rolled["attack_faces"] + rolled["defense_faces"],
         kept=rolled["attack_kept"] + rolled["defense_kept"],
@@ -306,8 +314,8 @@ def action_value(attribute: int, rating: int = 0, *, skilled: bool = True) -> in
 
     "Being Unskilled": without the skill the attribute does not count, only the rating.
     """
-    attribute = require_int(attribute, "The attribute", minimum=0)
-    return (attribute if skilled else 0) + require_int(rating, "The equipment rating", minimum=0)
+    attribute = require_int(attribute, gettext_noop("The attribute"), minimum=0)
+    return (attribute if skilled else 0) + require_int(rating, gettext_noop("The equipment rating"), minimum=0)
 
 
 def defense_value(attribute: int, ratings: Sequence[int] = ()) -> int:
@@ -315,8 +323,8 @@ def defense_value(attribute: int, ratings: Sequence[int] = ()) -> int:
 
     Layers of defense do not stack; only the highest counts.
     """
-    attribute = require_int(attribute, "The attribute", minimum=0)
-    return attribute + max((require_int(r, "A defensive rating", minimum=0) for r in ratings), default=0)
+    attribute = require_int(attribute, gettext_noop("The attribute"), minimum=0)
+    return attribute + max((require_int(r, gettext_noop("A defensive rating"), minimum=0) for r in ratings), default=0)
 
 
 def opposed_odds(av: int, dv: int, bonus_dice: int = 0, defense_dice: int = 0, *, must_beat: bool = False,
@@ -340,7 +348,7 @@ def roll_opposed(av: int, dv: int, bonus_dice: int = 0, defense_dice: int = 0, *
 def routine_roll(av: int) -> SystemRoll:
     """Return the result of a routine task: no roll, certain success ("Unopposed Tasks")."""
     av = RULE_SET.param_named("av").coerce(av)
-    return SystemRoll((), (), av, True, (("action value", av), ("difficulty", "routine: no roll")),
+    return SystemRoll((), (), av, True, ((_("action value"), av), (_("difficulty"), _("routine: no roll"))),
                       frozen({"outcome": None, "routine": True, "rolls": ()}), Fraction(1))
 
 
@@ -349,18 +357,20 @@ def difficulty_value(level: str) -> int | None:
     try:
         return DIFFICULTY[level]
     except KeyError:
-        raise RulesError(f"Unknown difficulty {level!r}: use {', '.join(DIFFICULTY)}.") from None
+        raise RulesError(_("Unknown difficulty %(level)s: use %(levels)s.")
+                         % {"level": repr(level), "levels": ", ".join(DIFFICULTY)}) from None
 
 
 # --- Combining effort ------------------------------------------------------------------------
 def _helpers(avs: Sequence[int], bonus_dice: Sequence[int] | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
     if isinstance(avs, (str, bytes)) or not isinstance(avs, Sequence) or not 1 <= len(avs) <= MAX_HELPERS:
-        raise ParamError("avs", f"Give the action value of each of 1 to {MAX_HELPERS} characters working together.")
+        raise ParamError("avs", _("Give the action value of each of 1 to %(max)s characters working together.")
+                         % {"max": MAX_HELPERS})
     checked = tuple(RULE_SET.param_named("av").coerce(av) for av in avs)
     if bonus_dice is None:
         return checked, (0,) * len(checked)
     if isinstance(bonus_dice, (str, bytes)) or not isinstance(bonus_dice, Sequence) or len(bonus_dice) != len(avs):
-        raise ParamError("bonus_dice", "Give one bonus-dice number per character working together.")
+        raise ParamError("bonus_dice", _("Give one bonus-dice number per character working together."))
     return checked, tuple(RULE_SET.param_named("bonus_dice").coerce(b) for b in bonus_dice)
 
 
@@ -371,7 +381,7 @@ def combine_effort(totals: Sequence[int | None]) -> int:
     """
     rolled = [total for total in totals if total is not None]
     if not rolled:
-        raise RulesError("Nobody working together has a roll: every task was impossible.")
+        raise RulesError(_("Nobody working together has a roll: every task was impossible."))
     return max(rolled) + len(totals)
 
 
@@ -384,14 +394,16 @@ def combined_effort_odds(avs: Sequence[int], dv: int, bonus_dice: Sequence[int] 
     """
     avs, bonus = _helpers(avs, bonus_dice)
     p = RULE_SET.clean({"av": 0, "dv": dv, "defense_dice": defense_dice, "bonus_dice_mode": bonus_dice_mode})
-    return _combined_odds(avs, bonus, p["dv"], p["defense_dice"], p["bonus_dice_mode"])
+    return _combined_odds(avs, bonus, p["dv"], p["defense_dice"], p["bonus_dice_mode"], language_key())
 
 
 @lru_cache(maxsize=ODDS_CACHE_SIZE)
-def _combined_odds(avs: tuple[int, ...], bonus: tuple[int, ...], dv: int, defense_dice: int, mode: int) -> SystemOdds:
-    breakdown: Breakdown = (("action values", avs), ("bonus dice", bonus),
-                            ("characters working together", len(avs)), ("difficulty value", dv),
-                            ("target number dice", dice_pool(defense_dice, mode).describe))
+def _combined_odds(avs: tuple[int, ...], bonus: tuple[int, ...], dv: int, defense_dice: int, mode: int,
+                   language: str) -> SystemOdds:
+    """The odds, cached per language (``language_key``): they carry words."""
+    breakdown: Breakdown = ((_("action values"), avs), (_("bonus dice"), bonus),
+                            (_("characters working together"), len(avs)), (_("difficulty value"), dv),
+                            (_("target number dice"), dice_pool(defense_dice, mode).describe))
     rolls = [{t + av: p for t, p in pool_totals(dice_pool(b, mode)).items()}
              for av, b in zip(avs, bonus) if dice_pool(b, mode).rolled]
     if not rolls:
@@ -410,8 +422,8 @@ def _combined_odds(avs: tuple[int, ...], bonus: tuple[int, ...], dv: int, defens
     distribution = as_distribution(difference(best, defense))
     success = frozenset(m for m, _ in distribution if m >= 0)
     probability = chance(distribution, success)
-    return SystemOdds(probability, distribution, success, "margin (best roll + helpers − (2d6 + DV))",
-                      breakdown + (("chance of success", probability),))
+    return SystemOdds(probability, distribution, success, _("margin (best roll + helpers − (2d6 + DV))"),
+                      breakdown + ((_("chance of success"), probability),))
 
 
 def roll_combined_effort(avs: Sequence[int], dv: int, bonus_dice: Sequence[int] | None = None,
@@ -425,7 +437,7 @@ def roll_combined_effort(avs: Sequence[int], dv: int, bonus_dice: Sequence[int] 
     avs, bonus = _helpers(avs, bonus_dice)
     p = RULE_SET.clean({"av": 0, "dv": dv, "defense_dice": defense_dice, "bonus_dice_mode": bonus_dice_mode,
                         "margin_of_success": margin_of_success})
-    odds = _combined_odds(avs, bonus, p["dv"], p["defense_dice"], p["bonus_dice_mode"])
+    odds = _combined_odds(avs, bonus, p["dv"], p["defense_dice"], p["bonus_dice_mode"], language_key())
     roller = table_dice(dice, rng)
     faces: list[int] = []
     kept: list[int] = []
@@ -441,7 +453,7 @@ def roll_combined_effort(avs: Sequence[int], dv: int, bonus_dice: Sequence[int] 
         totals.append(sum(counted) + av)
     if all(total is None for total in totals):
         roller.check_all_used()
-        return _impossible_roll((("action values", avs), ("bonus dice", bonus)), roller)
+        return _impossible_roll(((_("action values"), avs), (_("bonus dice"), bonus)), roller)
     defense_faces, defense_kept = roll_pool(dice_pool(p["defense_dice"], p["bonus_dice_mode"]), roller)
     roller.check_all_used()
     combined = combine_effort(totals)
@@ -454,10 +466,11 @@ def roll_combined_effort(avs: Sequence[int], dv: int, bonus_dice: Sequence[int] 
         kept=tuple(kept) + defense_kept,
         total=combined,
         success=success,
-        breakdown=(("each character's roll", tuple(totals)), ("best roll", max(t for t in totals if t is not None)),
-                   ("characters working together", len(avs)), ("combined roll", combined),
-                   ("target number faces", defense_faces), ("difficulty value", p["dv"]),
-                   ("target number", target_number), ("margin", margin)),
+        breakdown=((_("each character's roll"), tuple(totals)),
+                   (_("best roll"), max(t for t in totals if t is not None)),
+                   (_("characters working together"), len(avs)), (_("combined roll"), combined),
+                   (_("target number faces"), defense_faces), (_("difficulty value"), p["dv"]),
+                   (_("target number"), target_number), (_("margin"), margin)),
         details=frozen({"outcome": margin, "impossible": False, "margin": margin, "totals": tuple(totals),
                         "best": max(t for t in totals if t is not None), "target_number": target_number,
                         "defense_faces": defense_faces, "defense_kept": defense_kept,
@@ -470,10 +483,11 @@ def roll_combined_effort(avs: Sequence[int], dv: int, bonus_dice: Sequence[int] 
 
 # --- Extended tasks --------------------------------------------------------------------------
 def _extended(successes: object, attempts: object) -> tuple[int, int]:
-    needed = Param("successes", "Successes needed", 1, MAX_SUCCESSES).coerce(successes)
-    limit = Param("attempts", "Attempts allowed", 1, MAX_ATTEMPTS).coerce(attempts)
+    needed = Param("successes", gettext_noop("Successes needed"), 1, MAX_SUCCESSES).coerce(successes)
+    limit = Param("attempts", gettext_noop("Attempts allowed"), 1, MAX_ATTEMPTS).coerce(attempts)
     if limit < needed:
-        raise ParamError("attempts", f"{limit} attempts can never reach {needed} successes.")
+        raise ParamError("attempts", _("%(attempts)s attempts can never reach %(needed)s successes.")
+                         % {"attempts": limit, "needed": needed})
     return needed, limit
 
 
@@ -488,18 +502,19 @@ def extended_task_odds(av: int, dv: int, successes: int, attempts: int, bonus_di
     """
     needed, limit = _extended(successes, attempts)
     return _extended_odds(check_odds(av, dv, bonus_dice, defense_dice, bonus_dice_mode=bonus_dice_mode).probability,
-                          needed, limit)
+                          needed, limit, language_key())
 
 
 @lru_cache(maxsize=ODDS_CACHE_SIZE)
-def _extended_odds(p: Fraction, needed: int, limit: int) -> SystemOdds:
+def _extended_odds(p: Fraction, needed: int, limit: int, language: str) -> SystemOdds:
+    """The odds, cached per language (``language_key``): they carry words."""
     counts = {k: comb(limit, k) * p**k * (1 - p) ** (limit - k) for k in range(limit + 1)}
     distribution = tuple((k, Fraction(w)) for k, w in sorted(counts.items()) if w)
     success = frozenset(k for k, _ in distribution if k >= needed)
     probability = chance(distribution, success)
-    return SystemOdds(probability, distribution, success, f"successes in {limit} attempts",
-                      (("chance per attempt", p), ("successes needed", needed), ("attempts allowed", limit),
-                       ("chance of success", probability)))
+    return SystemOdds(probability, distribution, success, _("successes in %(attempts)s attempts") % {"attempts": limit},
+                      ((_("chance per attempt"), p), (_("successes needed"), needed), (_("attempts allowed"), limit),
+                       (_("chance of success"), probability)))
 
 
 @dataclass(frozen=True)
@@ -559,10 +574,10 @@ def extended_race_odds(first: Fraction, second: Fraction, successes: int) -> Rac
     (``check_odds(...).probability`` of each). Reaching the count on the same attempt is
     ``together``; the GM decides what that means.
     """
-    needed = Param("successes", "Successes needed", 1, MAX_SUCCESSES).coerce(successes)
+    needed = Param("successes", gettext_noop("Successes needed"), 1, MAX_SUCCESSES).coerce(successes)
     p, q = Fraction(first), Fraction(second)
     if not (0 <= p <= 1 and 0 <= q <= 1):
-        raise RulesError("A chance of success lies between 0 and 1.")
+        raise RulesError(_("A chance of success lies between 0 and 1."))
     return _race_odds(p, q, needed)
 
 
@@ -570,12 +585,12 @@ def extended_race_odds(first: Fraction, second: Fraction, successes: int) -> Rac
 def _race_odds(p: Fraction, q: Fraction, needed: int) -> RaceOdds:
     moves = 1 - (1 - p) * (1 - q)
     if moves == 0:
-        raise RulesError("Neither side can ever succeed, so the race never ends.")
+        raise RulesError(_("Neither side can ever succeed, so the race never ends."))
     # Attempts where nobody succeeds change nothing, so only the attempts that do are counted.
     both, only_first, only_second = p * q / moves, p * (1 - q) / moves, (1 - p) * q / moves
     states = {(0, 0): Fraction(1)}
     result = {"first": Fraction(0), "second": Fraction(0), "together": Fraction(0)}
-    for _ in range(2 * needed):
+    for _step in range(2 * needed):
         following: dict[tuple[int, int], Fraction] = {}
         for (a, b), mass in states.items():
             for (da, db), step in (((1, 1), both), ((1, 0), only_first), ((0, 1), only_second)):
@@ -597,25 +612,27 @@ def _race_odds(p: Fraction, q: Fraction, needed: int) -> RaceOdds:
 # --- Endurance, explosions -------------------------------------------------------------------
 def base_endurance(brawn: int, presence: int) -> int:
     """Return a character's Endurance: Brawn or Presence, whichever is greater."""
-    return max(require_int(brawn, "Brawn", minimum=0), require_int(presence, "Presence", minimum=0))
+    return max(require_int(brawn, gettext_noop("Brawn"), minimum=0),
+               require_int(presence, gettext_noop("Presence"), minimum=0))
 
 
 def endurance_penalty_dice(base: int, current: int) -> int:
     """Return −1 (a penalty die on every action but talk) once more than half the Endurance is lost."""
-    base = require_int(base, "Endurance", minimum=0)
-    current = require_int(current, "Current Endurance", minimum=0, maximum=base)
+    base = require_int(base, gettext_noop("Endurance"), minimum=0)
+    current = require_int(current, gettext_noop("Current Endurance"), minimum=0, maximum=base)
     return -1 if 2 * (base - current) > base else 0
 
 
 def lose_endurance(current: int, damage: int) -> int:
     """Return Endurance after ``damage``; it never drops below 0, where the character is defeated."""
-    return max(0, require_int(current, "Current Endurance", minimum=0) - require_int(damage, "Damage", minimum=0))
+    return max(0, require_int(current, gettext_noop("Current Endurance"), minimum=0)
+               - require_int(damage, gettext_noop("Damage"), minimum=0))
 
 
 def rest_endurance(base: int, current: int) -> int:
     """Return Endurance after half an hour's rest (or a rally): half the loss back, rounded down."""
-    base = require_int(base, "Endurance", minimum=0)
-    current = require_int(current, "Current Endurance", minimum=0, maximum=base)
+    base = require_int(base, gettext_noop("Endurance"), minimum=0)
+    current = require_int(current, gettext_noop("Current Endurance"), minimum=0, maximum=base)
     return current + (base - current) // 2
 
 
@@ -624,9 +641,9 @@ def explosion_action_value(av: int, distance: int, radius: int = 10) -> int | No
 
     Full within half the radius, half (rounded down) out to the radius, None beyond it.
     """
-    av = require_int(av, "The action value", minimum=0)
-    distance = require_int(distance, "The distance", minimum=0)
-    radius = require_int(radius, "The radius", minimum=1)
+    av = require_int(av, gettext_noop("The action value"), minimum=0)
+    distance = require_int(distance, gettext_noop("The distance"), minimum=0)
+    radius = require_int(radius, gettext_noop("The radius"), minimum=1)
     if 2 * distance <= radius:
         return av
     return av // 2 if distance <= radius else None
@@ -639,26 +656,29 @@ def _flag(name: str, label: str, help: str) -> Param:
 
 RULE_SET = RuleSet(
     key="zerospace",
-    name="ZeroSpace",
+    name=gettext_noop("ZeroSpace"),
     params=(
-        Param("av", "Action value", 0, MAX_VALUE, help="Attribute + equipment rating (the rating alone if unskilled)."),
-        Param("dv", "Difficulty value", 0, MAX_VALUE,
-              help="3 moderate, 6 remarkable, 9 extreme, 12 inconceivable; or the opponent's attribute + rating."),
-        Param("bonus_dice", "Bonus dice", -MAX_BONUS_DICE, MAX_BONUS_DICE, default=0,
-              help="Bonus dice minus penalty dice on the roll."),
-        Param("defense_dice", "Defense bonus dice", -MAX_BONUS_DICE, MAX_BONUS_DICE, default=0,
-              help="Bonus dice minus penalty dice on the target number's roll (cover, prone …)."),
-        _flag("penetrating", "Penetrating", "1: the roller's dice showing 1 are rolled again."),
-        _flag("strict", "Must beat", "1: a tie fails (a distraction must roll higher)."),
+        Param("av", gettext_noop("Action value"), 0, MAX_VALUE,
+              help=gettext_noop("Attribute + equipment rating (the rating alone if unskilled).")),
+        Param("dv", gettext_noop("Difficulty value"), 0, MAX_VALUE,
+              help=gettext_noop("3 moderate, 6 remarkable, 9 extreme, 12 inconceivable; or the opponent's attribute "
+                                "+ rating.")),
+        Param("bonus_dice", gettext_noop("Bonus dice"), -MAX_BONUS_DICE, MAX_BONUS_DICE, default=0,
+              help=gettext_noop("Bonus dice minus penalty dice on the roll.")),
+        Param("defense_dice", gettext_noop("Defense bonus dice"), -MAX_BONUS_DICE, MAX_BONUS_DICE, default=0,
+              help=gettext_noop("Bonus dice minus penalty dice on the target number's roll (cover, prone …).")),
+        _flag("penetrating", gettext_noop("Penetrating"),
+              gettext_noop("1: the roller's dice showing 1 are rolled again.")),
+        _flag("strict", gettext_noop("Must beat"), gettext_noop("1: a tie fails (a distraction must roll higher).")),
     ),
     rulings=(
-        Param("bonus_dice_mode", "Bonus dice", 0, 1, default=ADD_DICE, choices=(ADD_DICE, KEEP_TWO),
-              help="0: each bonus die adds a die and each penalty die removes one, all summed (the text); "
-                   "1: roll the extra dice and keep the best (bonus) or worst (penalty) two."),
-        _flag("margin_of_success", "Margin of success",
-              "1: a hit deals one more Endurance per full 3 of margin (the optional sidebar rule)."),
+        Param("bonus_dice_mode", gettext_noop("Bonus dice"), 0, 1, default=ADD_DICE, choices=(ADD_DICE, KEEP_TWO),
+              help=gettext_noop("0: each bonus die adds a die and each penalty die removes one, all summed (the "
+                                "text); 1: roll the extra dice and keep the best (bonus) or worst (penalty) two.")),
+        _flag("margin_of_success", gettext_noop("Margin of success"),
+              gettext_noop("1: a hit deals one more Endurance per full 3 of margin (the optional sidebar rule).")),
     ),
-    summary="2d6 + action value against 2d6 + difficulty value; a tie succeeds.",
+    summary=gettext_noop("2d6 + action value against 2d6 + difficulty value; a tie succeeds."),
     odds_function=_odds,
     roll_function=_roll,
 )

@@ -27,6 +27,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from rulebook import RulesError
+from rulebook.words import gettext as _
+from rulebook.words import gettext_noop
 
 #: A round of combat, in seconds.
 ROUND_SECONDS = 6
@@ -48,7 +50,7 @@ def initiative_order(contenders: Sequence[Contender]) -> tuple[str, ...]:
     """
     names = [contender.name for contender in contenders]
     if len(set(names)) != len(names):
-        raise RulesError("Each character takes one place in the order; a name is listed twice.")
+        raise RulesError(_("Each character takes one place in the order; a name is listed twice."))
     ranked = sorted(enumerate(contenders), key=lambda pair: (-pair[1].total, -pair[1].action_value, pair[0]))
     return tuple(contender.name for _, contender in ranked)
 
@@ -56,14 +58,15 @@ def initiative_order(contenders: Sequence[Contender]) -> tuple[str, ...]:
 @dataclass(frozen=True)
 class Turn:
     """One line of the round's record: who, in which round, and how ("turn", "held", "forced",
-    "delayed", "given up")."""
+    "delayed", "given up": kept in English, stored with the fight; marked for the catalogue and
+    said in the reader's language by ``str``)."""
 
     round: int
     name: str
     how: str = "turn"
 
     def __str__(self) -> str:
-        return self.name if self.how == "turn" else f"{self.name} ({self.how})"
+        return self.name if self.how == "turn" else f"{self.name} ({_(self.how)})"
 
 
 @dataclass
@@ -100,9 +103,9 @@ class TurnOrder:
     def start(cls, order: Iterable[str]) -> TurnOrder:
         names = list(order)
         if not names:
-            raise RulesError("A fight needs at least one character in the order.")
+            raise RulesError(_("A fight needs at least one character in the order."))
         if len(set(names)) != len(names):
-            raise RulesError("Each character takes one place in the order; a name is listed twice.")
+            raise RulesError(_("Each character takes one place in the order; a name is listed twice."))
         return cls(order=names)
 
     # --- reading ------------------------------------------------------------------------------
@@ -122,16 +125,16 @@ class TurnOrder:
 
     def _check_in_order(self, name: str) -> None:
         if name not in self.order:
-            raise RulesError(f"{name} is not in this fight's order.")
+            raise RulesError(_("%(name)s is not in this fight's order.") % {"name": name})
 
     # --- the GM's changes to the order --------------------------------------------------------
     def insert(self, name: str, *, after: str | None = None) -> None:
         """Place a newcomer after ``after`` (first when None); the order is otherwise unchanged."""
         if name in self.order:
-            raise RulesError(f"{name} already has a place in the order.")
+            raise RulesError(_("%(name)s already has a place in the order.") % {"name": name})
         index = 0 if after is None else self.order.index(after) + 1 if after in self.order else None
         if index is None:
-            raise RulesError(f"{after} is not in this fight's order.")
+            raise RulesError(_("%(name)s is not in this fight's order.") % {"name": after})
         self.order.insert(index, name)
         if index <= self.position:
             self.position += 1
@@ -163,7 +166,7 @@ class TurnOrder:
                 del self.held[name]
             if name in self.sacrificed:
                 self.sacrificed.discard(name)
-                self.record.append(Turn(self.round, name, "given up"))
+                self.record.append(Turn(self.round, name, gettext_noop("given up")))
                 continue
             self.record.append(Turn(self.round, name))
             return name
@@ -171,18 +174,19 @@ class TurnOrder:
     def hold(self, name: str) -> None:
         """The acting character delays their turn, to take it later this round or the next."""
         if name != self.acting:
-            raise RulesError(f"Only the acting character can hold their turn; it is {self.acting}'s.")
+            raise RulesError(_("Only the acting character can hold their turn; it is %(name)s's.")
+                             % {"name": self.acting})
         last = self.record[-1]
-        self.record[-1] = Turn(last.round, last.name, "delayed")
+        self.record[-1] = Turn(last.round, last.name, gettext_noop("delayed"))
         self.held[name] = self.round
 
     def take_held(self, name: str) -> None:
         """A character spends their held turn now, interrupting whoever acts."""
         self._check_in_order(name)
         if name not in self.held:
-            raise RulesError(f"{name} has no held turn to take.")
+            raise RulesError(_("%(name)s has no held turn to take.") % {"name": name})
         del self.held[name]
-        self.record.append(Turn(self.round, name, "held"))
+        self.record.append(Turn(self.round, name, gettext_noop("held")))
 
     def force(self, name: str) -> None:
         """A character forces a purely defensive action now, giving up their next regular turn.
@@ -191,9 +195,9 @@ class TurnOrder:
         """
         self._check_in_order(name)
         if self.forced_in.get(name) == self.round:
-            raise RulesError(f"{name} has already forced an action this round.")
+            raise RulesError(_("%(name)s has already forced an action this round.") % {"name": name})
         if name in self.sacrificed:
-            raise RulesError(f"{name} has already given up their next turn.")
+            raise RulesError(_("%(name)s has already given up their next turn.") % {"name": name})
         self.forced_in[name] = self.round
         self.sacrificed.add(name)
-        self.record.append(Turn(self.round, name, "forced"))
+        self.record.append(Turn(self.round, name, gettext_noop("forced")))

@@ -24,6 +24,13 @@
   "use strict";
   var meta = document.querySelector('meta[name="zg-live"]');
   if (!meta) return;
+  // The words in the page's language: the catalogue (base.html) loads after this script, so it is
+  // looked up when the words are needed; without it they stay as written.
+  function gettext(text) { return window.gettext ? window.gettext(text) : text; }
+  function interpolate(format, values, named) {
+    if (window.interpolate) return window.interpolate(format, values, named);
+    return format.replace(/%\(\w+\)s/g, function (match) { return String(values[match.slice(2, -2)]); });
+  }
   var url = meta.getAttribute("data-url");
   var streamUrl = meta.getAttribute("data-stream");
   var after = parseInt(meta.getAttribute("data-after"), 10) || 0;
@@ -39,28 +46,33 @@
   state.setAttribute("aria-live", "polite");
   document.body.appendChild(state);
 
-  function show(kind, text) {
+  function words(kind) {
+    if (kind === "live") return gettext("Live");
+    if (kind === "reconnecting") return gettext("Reconnecting…");
+    var hh = ("0" + offlineSince.getHours()).slice(-2), mm = ("0" + offlineSince.getMinutes()).slice(-2);
+    return interpolate(gettext("Offline since %(time)s: changes will appear when the connection returns"),
+                       {time: hh + ":" + mm}, true);
+  }
+
+  function show(kind) {
     state.dataset.state = kind;
-    state.textContent = text;
+    state.textContent = words(kind);
   }
 
   function connected() {
     failures = 0;
     offlineSince = null;
-    if (state.dataset.state !== "live") show("live", "Live");
+    if (state.dataset.state !== "live") show("live");
   }
 
   function lost() {
     failures += 1;
     if (offlineSince === null) offlineSince = new Date();
-    if (failures < 3) {
-      show("reconnecting", "Reconnecting…");
-    } else {
-      var hh = ("0" + offlineSince.getHours()).slice(-2), mm = ("0" + offlineSince.getMinutes()).slice(-2);
-      show("offline", "Offline since " + hh + ":" + mm + ": changes will appear when the connection returns");
-    }
+    show(failures < 3 ? "reconnecting" : "offline");
   }
-  show("live", "Live");
+  show("live");
+  // The catalogue's script runs after this one: once the page is parsed, say it in its language.
+  document.addEventListener("DOMContentLoaded", function () { show(state.dataset.state); });
 
   var pushing = false;  // the stream is open: parts it renders arrive by themselves
 
@@ -222,10 +234,10 @@
     var note = document.createElement("p");
     note.className = "msg msg-error live-gone";
     note.setAttribute("role", "alert");
-    note.textContent = "This page is no longer there: it was deleted, or your access to it changed. ";
+    note.textContent = gettext("This page is no longer there: it was deleted, or your access to it changed.") + " ";
     var link = document.createElement("a");
     link.href = location.href;
-    link.textContent = "Reload";
+    link.textContent = gettext("Reload");
     note.appendChild(link);
     var main = document.getElementById("main") || document.body;
     main.insertBefore(note, main.firstChild);

@@ -1,6 +1,13 @@
 // Character pages: +/− steppers for stat trades, and refusals (400/409) shown in place.
 (function () {
   "use strict";
+  // The words in the page's language: the catalogue (base.html) loads after this script, so it is
+  // looked up when the words are needed; without it they stay as written.
+  function gettext(text) { return window.gettext ? window.gettext(text) : text; }
+  function interpolate(format, values, named) {
+    if (window.interpolate) return window.interpolate(format, values, named);
+    return format.replace(/%\(\w+\)s/g, function (match) { return String(values[match.slice(2, -2)]); });
+  }
 
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-step]");
@@ -38,12 +45,12 @@
   document.addEventListener("htmx:responseError", function (event) {
     var status = event.detail.xhr.status;
     if (status === 400 || status === 409) return;
-    notice(status === 403 ? "You may not change this sheet." :
-           status === 404 ? "That is no longer there; reload the page." :
-           "Something went wrong (" + status + "); nothing was saved.");
+    notice(status === 403 ? gettext("You may not change this sheet.") :
+           status === 404 ? gettext("That is no longer there; reload the page.") :
+           interpolate(gettext("Something went wrong (%(status)s); nothing was saved."), {status: status}, true));
   });
   document.addEventListener("htmx:sendError", function () {
-    notice("The server could not be reached; nothing was saved.");
+    notice(gettext("The server could not be reached; nothing was saved."));
   });
 })();
 

@@ -14,11 +14,18 @@ document.addEventListener("submit", function (event) {
 // (or every 5 s): the key makes a copy that did arrive count once.
 (function () {
   "use strict";
+  // The words in the page's language (the catalogue base.html loads); as written without it.
+  function gettext(text) { return window.gettext ? window.gettext(text) : text; }
+  function interpolate(format, values, named) {
+    if (window.interpolate) return window.interpolate(format, values, named);
+    return format.replace(/%\(\w+\)s/g, function (match) { return String(values[match.slice(2, -2)]); });
+  }
+
   function notSentYet(form, resend) {
     var note = form.querySelector("[data-send-state]");
     if (note) {
       note.hidden = false;
-      note.textContent = "Not sent yet: no connection. It is sent once the connection is back.";
+      note.textContent = gettext("Not sent yet: no connection. It is sent once the connection is back.");
     }
     var again = function () {
       window.removeEventListener("online", again);
@@ -44,7 +51,8 @@ document.addEventListener("submit", function (event) {
           window.location.assign(window.location.pathname);  // the page the form came back to
         } else if (note) {
           note.hidden = false;
-          note.textContent = "The server refused it (" + response.status + "); reload the page.";
+          note.textContent = interpolate(gettext("The server refused it (%(status)s); reload the page."),
+                                         {status: response.status}, true);
         }
       })
       .catch(function () {

@@ -4,12 +4,16 @@ odds read the same to a screen reader, a colour-blind player and anyone new to p
 from fractions import Fraction
 
 from django import template
+from django.utils.translation import gettext, gettext_noop
+
+from zenergate_site import numbers
 
 register = template.Library()
 
 #: (lowest chance, word), highest first; exactly 1 and exactly 0 have words of their own.
-BANDS = ((Fraction(9, 10), "very likely"), (Fraction(65, 100), "likely"), (Fraction(35, 100), "about even"),
-         (Fraction(1, 10), "unlikely"), (Fraction(0), "very unlikely"))
+BANDS = ((Fraction(9, 10), gettext_noop("very likely")), (Fraction(65, 100), gettext_noop("likely")),
+         (Fraction(35, 100), gettext_noop("about even")), (Fraction(1, 10), gettext_noop("unlikely")),
+         (Fraction(0), gettext_noop("very unlikely")))
 
 
 def _chance(value) -> Fraction | float | None:
@@ -33,7 +37,21 @@ def likelihood(value) -> str:
     if chance is None:
         return ""
     if chance >= 1:
-        return "certain"
+        return gettext("certain")
     if chance <= 0:
-        return "impossible"
-    return next(word for lowest, word in BANDS if chance >= lowest)
+        return gettext("impossible")
+    return gettext(next(word for lowest, word in BANDS if chance >= lowest))
+
+
+@register.filter
+def percent(probability) -> str:
+    """A probability (0–1) as a percentage in the reader's language (zenergate_site.numbers)."""
+    chance = _chance(probability)
+    return "" if chance is None else numbers.percent(chance)
+
+
+@register.filter
+def exact_chance(probability) -> str:
+    """The exact chance, "5/8", or "about 1 in 1.03 × 10²⁸" when its fraction runs long."""
+    chance = _chance(probability)
+    return "" if chance is None else numbers.exact(Fraction(chance))
