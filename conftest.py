@@ -293,7 +293,7 @@ def page_for(browser, live_server):
             page.goto(f"{live_server.url}/accounts/login/")
             page.fill("#id_username", user.username)
             page.fill("#id_password", PASSWORD)
-            page.click("button[type=submit]")
+            page.click("main button[type=submit]")
             page.wait_for_url(f"{live_server.url}/")
         return page
 

@@ -62,8 +62,9 @@ def _mail_link(request, user, email: str) -> None:
     from zenergate_site.tasks import send_email_confirmation
 
     user_id, domain, https = user.pk, request.get_host(), request.is_secure()
+    language = translation.get_language()  # the mail speaks the page's language
     transaction.on_commit(lambda: send_email_confirmation.delay(user_id=user_id, email=email, domain=domain,
-                                                                use_https=https))
+                                                                use_https=https, language=language))
 
 
 @require_http_methods(["GET", "POST"])

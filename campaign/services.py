@@ -203,17 +203,8 @@ def account_create(*, campaign: Campaign, username: str, role: str, by, email: s
     and a one-time password, shown once: it is stored only as a hash, and the player must choose
     their own at the first log-in."""
     _refuse_account_making(by)
-    username = (username or "").strip()
-    if not username:
-        raise CampaignError(_("Choose a username."), field="username")
+    username = _checked_username(username, taken=_("There is already a user called %(name)s: add them by name."))
     User = get_user_model()
-    try:
-        User._meta.get_field("username").run_validators(username)
-    except ValidationError:
-        raise CampaignError(_("Usernames are letters, digits and @ . + - _ only."), field="username") from None
-    if User.objects.filter(username__iexact=username).exists():
-        raise CampaignConflict(_("There is already a user called %(name)s: add them by name.") % {"name": username},
-                               field="username")
     password = _one_time_password()
     user = User.objects.create_user(username=username, password=password, email=(email or "").strip())
     OneTimePassword.objects.create(user=user, issued_by=by)
@@ -417,9 +408,9 @@ def ensure_may_make_campaigns(user) -> None:
                                % {"email": user.email})
 
 
-def _checked_new_user(username: str, password: str):
-    """A new, unsaved user with a name and password the site takes (the sign-up and invitation
-    paths share it, so a name or password one takes the other takes too)."""
+def _checked_username(username: str, *, taken: str) -> str:
+    """A new username as every path that makes accounts takes it (the GM's, a link's, the
+    sign-up page's), stripped; ``taken`` says what to do when someone has it already."""
     username = (username or "").strip()
     if not username:
         raise CampaignError(_("Choose a username."), field="username")
@@ -430,9 +421,15 @@ def _checked_new_user(username: str, password: str):
     except ValidationError:
         raise CampaignError(_("Usernames are letters, digits and @ . + - _ only."), field="username") from None
     if User.objects.filter(username__iexact=username).exists():
-        raise CampaignConflict(_("There is already a user called %(name)s: if it is you, log in.") % {"name": username},
-                               field="username")
-    candidate = User(username=username)
+        raise CampaignConflict(taken % {"name": username}, field="username")
+    return username
+
+
+def _checked_new_user(username: str, password: str):
+    """A new, unsaved user with a name and password the site takes (the sign-up and invitation
+    paths share it, so a name or password one takes the other takes too)."""
+    username = _checked_username(username, taken=_("There is already a user called %(name)s: if it is you, log in."))
+    candidate = get_user_model()(username=username)
     try:
         password_validation.validate_password(password, candidate)
     except ValidationError as exc:

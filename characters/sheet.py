@@ -42,6 +42,8 @@ from rulebook.stats import (
     stat_check_target,
 )
 
+from zenergate_site.numbers import percent as percent_text
+
 from .models import Character, Language
 
 #: A language's aspects, as a sentence names them.
@@ -215,8 +217,7 @@ class CheckLine:
 
     @property
     def percent(self) -> str:
-        p = self.probability * 100
-        return f"{p:.1f}%" if 0.1 <= p < 99.95 else (f"{p:.3g}%" if p else "0%")
+        return percent_text(self.probability)
 
 
 def _check_line(label: str, target) -> CheckLine:

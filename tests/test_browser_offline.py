@@ -63,7 +63,7 @@ def _log_in_as_the_demo_gm(page, live_server):
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("#id_username", "gm")
     page.fill("#id_password", PASSWORD)
-    page.click("button[type=submit]")
+    page.click("main button[type=submit]")
     page.wait_for_url(f"{live_server.url}/")
     return gm
 

@@ -12,7 +12,7 @@ def test_wrong_password_shows_a_message(personas, page_for, live_server):
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("#id_username", "gm")
     page.fill("#id_password", "not-it")
-    page.click("button[type=submit]")
+    page.click("main button[type=submit]")
     assert "do not match" in page.locator("[role=alert]").inner_text()
 
 

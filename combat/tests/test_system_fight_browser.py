@@ -69,7 +69,7 @@ def test_a_rocket_house_round_lands_on_the_players_phone(personas, page_for, liv
                          ("First's weapon Effect", "4"), ("Second's weapon Effect", "3"), ("Dice rolled", "82 44 47")):
         gm.get_by_label(label, exact=True).fill(value)
     gm.get_by_role("button", name="Show the odds").click()
-    expect(gm.locator(".odds-line")).to_contain_text("60.9 % chance Puce Knight takes damage")
+    expect(gm.locator(".odds-line")).to_contain_text("60.9% chance Puce Knight takes damage")
     gm.get_by_role("button", name="Fight the round").click()
     knight = player.locator(".fight-order li", has_text="Puce Knight")
     expect(knight).to_contain_text("Wounds basic", timeout=5000)  # on the player's page, no reload

@@ -37,6 +37,9 @@ def test_roll_a_skill_from_the_sheet_and_reroll_it_for_karma(personas, make_char
 
     reroll = result.get_by_role("button", name="Reroll for 1 Karma")
     expect(reroll).to_contain_text("2 left")
+    # On the first screen of the phone: the result is brought into view with its offer.
+    box = reroll.bounding_box()
+    assert 0 <= box["y"] and box["y"] + box["height"] <= 844, f"the reroll is {box['y']:.0f} px down"
     reroll.dblclick()  # a nervous double tap
     expect(result.locator(".sheet-roll-result.reroll")).to_contain_text("Karma reroll")
     expect(result.locator(".sheet-roll-result")).to_have_count(2)  # the failed roll, then its reroll

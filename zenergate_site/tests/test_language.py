@@ -114,3 +114,15 @@ def test_pushed_parts_speak_each_viewers_language(personas):
     assert "for everyone" in en_html and "for everyone" in de_html  # what was typed stays as typed
     assert ">Rolls</h2>" in en_html and f">{expected}</h2>" in de_html
     assert parts.RENDERS[("roll-feed", "players")] == 2  # once per language
+
+
+def test_dates_are_written_the_readers_way():
+    from datetime import datetime, timezone
+
+    from django.template import Context, Template
+
+    shown = Template('{{ when|date:_("M j, H:i") }}')
+    when = Context({"when": datetime(2026, 11, 29, 10, 35, tzinfo=timezone.utc)})
+    assert shown.render(when) == "Nov 29, 10:35"
+    with translation.override("de"):
+        assert shown.render(when) == "29. Nov, 10:35"

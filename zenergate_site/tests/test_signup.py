@@ -133,3 +133,16 @@ def test_accounts_made_by_a_gm_or_a_link_make_campaigns_without_a_confirmation(c
     link = services.invitation_create(campaign=personas["campaign"], role="player", by=personas["gm"])
     client.post(f"/join/{link.token}/", {"username": "theo", "password": NEW["password"]})
     assert client.post("/", {"name": "Theo's table", "stat_entry": "enter"}).status_code == 302
+
+
+def test_every_path_that_makes_an_account_takes_the_same_names(client, open_signup, personas):
+    """A name one path refuses, no path takes: the GM's account form, a link's form, the sign-up page."""
+    from campaign.errors import CampaignError
+
+    for bad in ("\u200b\u200b", "evil\u202eman", "no spaces"):
+        with pytest.raises(CampaignError):
+            services.account_create(campaign=personas["campaign"], username=bad, role="player", by=personas["gm"])
+        link = services.invitation_create(campaign=personas["campaign"], role="player", by=personas["gm"])
+        assert client.post(f"/join/{link.token}/", {"username": bad, "password": NEW["password"]}).status_code == 400
+        assert client.post("/accounts/signup/", {**NEW, "username": bad}).status_code == 400
+    assert not get_user_model().objects.filter(username__in=["evil\u202eman", "no spaces"]).exists()
