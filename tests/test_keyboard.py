@@ -61,3 +61,18 @@ def test_a_player_makes_an_attack_on_their_turn_with_the_keyboard(personas, make
     expect(page.locator(".combat-log")).to_contain_text("Alice attacks Thug", timeout=5_000)
     attack = CombatEvent.objects.get(encounter=encounter, kind="attack")
     assert attack.by == personas["player"] and attack.gm_data["target"] == thug.pk
+
+
+def test_the_first_tab_offers_a_skip_to_the_content(personas, make_character, page_for, live_server):
+    """Past the top bar in one key: the skip link is the first stop, and it lands in the page's
+    content, so the next Tab reaches the sheet rather than the menu."""
+    alice = make_character("player", name="Alice")
+    page = page_for(personas["player"], width=390, height=844)
+    page.goto(f"{live_server.url}/characters/{alice.pk}/")
+    page.keyboard.press("Tab")
+    skip = page.locator("a.skip-link")
+    expect(skip).to_be_focused()
+    expect(skip).to_be_in_viewport()  # seen when focused, hidden otherwise
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.getElementById('main').contains(document.activeElement)")
