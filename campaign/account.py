@@ -23,7 +23,7 @@ from rest_framework.authtoken.models import Token
 
 from zenergate_site import language as site_language
 from zenergate_site import limits, rate
-from zenergate_site.accounts import EMAIL_LINK_SECONDS, EMAIL_SALT
+from zenergate_site.email_links import EMAIL_LINK_SECONDS, EMAIL_SALT
 from zenergate_site.errors import DomainError
 from zenergate_site.login_guard import client_address
 from zenergate_site.text import validate_name

@@ -7,7 +7,6 @@ import logging
 from importlib import import_module
 
 from django.conf import settings
-from django.core import signing
 from django.contrib import messages
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import SESSION_KEY, get_user_model, logout
@@ -241,13 +240,3 @@ class QueuedPasswordResetForm(PasswordResetForm):
 class QueuedPasswordResetView(PasswordResetView):
     form_class = QueuedPasswordResetForm
     template_name = "registration/reset_form.html"
-
-
-#: An e-mail's link (a new address, or a sign-up's): signed for its account and the address, good
-#: for two days.
-EMAIL_SALT = "zenergate.account.email"
-EMAIL_LINK_SECONDS = 2 * 24 * 3600
-
-
-def email_link_token(user_id: int, email: str) -> str:
-    return signing.dumps({"user": user_id, "email": email}, salt=EMAIL_SALT)

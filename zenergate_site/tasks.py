@@ -50,7 +50,7 @@ def send_email_confirmation(*, user_id: int, email: str, domain: str, use_https:
     from django.core.mail import send_mail
     from django.urls import reverse
 
-    from .accounts import email_link_token
+    from .email_links import email_link_token
 
     link = f"{'https' if use_https else 'http'}://{domain}{reverse('email-confirm', args=[email_link_token(user_id, email)])}"
     with translation.override(_language(language, user_id)):

@@ -7,7 +7,7 @@ import pytest
 from django.core import mail, signing
 from rest_framework.authtoken.models import Token
 
-from zenergate_site.accounts import email_link_token
+from zenergate_site.email_links import email_link_token
 from zenergate_site.tasks import send_email_confirmation
 
 pytestmark = pytest.mark.django_db
