@@ -10,9 +10,8 @@ from pathlib import Path
 import polib
 import pytest
 
-from characters import items
-from combat import services as combat
-from economy.tests.conftest import campaign_gm, make_character  # noqa: F401  (a fixture)
+from combat.tests.test_your_turn import _warehouse
+from economy.tests.conftest import make_character  # noqa: F401  (a fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -56,13 +55,8 @@ def _walk(page, url: str, sentences: list[str]) -> list[str]:
 def test_the_sheet_the_fight_and_the_roller_speak_german_on_a_phone(personas, make_character, page_for,
                                                                       live_server):
     gm = personas["gm"]
-    alice = make_character("player", name="Alice")
-    items.item_create(character=alice, kind_name="weapons", by=campaign_gm(alice.campaign), is_gm=True,
-                      data={"name": "Service pistol", "damage_points": 4})
-    encounter = combat.encounter_create(campaign=personas["campaign"], by=gm, name="Warehouse")
-    alice_c = combat.combatant_add(encounter=encounter, by=gm, character_id=alice.pk)
-    thug = combat.combatant_add(encounter=encounter, by=gm, npc={"name": "Thug", "revealed": True})
-    combat.initiative_roll(encounter=encounter, by=gm, dice={alice_c.pk: [6], thug.pk: [1]})
+    encounter = _warehouse(personas, make_character, alice_first=True)  # Alice and her pistol against a thug
+    alice = encounter.combatants.get(character__isnull=False).character
 
     sentences = _english_left()
     assert len(sentences) > 200  # the catalogue is there to check against

@@ -66,6 +66,7 @@ def test_an_open_sign_up_confirms_the_email_before_the_account_makes_campaigns(c
     assert Account.objects.get(user=user).awaits_confirmation
     home = client.get("/").content.decode()  # logged in, told what to do next
     assert "mira@example.org" in home and "not confirmed yet" in home
+    assert "Create campaign" not in home and "Import campaign" not in home  # no form filled in for nothing
     refused = client.post("/", {"name": "Mira's table", "stat_entry": "enter"})
     assert refused.status_code == 409 and "Confirm your e-mail first" in refused.content.decode()
     api = client.post("/api/v1/campaigns/", {"name": "Mira's table"}, content_type="application/json")
