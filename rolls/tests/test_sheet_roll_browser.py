@@ -51,6 +51,9 @@ def test_roll_a_skill_from_the_sheet_and_reroll_it_for_karma(personas, make_char
 
     # A stat rolls the same way; its form opens under the table, which keeps its width on a phone.
     page.get_by_role("button", name="Roll AWA").click()
+    expect(page.locator("#stat-roll").get_by_label("Modifier")).to_be_visible()
+    # The form is htmx's once its swap has settled; a click before that would be a plain post.
+    page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping')")
     page.locator("#stat-roll").get_by_role("button", name="Roll AWA").click()
     expect(page.locator("#stat-roll .roll-result")).to_contain_text("against ≤")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
