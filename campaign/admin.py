@@ -1,5 +1,7 @@
 from django.contrib import admin
 
+from rulebook.words import said
+
 from .changes import change_set
 from .models import Campaign, Job, LogEntry, Membership
 
@@ -19,7 +21,9 @@ class ThroughChangeSets:
         super().save_model(request, obj, form, change)
         if write.campaign_id is None and isinstance(obj, Campaign):
             write.bind(obj)
-        write.audit("admin.save", f"{request.user} {'changed' if change else 'added'} {obj} in the admin")
+        values = {"by": str(request.user), "what": str(obj)}
+        write.audit("admin.save", said("%(by)s changed %(what)s in the admin", **values) if change else
+                    said("%(by)s added %(what)s in the admin", **values))
 
     def save_related(self, request, form, formsets, change):
         self._write(request, form.instance)

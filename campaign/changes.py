@@ -8,7 +8,7 @@ transaction, then declares and changes rows, says what it did and whom to tell::
         changes = change_set(campaign=character.campaign_id, by=by)
         character = changes.lock(Character.objects.filter(pk=character.pk))[0]
         ...                                              # apply the change
-        changes.audit("karma.reroll", f"{character.name}: -1 Karma (reroll)", data={...})
+        changes.audit("karma.reroll", said("%(name)s: −1 Karma (reroll)", name=character.name), data={...})
         changes.publish(RollMade(roll=roll.pk))       # only where page logic needs the kind
 
 A change set belongs to the transaction (or savepoint) it was opened in: a service called by
@@ -38,6 +38,8 @@ from django.db import connection, transaction
 from django.db.models.signals import post_delete, post_save, pre_delete, pre_save
 from django.utils import timezone
 from django.utils.translation import gettext as _
+
+from rulebook.words import Said
 
 from . import keys as data_keys
 from . import pagecache
@@ -147,10 +149,16 @@ class ChangeSet:
                 for (label, pk), (obj, names) in self.watched.items()}
 
     # --- Telling ------------------------------------------------------------------------------------
-    def audit(self, action: str, summary: str, *, data: dict | None = None, seen: Seen = EVERYONE) -> LogEntry:
-        """Write the audit line of this write: who did what, and why, and who may read it."""
+    def audit(self, action: str, summary: Said, *, data: dict | None = None, seen: Seen = EVERYONE) -> LogEntry:
+        """Write the audit line of this write: who did what, and why, and who may read it.
+
+        The line is a Said (rulebook.words): kept as its message and values, it reads in each
+        reader's language; its English is kept beside it as the line's plain text."""
+        if not isinstance(summary, Said):
+            raise TypeError("an audit line is a Said, so that each reader reads it in their language")
         entry = LogEntry.objects.create(campaign_id=self._campaign(), actor=self.by, action=action[:64],
-                                        summary=summary[:300], data=data or {}, **seen.columns())
+                                        summary=summary.english()[:300], said=summary.as_data(), data=data or {},
+                                        **seen.columns())
         self.changed(entry)
         return entry
 

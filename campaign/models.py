@@ -7,7 +7,8 @@ from django.utils.translation import gettext_lazy
 from django.db.models import Q
 
 from zenergate_site import limits
-from zenergate_site.shapes import Whole, capped
+from rulebook.words import told
+from zenergate_site.shapes import SAID, Whole, capped
 
 from .audience import Audienced, audience_constraint
 from .stat_dice import validate_stat_dice
@@ -86,7 +87,8 @@ class LogEntry(Audienced):
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                               related_name="campaign_actions")
     action = models.CharField(max_length=64)
-    summary = models.CharField(max_length=300)
+    summary = models.CharField(max_length=300)  # in English, as kept; ``said`` is what readers read
+    said = models.JSONField(default=dict, blank=True, validators=[SAID])
     data = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
@@ -97,6 +99,11 @@ class LogEntry(Audienced):
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.action}: {self.summary}"
+
+    @property
+    def told(self) -> str:
+        """The line in the reader's language."""
+        return told(self.summary, self.said)
 
 
 class Event(Audienced):

@@ -99,7 +99,7 @@ class LogQueryIn(StrictInput):
 class LogEntryOut(serializers.Serializer):
     id = serializers.IntegerField()
     action = serializers.CharField()
-    summary = serializers.CharField()
+    summary = serializers.CharField(source="told", help_text=gettext_lazy("The line in the reader's language."))
     by = serializers.CharField(source="actor.username", default=None, allow_null=True)
     at = serializers.DateTimeField(source="created_at")
     data = serializers.SerializerMethodField(help_text=gettext_lazy(

@@ -9,10 +9,11 @@ from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection, transaction
 from django.db.models import Q
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from rulebook.systems import SYSTEMS, ParamError
+from rulebook.words import Said, listed, said
 from zenergate_site.accounts import user_logout_everywhere
 from zenergate_site.text import validate_name
 
@@ -29,10 +30,15 @@ logger = logging.getLogger(__name__)
 SIGNUP_LOCK = 0x5A47_0001
 
 
-def _role_logged(role: str) -> str:
-    """A role as the campaign log's stored lines name it: in English, as the rest of the line."""
-    with translation.override("en"):
-        return str(Membership.Role(role).label)
+def _role_logged(role: str) -> Said:
+    """A role as the campaign log's lines name it, in each reader's language."""
+    return {"gm": said("GM"), "player": said("Player"), "viewer": said("Viewer")}[role]
+
+
+#: The campaign's settings as its log lines name them.
+SETTING_WORDS = {"name": said("name"), "description": said("description"), "stat_entry": said("stat entry"),
+                 "max_skill_ranks": said("max skill ranks"), "rule_set": said("rule set"), "rulings": said("rulings"),
+                 "next_session_at": said("next session")}
 
 
 
@@ -92,9 +98,8 @@ def campaign_update(*, campaign: Campaign, by, **changes) -> Campaign:
         setattr(campaign, key, changes[key])
     if changed:
         campaign.save(update_fields=changed)
-        write.audit("campaign.update",
-                          f"{by} changed the campaign's {', '.join(k.replace('_', ' ') for k in changed)}",
-                          data={"fields": changed})
+        write.audit("campaign.update", said("%(by)s changed the campaign's %(fields)s", by=str(by), fields=listed(
+                        SETTING_WORDS.get(k, k.replace("_", " ")) for k in changed)), data={"fields": changed})
         write.publish(CampaignChanged(fields=changed))
     return campaign
 
@@ -111,7 +116,7 @@ def campaign_create(*, name: str, by, description: str = "", stat_entry: str = C
     campaign = Campaign.objects.create(name=name, description=description, stat_entry=stat_entry)
     changes.bind(campaign)
     Membership.objects.create(campaign=campaign, user=by, role=Membership.Role.GM)
-    changes.audit("campaign.create", f"{by} created the campaign")
+    changes.audit("campaign.create", said("%(by)s created the campaign", by=str(by)))
     return campaign
 
 
@@ -130,7 +135,8 @@ def membership_add(*, campaign: Campaign, username: str, role: str, by) -> Membe
     if Membership.objects.filter(campaign=campaign, user=user).exists():
         raise CampaignConflict(_("%(name)s is already in this campaign.") % {"name": username}, field="username")
     membership = Membership.objects.create(campaign=campaign, user=user, role=role)
-    changes.audit("membership.add", f"{by} added {username} as {_role_logged(role)}",
+    changes.audit("membership.add", said("%(by)s added %(name)s as %(role)s", by=str(by), name=username,
+                                         role=_role_logged(role)),
                   data={"user": user.pk, "role": role})
     return membership
 
@@ -155,12 +161,14 @@ def membership_change(*, membership: Membership, role: str | None = None, remove
     name = membership.user.username
     if remove:
         membership.delete()
-        changes.audit("membership.remove", f"{by} removed {name}", data={"user": membership.user_id})
+        changes.audit("membership.remove", said("%(by)s removed %(name)s", by=str(by), name=name),
+                      data={"user": membership.user_id})
         return None
     if role != membership.role:
         membership.role = role
         membership.save(update_fields=["role"])
-        changes.audit("membership.role", f"{by} made {name} {_role_logged(membership.role)}",
+        changes.audit("membership.role", said("%(by)s made %(name)s %(role)s", by=str(by), name=name,
+                                             role=_role_logged(membership.role)),
                       data={"user": membership.user_id})
     return membership
 
@@ -209,7 +217,8 @@ def account_create(*, campaign: Campaign, username: str, role: str, by, email: s
     user = User.objects.create_user(username=username, password=password, email=(email or "").strip())
     OneTimePassword.objects.create(user=user, issued_by=by)
     membership = membership_add(campaign=campaign, username=username, role=role, by=by)
-    change_set(campaign=campaign, by=by).audit("account.create", f"{by} made an account for {username}",
+    change_set(campaign=campaign, by=by).audit("account.create", said("%(by)s made an account for %(name)s",
+                                                                               by=str(by), name=username),
                                                data={"user": user.pk})
     return membership, password
 
@@ -233,7 +242,8 @@ def password_reissue(*, membership: Membership, by) -> str:
     OneTimePassword.objects.update_or_create(user=user, defaults={"issued_by": by})
     transaction.on_commit(lambda: user_logout_everywhere(user=user))
     change_set(campaign=membership.campaign, by=by).audit(
-        "account.password", f"{by} gave {user.username} a new one-time password", data={"user": user.pk})
+        "account.password", said("%(by)s gave %(name)s a new one-time password", by=str(by), name=user.username),
+        data={"user": user.pk})
     return password
 
 
@@ -258,7 +268,9 @@ def invitation_create(*, campaign: Campaign, role: str, by, single_use: bool = T
     invitation = Invitation.objects.create(campaign=campaign, role=role, token=secrets.token_urlsafe(24),
                                            username=username, single_use=single_use, expires_at=expires_at,
                                            max_uses=1 if single_use else max_uses, created_by=by)
-    changes.audit("invitation.create", f"{by} invited " + (username or "by link") + f" as {_role_logged(role)}",
+    changes.audit("invitation.create", said("%(by)s invited %(name)s as %(role)s", by=str(by), name=username,
+                                            role=_role_logged(role)) if username else
+                  said("%(by)s invited by link as %(role)s", by=str(by), role=_role_logged(role)),
                   data={"invitation": invitation.pk, "role": role})
     return invitation
 
@@ -269,7 +281,8 @@ def invitation_revoke(*, invitation: Invitation, by) -> Invitation:
     if invitation.revoked_at is None:
         invitation.revoked_at = timezone.now()
         invitation.save(update_fields=["revoked_at"])
-        changes.audit("invitation.revoke", f"{by} revoked an invitation", data={"invitation": invitation.pk})
+        changes.audit("invitation.revoke", said("%(by)s revoked an invitation", by=str(by)),
+                      data={"invitation": invitation.pk})
     return invitation
 
 
@@ -299,7 +312,8 @@ def invitation_accept(*, token: str, user) -> Membership:
     membership = Membership.objects.create(campaign=campaign, user=user, role=invitation.role)
     invitation.uses += 1
     invitation.save(update_fields=["uses"])
-    changes.audit("membership.add", f"{user} joined by invitation as {_role_logged(invitation.role)}",
+    changes.audit("membership.add", said("%(name)s joined by invitation as %(role)s", name=str(user),
+                                         role=_role_logged(invitation.role)),
                   data={"user": user.pk, "role": invitation.role, "invitation": invitation.pk})
     member_joined.send(sender=Campaign, campaign=campaign, user=user, membership=membership, changes=changes)
     return membership
@@ -336,7 +350,8 @@ def invitation_sign_up(*, token: str, username: str, password: str, email: str =
                                                 email=(email or "").strip())
     membership = invitation_accept(token=token, user=user)
     change_set(campaign=invitation.campaign_id, by=user).audit(
-        "account.join", f"{username} made an account through {invitation.created_by}'s invitation",
+        "account.join", said("%(name)s made an account through %(inviter)s's invitation", name=username,
+                             inviter=str(invitation.created_by)),
         data={"user": user.pk, "inviter": invitation.created_by_id})
     return membership
 
@@ -361,7 +376,7 @@ def campaign_archive(*, campaign: Campaign, by) -> Campaign:
     changes.lock(Campaign.objects.filter(pk=campaign.pk))
     Campaign.objects.filter(pk=campaign.pk).update(archived_at=timezone.now())
     changes.changed(campaign)
-    changes.audit("campaign.archive", f"{by} archived the campaign")
+    changes.audit("campaign.archive", said("%(by)s archived the campaign", by=str(by)))
     campaign.refresh_from_db()
     return campaign
 
@@ -372,7 +387,7 @@ def campaign_restore(*, campaign: Campaign, by) -> Campaign:
     changes = change_set(campaign=campaign, by=by, archived_ok=True)
     Campaign.objects.filter(pk=campaign.pk).update(archived_at=None)
     changes.changed(campaign)
-    changes.audit("campaign.restore", f"{by} restored the campaign")
+    changes.audit("campaign.restore", said("%(by)s restored the campaign", by=str(by)))
     campaign.refresh_from_db()
     return campaign
 

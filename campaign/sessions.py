@@ -8,6 +8,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from rulebook.words import said
 from zenergate_site import limits
 
 from .changes import change_set
@@ -28,7 +29,8 @@ def session_start(*, campaign: Campaign, by) -> GameSession:
         raise CampaignConflict(_("A session is running already: end it first."), field="session")
     number = (GameSession.objects.filter(campaign=campaign).aggregate(n=Max("number"))["n"] or 0) + 1
     session = GameSession.objects.create(campaign=campaign, number=number, started_at=timezone.now())
-    changes.audit("session.start", f"{by} started session {number}", data={"session": session.pk})
+    changes.audit("session.start", said("%(by)s started session %(number)s", by=str(by), number=number),
+                  data={"session": session.pk})
     changes.publish(CampaignChanged(fields=["session"]))
     return session
 
@@ -45,9 +47,9 @@ def session_end(*, campaign: Campaign, by, recap: str = "", at=None) -> GameSess
     session.ended_at = at or timezone.now()
     session.recap = recap[:TEXT_LIMIT]
     session.save(update_fields=["ended_at", "recap"])
-    who = f"{by} ended" if by is not None else "The app ended"
-    why = "" if by is not None else " after hours of quiet"
-    changes.audit("session.end", f"{who} session {session.number}{why}", data={"session": session.pk})
+    ended = (said("%(by)s ended session %(number)s", by=str(by), number=session.number) if by is not None else
+             said("The app ended session %(number)s after hours of quiet", number=session.number))
+    changes.audit("session.end", ended, data={"session": session.pk})
     changes.publish(CampaignChanged(fields=["session"]))
     return session
 
@@ -63,7 +65,8 @@ def session_recap_save(*, session: GameSession, by, recap: str, publish: bool) -
     session.recap = recap or ""
     if publish and session.published_at is None:
         session.published_at = timezone.now()
-        changes.audit("session.recap", f"{by} published the recap of session {session.number}",
+        changes.audit("session.recap", said("%(by)s published the recap of session %(number)s", by=str(by),
+                                           number=session.number),
                       data={"session": session.pk})
     session.save(update_fields=["recap", "published_at"])
     changes.publish(CampaignChanged(fields=["session"]))
@@ -90,8 +93,10 @@ def next_session_set(*, campaign: Campaign, by, when) -> Campaign:
         raise CampaignError(_("The next session is in the future."), field="next_session_at")
     Campaign.objects.filter(pk=campaign.pk).update(next_session_at=when)
     changes.changed(campaign)
-    changes.audit("session.next", f"{by} set the next session: {when:%a %d %b %Y, %H:%M}" if when
-                  else f"{by} cleared the next session's date")
+    # The date as numbers (its time zone the site's): the same in every language.
+    changes.audit("session.next", said("%(by)s set the next session: %(when)s", by=str(by),
+                                       when=f"{timezone.localtime(when):%Y-%m-%d %H:%M}") if when
+                  else said("%(by)s cleared the next session's date", by=str(by)))
     changes.publish(CampaignChanged(fields=["next_session_at"]))
     campaign.refresh_from_db()
     return campaign

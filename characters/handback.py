@@ -10,6 +10,7 @@ from django.dispatch import receiver
 
 from campaign.models import Membership
 from campaign.signals import member_joined
+from rulebook.words import said_plural
 
 from .models import Character
 
@@ -24,7 +25,10 @@ def hand_back(sender, *, campaign, user, membership, changes, **kwargs) -> list[
         sheet.owner, sheet.imported_owner = user, ""
         sheet.save(update_fields=["owner", "imported_owner", "updated_at"])
     if sheets:
-        names = ", ".join(sheet.name for sheet in sheets)
-        changes.audit("character.handed_back", f"{names} {'is' if len(sheets) == 1 else 'are'} {user}'s again",
+        # The names typed by people, as one value (the line is cut at 300 characters anyway).
+        names = ", ".join(sheet.name for sheet in sheets)[:300]
+        changes.audit("character.handed_back",
+                      said_plural("%(names)s is %(user)s's again", "%(names)s are %(user)s's again", len(sheets),
+                                  names=names, user=str(user)),
                       data={"characters": [sheet.pk for sheet in sheets], "user": user.pk})
     return sheets

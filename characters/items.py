@@ -21,6 +21,7 @@ from rulebook.karma import max_disadvantage_ranks
 from rulebook.languages import ASPECTS, aspect_distance
 from rulebook.skills import skill_cost
 from rulebook.tables import AIMING_CAPS_SECONDS
+from rulebook.words import said
 
 from . import selectors
 from . import sheet as sheet_rules
@@ -128,6 +129,11 @@ KIND_WORDS = {
     "skills": gettext_lazy("skill"), "disadvantages": gettext_lazy("disadvantage"),
     "equipment": gettext_lazy("equipment"), "weapons": gettext_lazy("weapon"), "armour": gettext_lazy("armour"),
     "languages": gettext_lazy("language"),
+}
+#: Each kind of line as a log line names it (in English ``ItemKind.label``).
+KIND_SAID = {
+    "skills": said("skill"), "disadvantages": said("disadvantage"), "equipment": said("equipment"),
+    "weapons": said("weapon"), "armour": said("armour"), "languages": said("language"),
 }
 #: "Give the … a name", for each kind.
 _NAME_MISSING = {
@@ -246,7 +252,10 @@ def item_create(*, character: Character, kind_name: str, data: Mapping, by, is_g
     instance.save()
     if advancing:
         _within_earned_points(character, field="name")
-    change_set(campaign=character.campaign, by=by).audit(f"{kind.label}.create", f"{by} added the {kind.label} {instance.name} to {character.name}", data={"character": character.pk, "id": instance.pk})
+    change_set(campaign=character.campaign, by=by).audit(
+        f"{kind.label}.create", said("%(by)s added the %(kind)s %(line)s to %(name)s", by=str(by),
+                                     kind=KIND_SAID[kind_name], line=instance.name, name=character.name),
+        data={"character": character.pk, "id": instance.pk})
     return instance
 
 
@@ -282,10 +291,10 @@ def item_update(*, item, kind_name: str, data: Mapping, by, is_gm: bool):
         other = [f for f in fields if f not in raised and values[f] != getattr(item, f)]
         lowered = [f for f in raised if values[f] < getattr(item, f)]
         if other or lowered:
-            said = (_("On an approved sheet its player only raises %(fields)s; lowering %(field)s is the GM's call.")
-                    if lowered else
-                    _("On an approved sheet its player only raises %(fields)s; changing %(field)s is the GM's call."))
-            raise CharacterConflict(said % {"fields": _(" and ").join(raised), "field": (lowered or other)[0]},
+            why = (_("On an approved sheet its player only raises %(fields)s; lowering %(field)s is the GM's call.")
+                   if lowered else
+                   _("On an approved sheet its player only raises %(fields)s; changing %(field)s is the GM's call."))
+            raise CharacterConflict(why % {"fields": _(" and ").join(raised), "field": (lowered or other)[0]},
                                     field=(lowered or other)[0])
     if not str(values.get("name", "")).strip():
         raise CharacterError(str(_NAME_MISSING[kind_name]), field="name")
@@ -303,8 +312,13 @@ def item_update(*, item, kind_name: str, data: Mapping, by, is_gm: bool):
         item.save(update_fields=changed)
         if advancing:
             _within_earned_points(character, field=changed[0])
-        verb = "classified" if is_gm and set(changed) & {*kind.classification, "classified"} else "edited"
-        change_set(campaign=character.campaign, by=by).audit(f"{kind.label}.update", f"{by} {verb} the {kind.label} {item.name} on {character.name}", data={"character": character.pk, "id": item.pk, "fields": changed})
+        line = dict(by=str(by), kind=KIND_SAID[kind_name], line=item.name, name=character.name)
+        change_set(campaign=character.campaign, by=by).audit(
+            f"{kind.label}.update",
+            said("%(by)s classified the %(kind)s %(line)s on %(name)s", **line)
+            if is_gm and set(changed) & {*kind.classification, "classified"} else
+            said("%(by)s edited the %(kind)s %(line)s on %(name)s", **line),
+            data={"character": character.pk, "id": item.pk, "fields": changed})
     return item
 
 
@@ -314,5 +328,8 @@ def item_delete(*, item, kind_name: str, by, is_gm: bool) -> None:
     kind = ITEM_KINDS[kind_name]
     character = _locked(item.character)
     _require_build_rights(character, is_gm=is_gm)
-    change_set(campaign=character.campaign, by=by).audit(f"{kind.label}.delete", f"{by} removed the {kind.label} {item.name} from {character.name}", data={"character": character.pk, "id": item.pk})
+    change_set(campaign=character.campaign, by=by).audit(
+        f"{kind.label}.delete", said("%(by)s removed the %(kind)s %(line)s from %(name)s", by=str(by),
+                                     kind=KIND_SAID[kind_name], line=item.name, name=character.name),
+        data={"character": character.pk, "id": item.pk})
     item.delete()

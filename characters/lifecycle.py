@@ -7,6 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from campaign.changes import change_set
+from rulebook.words import said
 from zenergate_site import limits
 
 from . import selectors
@@ -18,6 +19,8 @@ from .services import rebuild_stats
 from .signals import character_approved
 
 State = Character.State
+#: The states the GM marks a character with, as a log line says them ("… marked Mara dead").
+STATES_SAID = {State.ACTIVE: said("active"), State.DEAD: said("dead"), State.RETIRED: said("retired")}
 
 
 def _problems_blocking_play(character: Character) -> dict[str, list[str]]:
@@ -51,7 +54,9 @@ def character_submit(*, character: Character, by) -> Character:
         raise CharacterError(" ".join(messages), field=field)
     character.state = State.SUBMITTED
     character.save(update_fields=["state", "updated_at"])
-    change_set(campaign=character.campaign, by=by).audit("character.submit", f"{by} submitted {character.name} for approval", data={"character": character.pk})
+    change_set(campaign=character.campaign, by=by).audit(
+        "character.submit", said("%(by)s submitted %(name)s for approval", by=str(by), name=character.name),
+        data={"character": character.pk})
     return character
 
 
@@ -84,7 +89,9 @@ def character_approve(*, character: Character, by) -> Character:
     character.review_comment = ""
     character.save(update_fields=["intelligence", "hit_points", "shock_threshold", "endurance_max",
                                   "starting_karma", "state", "review_comment", "updated_at"])
-    change_set(campaign=character.campaign, by=by).audit("character.approve", f"{by} approved {character.name}", data={"character": character.pk})
+    change_set(campaign=character.campaign, by=by).audit(
+        "character.approve", said("%(by)s approved %(name)s", by=str(by), name=character.name),
+        data={"character": character.pk})
     character_approved.send(sender=Character, character=character, by=by)
     return character
 
@@ -102,7 +109,10 @@ def character_return(*, character: Character, by, comment: str) -> Character:
     character.state = State.DRAFT
     character.review_comment = comment[:limits.REVIEW_COMMENT]
     character.save(update_fields=["state", "review_comment", "updated_at"])
-    change_set(campaign=character.campaign, by=by).audit("character.return", f"{by} returned {character.name}: {comment[:120]}", data={"character": character.pk})
+    change_set(campaign=character.campaign, by=by).audit(
+        "character.return", said("%(by)s returned %(name)s: %(comment)s", by=str(by), name=character.name,
+                                 comment=comment[:120]),
+        data={"character": character.pk})
     return character
 
 
@@ -117,7 +127,10 @@ def character_set_state(*, character: Character, state: str, by) -> Character:
         raise CharacterConflict(_("Approve the sheet first."), field="state")
     character.state = state
     character.save(update_fields=["state", "updated_at"])
-    change_set(campaign=character.campaign, by=by).audit("character.state", f"{by} marked {character.name} {character.state}", data={"character": character.pk})
+    change_set(campaign=character.campaign, by=by).audit(
+        "character.state", said("%(by)s marked %(name)s %(state)s", by=str(by), name=character.name,
+                                state=STATES_SAID[character.state]),
+        data={"character": character.pk})
     return character
 
 
@@ -266,5 +279,9 @@ def character_revert(*, character: Character, by, history_id: int | None = None,
         for obj in then.values():
             obj.character_id = character.pk
             obj.save()
-    change_set(campaign=character.campaign, by=by).audit("character.revert", f"{by} reverted {character.name} to {timezone.localtime(moment):%Y-%m-%d %H:%M:%S}", data={"character": character.pk, "history_id": record.history_id})
+    # The moment as numbers (its time zone the site's): the same in every language.
+    change_set(campaign=character.campaign, by=by).audit(
+        "character.revert", said("%(by)s reverted %(name)s to %(moment)s", by=str(by), name=character.name,
+                                 moment=f"{timezone.localtime(moment):%Y-%m-%d %H:%M:%S}"),
+        data={"character": character.pk, "history_id": record.history_id})
     return character

@@ -23,6 +23,7 @@ from rulebook.stats import (
     apply_karma_swap,
     validate_stats,
 )
+from rulebook.words import said
 from zenergate_site import limits
 
 from . import sheet as sheet_rules
@@ -111,10 +112,18 @@ def character_create(*, campaign, owner, name: str, stats: Mapping, int_dice, tr
     )
     _rules(sheet_rules.starting_karma, character, field="karma_swaps")
     character.save()
-    change_set(campaign=campaign, by=by).audit("character.create", f"{by} created {character.name}", data={"character": character.pk})
+    change_set(campaign=campaign, by=by).audit("character.create", said("%(by)s created %(name)s", by=str(by),
+                                                                        name=character.name),
+                                               data={"character": character.pk})
     if overridden:
-        change_set(campaign=campaign, by=by).audit("character.stats_override", f"{by} entered {', '.join(f'{c} {stats[c]}' for c in overridden)} for {character.name} "
-            f"outside {campaign.stat_dice}: {override_reason.strip()}"[:300], data={"character": character.pk, "stats": overridden, "reason": override_reason.strip()})
+        # The stats as the sheet writes them ("STR 25"), the same in every language; the GM's
+        # reason as typed, cut where the log line is cut.
+        change_set(campaign=campaign, by=by).audit(
+            "character.stats_override", said("%(by)s entered %(stats)s for %(name)s outside %(dice)s: %(reason)s",
+                                             by=str(by), stats=", ".join(f"{c} {stats[c]}" for c in overridden),
+                                             name=character.name, dice=campaign.stat_dice,
+                                             reason=override_reason.strip()[:300]),
+            data={"character": character.pk, "stats": overridden, "reason": override_reason.strip()})
     return character
 
 
@@ -189,8 +198,12 @@ def character_update(*, character: Character, by, is_gm: bool, data: Mapping) ->
             overridden = _check_entered_stats(character.campaign, data["stats"], changed=changed_stats, is_gm=is_gm,
                                               override_reason=str(data.get("override_reason") or ""))
             if overridden:
-                change_set(campaign=character.campaign, by=by).audit("character.stats_override", f"{by} entered {', '.join(overridden)} for {character.name} outside "
-                    f"{character.campaign.stat_dice}: {data.get('override_reason')}"[:300], data={"character": character.pk, "stats": overridden})
+                change_set(campaign=character.campaign, by=by).audit(
+                    "character.stats_override",
+                    said("%(by)s entered %(stats)s for %(name)s outside %(dice)s: %(reason)s", by=str(by),
+                         stats=", ".join(overridden), name=character.name, dice=character.campaign.stat_dice,
+                         reason=str(data.get("override_reason"))[:300]),
+                    data={"character": character.pk, "stats": overridden})
         apply_generation(character, data)
         changed += [*STAT_FIELDS.values(), "rolled_stats", "stat_trades", "karma_swaps"]
         if "int_dice" in data:
@@ -201,7 +214,9 @@ def character_update(*, character: Character, by, is_gm: bool, data: Mapping) ->
         changed.append("gm_notes")
     if changed:
         character.save(update_fields=[*changed, "updated_at"])
-        change_set(campaign=character.campaign, by=by).audit("character.update", f"{by} edited {character.name}", data={"character": character.pk, "fields": changed})
+        change_set(campaign=character.campaign, by=by).audit(
+            "character.update", said("%(by)s edited %(name)s", by=str(by), name=character.name),
+            data={"character": character.pk, "fields": changed})
     return character
 
 
@@ -219,5 +234,7 @@ def character_delete(*, character: Character, by, is_gm: bool) -> None:
                                   "of deleting it.") % {"name": character.name})
     if character.state != State.DRAFT and not is_gm:
         raise CharacterConflict(_("Only drafts can be deleted by their player; ask the GM."))
-    change_set(campaign=character.campaign, by=by).audit("character.delete", f"{by} deleted {character.name}", data={"character": character.pk})
+    change_set(campaign=character.campaign, by=by).audit(
+        "character.delete", said("%(by)s deleted %(name)s", by=str(by), name=character.name),
+        data={"character": character.pk})
     character.delete()

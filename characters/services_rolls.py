@@ -17,6 +17,7 @@ from campaign.changes import change_set
 from campaign.models import Campaign, LogEntry
 from rulebook.dice import roll_die
 from rulebook.stats import PRIMARY_STATS, STAT_MAX, STAT_MIN
+from rulebook.words import said
 
 from .errors import CharacterConflict, CharacterError
 from .models import Character
@@ -71,10 +72,17 @@ def stats_roll(*, campaign: Campaign, by, character: Character | None = None, is
     for stat in PRIMARY_STATS:
         stats[stat], details[stat] = _roll_stat(campaign.stat_dice, stat)
     int_dice = (roll_die(6, rng), roll_die(6, rng))
-    who = character.name if character is not None else "a new character"
-    entry = change_set(campaign=campaign, by=by).audit(ROLL_ACTION, f"{by} rolled stats for {who} ({campaign.stat_dice}): "
-        + ", ".join(f"{k} {v}" for k, v in stats.items()) + f"; INT dice +{int_dice[0]} −{int_dice[1]}", data={"dice": campaign.stat_dice, "stats": stats, "rolls": details, "int_dice": list(int_dice),
-        "character": character.pk if character is not None else None})
+    # The stats as the sheet writes them ("STR 12"), the same in every language.
+    rolled = dict(by=str(by), dice=campaign.stat_dice, stats=", ".join(f"{k} {v}" for k, v in stats.items()),
+                  plus=int_dice[0], minus=int_dice[1])
+    entry = change_set(campaign=campaign, by=by).audit(
+        ROLL_ACTION,
+        said("%(by)s rolled stats for %(name)s (%(dice)s): %(stats)s; INT dice +%(plus)s −%(minus)s",
+             name=character.name, **rolled) if character is not None else
+        said("%(by)s rolled stats for a new character (%(dice)s): %(stats)s; INT dice +%(plus)s −%(minus)s",
+             **rolled),
+        data={"dice": campaign.stat_dice, "stats": stats, "rolls": details, "int_dice": list(int_dice),
+              "character": character.pk if character is not None else None})
     if character is not None:
         from .services import character_update
 

@@ -31,10 +31,25 @@ from rulebook.systems.sheets import (
     SPEND,
     spec_for,
 )
+from rulebook.words import Said, listed, said
 from zenergate_site import limits
 
 from .events import SystemSheetChanged
 from .models import PoolEntry, SystemSheet
+
+
+#: A sheet's parts as a log line names what changed.
+SHEET_PARTS = {"name": said("name"), "lines": said("lines"), "numbers": said("numbers")}
+#: Each action inside a log line: in English its label in lower case (``ACTIONS[action].lower()``).
+ACTIONS_IN_SENTENCE = {SPEND: said("spend one"), SHORT_REST: said("short rest"), LONG_REST: said("long rest"),
+                       SESSION: said("new session"), AWARD: said("gm's award (+1)"), NEW_FIGHT: said("new fight"),
+                       BURN: said("edge burn")}
+
+
+def _marked(word: str) -> Said:
+    """A word the rulebook marked for the catalogue (``gettext_noop``: a rule set's name, a pool,
+    what a point buys), told in each reader's language."""
+    return Said(word)
 
 
 def _rules(call, *args, **kwargs):
@@ -79,7 +94,8 @@ def system_sheet_create(*, campaign, owner, by, name: object, lines: object = No
     sheet = SystemSheet.objects.create(
         campaign=campaign, owner=owner, name=name, system=spec.system, lines=cleaned_lines,
         numbers=cleaned_numbers, pools=spec.starting_pools(cleaned_numbers))
-    changes.audit("sheet.create", f"{by} created {name} ({get_system(spec.system).name})",
+    changes.audit("sheet.create", said("%(by)s created %(name)s (%(system)s)", by=str(by), name=name,
+                                       system=_marked(get_system(spec.system).name)),
                   data={"sheet": sheet.pk, "system": spec.system})
     return sheet
 
@@ -106,7 +122,8 @@ def system_sheet_update(*, sheet: SystemSheet, by, name: object = None, lines: o
     if not changed:
         raise CampaignError(_("Nothing to change: send name, lines or numbers."))
     sheet.save()
-    changes.audit("sheet.update", f"{by} changed {sheet.name}'s {', '.join(changed)}",
+    changes.audit("sheet.update", said("%(by)s changed %(name)s's %(fields)s", by=str(by), name=sheet.name,
+                                       fields=listed(SHEET_PARTS[part] for part in changed)),
                   data={"sheet": sheet.pk, "fields": changed})
     changes.publish(SystemSheetChanged(sheets=[sheet.pk]))
     return sheet
@@ -186,15 +203,19 @@ def pool_act(*, sheet: SystemSheet, by, is_gm: bool, pool: object, action: objec
     else:
         after = _rules(spec.refill, rule.key, action, current, sheet.numbers)
     if rule.key == "plot_points" and use == "rally":  # half the lost Endurance back, at once
-        sheet.condition = rally(sheet.condition, {p.name: sheet.numbers.get(p.name, p.default) for p in spec.numbers})
+        sheet.condition = _rules(rally, sheet.condition,
+                                 {p.name: sheet.numbers.get(p.name, p.default) for p in spec.numbers})
     sheet.pools = {**sheet.pools, rule.key: after}
     sheet._change_reason = f"by {by}: {rule.label} {ACTIONS[action].lower()}"
     sheet.save(update_fields=["pools", "numbers", "condition", "updated_at"])
     entry = PoolEntry.objects.create(sheet=sheet, campaign_id=sheet.campaign_id, pool=rule.key, action=action,
                                      use=use, amount=after - current, balance_after=after, idempotency_key=key,
                                      by=by if getattr(by, "pk", None) else None)
-    bought = f" ({use})" if use else ""
-    changes.audit("sheet.pool", f"{sheet.name}: {rule.label} {current} → {after}, {ACTIONS[action].lower()}{bought}",
+    moved = dict(name=sheet.name, pool=_marked(rule.label), current=current, after=after,
+                 action=ACTIONS_IN_SENTENCE[action])
+    changes.audit("sheet.pool", said("%(name)s: %(pool)s %(current)s → %(after)s, %(action)s (%(use)s)", **moved,
+                                     use=_marked(use)) if use else
+                  said("%(name)s: %(pool)s %(current)s → %(after)s, %(action)s", **moved),
                   data={"sheet": sheet.pk, "pool": rule.key, "action": action, "amount": after - current})
     changes.publish(SystemSheetChanged(sheets=[sheet.pk]))
     return entry, True
@@ -206,17 +227,22 @@ def forget_campaign(sender, campaign, **_) -> None:
 
 
 #: What a player may ask the GM for, in the log's words.
-REST_ASKS = {SHORT_REST: "a short rest", LONG_REST: "a long rest"}
+REST_ASKS = {SHORT_REST: said("a short rest"), LONG_REST: said("a long rest")}
 
 
 @transaction.atomic
 def rest_ask(*, sheet: SystemSheet, by, rest: str) -> None:
     """A player asks the GM for a rest: a line in the campaign's log and a notice on the sheet for
     the GM (``selectors.rest_asked``), until the GM gives a rest. Nothing else changes."""
-    if rest not in REST_ASKS:
-        raise CampaignError(_("Ask for one of: %(rests)s.") % {"rests": ", ".join(REST_ASKS)}, field="rest")
+    offered = spec_for(sheet.system).rests
+    if not offered:
+        raise CampaignConflict(_("No rest refills this sheet's resources: the GM's downtime restores them."),
+                               field="rest")
+    if rest not in REST_ASKS or rest not in offered:
+        raise CampaignError(_("Ask for one of: %(rests)s.") % {"rests": ", ".join(offered)}, field="rest")
     changes = change_set(campaign=sheet.campaign_id, by=by)
-    changes.audit("sheet.rest_asked", f"{sheet.name}: {getattr(by, 'username', by)} asks the GM for {REST_ASKS[rest]}",
+    changes.audit("sheet.rest_asked", said("%(name)s: %(by)s asks the GM for %(rest)s", name=sheet.name,
+                                           by=str(getattr(by, "username", by)), rest=REST_ASKS[rest]),
                   data={"sheet": sheet.pk, "rest": rest})
     changes.changed(sheet)  # the sheet's pages show the ask: their data key moves
     changes.publish(SystemSheetChanged(sheets=[sheet.pk]))

@@ -29,6 +29,7 @@ from rulebook.drugs import DrugEffect, extra_end_per_use
 from rulebook.radiation import track_step, transfer_long_term_loss
 from rulebook.recovery import HealingState, advance, spend_end, take_damage
 from rulebook.stats import PRIMARY_STATS
+from rulebook.words import Said, said
 
 from .errors import CharacterConflict, CharacterError
 from .events import WoundsChanged
@@ -45,6 +46,8 @@ WOUND_COLUMNS = ("trauma", "shock", "endurance_spent", "stat_damage", "long_term
 _LOOKAHEAD_HOURS = 24 * 14
 #: The kinds of activity that cost END, as a sentence names them.
 ACTIVITY_WORDS = {"ordinary": gettext_lazy("ordinary"), "strenuous": gettext_lazy("strenuous")}
+#: The kinds of activity that cost END, as a log line names them (in English as the API's words).
+ACTIVITY_SAID = {"ordinary": said("ordinary"), "strenuous": said("strenuous")}
 #: What heals, as "what heals next" names it (END and the rest keep their codes).
 _HEALED_WORDS = {"trauma": gettext_lazy("trauma"), "shock": gettext_lazy("shock")}
 
@@ -317,8 +320,17 @@ def activity_cost(activity: str, minutes: int) -> int:
     return cost
 
 
+def _activity_said(activity: str) -> Said | str:
+    return ACTIVITY_SAID.get(activity, activity)
+
+
+def _with_note(reason: str | Said, note: Said) -> Said:
+    """The reason given, with what the app adds to it in brackets; the note alone without one."""
+    return said("%(reason)s (%(note)s)", reason=reason, note=note) if reason else note
+
+
 @transaction.atomic
-def wounds_record(*, character: Character, by, reason: str, trauma: int = 0, shock: int = 0, end: int = 0,
+def wounds_record(*, character: Character, by, reason: str | Said, trauma: int = 0, shock: int = 0, end: int = 0,
                   stat_damage: dict[str, int] | None = None, activity: str = "", minutes: int = 0,
                   con_loss_points: int = 0, con_loss_to: str = "") -> Character:
     """Record damage taken (positive) or healed (negative) at the GM's word, logged.
@@ -329,16 +341,17 @@ def wounds_record(*, character: Character, by, reason: str, trauma: int = 0, sho
     1 per half hour of ordinary activity, 4 per hour of strenuous); the reason may then be left out.
     ``con_loss_points`` of long-term CON loss from radiation move to ``con_loss_to`` at the GM's word
     ("Radiation Damage"); the loss keeps healing on the recovery track as it would have.
+    A reason the GM typed is kept as typed; the app's (a Said) reads in each reader's language.
     """
-    reason = (reason or "").strip()
+    reason = reason if isinstance(reason, Said) else (reason or "").strip()
     if activity or minutes:
         spent = activity_cost(activity, minutes)
         end += spent
-        said = f"{minutes} min of {activity} activity, {spent} END"
-        reason = f"{reason} ({said})" if reason else said
+        reason = _with_note(reason, said("%(minutes)s min of %(activity)s activity, %(end)s END", minutes=minutes,
+                                         activity=_activity_said(activity), end=spent))
     if con_loss_points or con_loss_to:
-        said = f"{con_loss_points} point(s) of long-term CON loss moved to {con_loss_to}"
-        reason = f"{reason} ({said})" if reason else said
+        reason = _with_note(reason, said("%(points)s point(s) of long-term CON loss moved to %(stat)s",
+                                         points=con_loss_points, stat=con_loss_to))
     if not reason:
         raise CharacterError(_("Say why (the attack, the fall, the treatment): it goes in the log."), field="reason")
     stat_damage = dict(stat_damage or {})
@@ -373,8 +386,11 @@ def wounds_record(*, character: Character, by, reason: str, trauma: int = 0, sho
         changes["con_loss_moved"] = {con_loss_to: con_loss_points}
     if any(stat_damage.values()):
         changes["stat_damage"] = {s: p for s, p in stat_damage.items() if p}
-    write.audit("wounds.record", f"{by} recorded wounds on {character.name}: {reason}",
-                data={"character": character.pk, "changes": changes, "reason": reason,
+    write.audit("wounds.record", said("%(by)s recorded wounds on %(name)s: %(reason)s", by=str(by),
+                                      name=character.name, reason=reason),
+                # The reason as the log's plain text keeps it, in English.
+                data={"character": character.pk, "changes": changes,
+                      "reason": reason.english() if isinstance(reason, Said) else reason,
                       "before": {k: before[k] for k in ("trauma", "shock", "end_spent", "stat_damage")}})
     write.publish(WoundsChanged(characters=[character.pk]))
     return character
@@ -398,8 +414,11 @@ def party_activity(*, campaign_id: int, character_ids: list[int], by, activity: 
         left = (locked.endurance_max or 0) - healing_state(locked).end_lost
         spend = max(min(cost, left), 0)
         if spend:
-            said = f"{minutes} min of {activity} activity, {spend} END" + ("" if spend == cost else " (all that was left)")
-            wounds_record(character=locked, by=by, reason=f"{reason} ({said})" if reason else said, end=spend)
+            note = (said("%(minutes)s min of %(activity)s activity, %(end)s END", minutes=minutes,
+                         activity=_activity_said(activity), end=spend) if spend == cost else
+                    said("%(minutes)s min of %(activity)s activity, %(end)s END (all that was left)", minutes=minutes,
+                         activity=_activity_said(activity), end=spend))
+            wounds_record(character=locked, by=by, reason=_with_note((reason or "").strip(), note), end=spend)
         out.append({"character": character.pk, "name": character.name, "end": spend, "exhausted": spend < cost})
     return out
 
@@ -411,7 +430,7 @@ def boosted_stat_end(character: Character, stat: str) -> int:
     return extra_end_per_use(effects, stat) if stat in PRIMARY_STATS else 0
 
 
-def pay_boosted_stat(*, character: Character, by, stat: str, what: str) -> int:
+def pay_boosted_stat(*, character: Character, by, stat: str, what: str | Said) -> int:
     """Charge the extra END of using a drug-boosted ``stat`` for ``what`` (a check); return it.
 
     Raises:
@@ -426,5 +445,6 @@ def pay_boosted_stat(*, character: Character, by, stat: str, what: str) -> int:
         raise CharacterConflict(_("%(name)s has %(left)s END left: using the boosted %(stat)s costs %(cost)s more. "
                                   "Rest first, or the GM rolls it without the boost.")
                                 % {"name": locked.name, "left": max(left, 0), "stat": stat, "cost": cost}, field="end")
-    wounds_record(character=locked, by=by, reason=f"using the drug-boosted {stat} for {what}", end=cost)
+    wounds_record(character=locked, by=by, reason=said("using the drug-boosted %(stat)s for %(what)s", stat=stat,
+                                                       what=what), end=cost)
     return cost

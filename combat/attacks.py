@@ -21,10 +21,10 @@ from rolls.services import record_roll
 from rulebook import RulesError, game_time
 from rulebook.combat import ATTACK_DICE_SLOTS, LOCATION_DIE, attack_odds, attack_with_damage
 from rulebook.damage import dying_round, restore_from_dying
-from rulebook.hit_locations import stat_risks
+from rulebook.hit_locations import LOCATION_NAMES, stat_risks
 from rulebook.dice import DiceSlots, check_odds, roll_check
 from rulebook.tables import aiming_bonus
-from zenergate_site.language import stored
+from rulebook.words import Said, kept, listed, said
 
 from .errors import CombatConflict, CombatError
 from .fighters import Fighter, fighter
@@ -196,8 +196,10 @@ def attack_make(*, encounter: Encounter, by, request: AttackRequest, dice: dict 
               "roll": {"faces": list(attack.check.faces), "total": attack.check.total, "margin": attack.check.margin},
               "outcome": attack.outcome, "critical": attack.critical, "area_hit": attack.area_hit,
               "end_paid": attack.endurance_cost, "dice": slots.record()}
-    attempt = f"{attacker.combatant.name} attacks {target.combatant.name} with {weapon['name']}"
-    summary = f"{attempt}: {outcome_words(attack.outcome, critical=attack.critical)}"
+    attempt = said("%(attacker)s attacks %(target)s with %(weapon)s", attacker=attacker.combatant.name,
+                   target=target.combatant.name, weapon=weapon["name"])
+    summary = said("%(attempt)s: %(outcome)s", attempt=attempt,
+                   outcome=outcome_words(attack.outcome, critical=attack.critical))
     if hit is not None:
         location = attack.location
         result["location"] = {"location": location.location, "part": location.part,
@@ -246,49 +248,58 @@ def attack_make(*, encounter: Encounter, by, request: AttackRequest, dice: dict 
     public = result if not hidden_target else {k: v for k, v in result.items()
                                                if k not in ("trauma", "shock", "shock_rolled", "shock_this_round",
                                                             "shock_threshold", "hit_breakdown", "save", "stat_damage")}
-    gm_data = result
+    gm_data, gm_summary = result, None
     if hidden_target:  # players read what a hit did to an NPC as its place and how hurt it looks
         public["band"] = fighter(target.combatant).band()
-        gm_data = {**result, "summary": f"{summary}{told}"}
+        gm_summary = summary + told
         summary += what_it_did(public, round_seconds=encounter.round_seconds)
     else:
         summary += told
     seen = seen_by(attacker.combatant, target.combatant)
     # The feed tells the attack roll in its own words (what it hit, what the wound did is the log's).
     record_roll(campaign=encounter.campaign_id, by=by, kind="combat",
-                label=f"{attempt}: {outcome_words(attack.outcome, critical=attack.critical)}",
+                label=said("%(attempt)s: %(outcome)s", attempt=attempt,
+                           outcome=outcome_words(attack.outcome, critical=attack.critical)),
                 faces=result["dice"].get("attack", []), total=attack.check.total, success=attack.check.success,
                 probability=check_odds(attack.target.total, 3).probability, seen=seen,
                 detail={"critical": True} if attack.critical else None)
     return record(changes=changes, kind="attack", by=by, summary=summary, data=public, gm_data=gm_data,
-                  idempotency_key=idempotency_key, answers=answers, seen=seen)
+                  gm_summary=gm_summary, idempotency_key=idempotency_key, answers=answers, seen=seen)
 
 
-def outcome_words(outcome: str, *, critical: bool = False) -> str:
+def outcome_words(outcome: str, *, critical: bool = False) -> Said:
     """An attack roll's result in words: "critical hit" (3d6 showing 1-1-1), "hit", "near miss", "miss"."""
-    return "critical hit" if critical and outcome == "hit" else outcome.replace("_", " ")
+    if critical and outcome == "hit":
+        return said("critical hit")
+    return {"hit": said("hit"), "near_miss": said("near miss"), "miss": said("miss")}[outcome]
 
 
-def what_it_did(result: dict, *, round_seconds: int) -> str:
+def what_it_did(result: dict, *, round_seconds: int) -> Said:
     """The rest of an attack's log line after its outcome: where the hit landed and everything it
     did, from what its reader may see (an NPC's numbers only behind the screen, its look else)."""
     if "location" not in result:
-        return ""
-    said = [f" at the {result['location']['location'].replace('_', ' ')}"]
+        return listed([])
+    location = result["location"]["location"]
+    where = said(" at the %(location)s", location=Said(LOCATION_NAMES[location]) if location in LOCATION_NAMES
+                 else location.replace("_", " "))
+    did: list[Said | str] = []
     if "trauma" in result:
-        said.append(f"{result['trauma']} trauma, {result['shock']} shock")
+        did.append(said("%(trauma)s trauma, %(shock)s shock", trauma=result["trauma"], shock=result["shock"]))
         save = result.get("save")
         if save is not None:
-            said.append(f"shock save {'made' if save['saved'] else 'failed'} (needs ≤ {save['target']} on "
-                        f"{save.get('dice', 4)}d6, rolled {save.get('total', sum(save['faces']))})")
-        said += [f"{stat} −{points}" for stat, points in sorted(result.get("stat_damage", {}).items()) if points]
+            values = {"target": save["target"], "dice": save.get("dice", 4),
+                      "rolled": save.get("total", sum(save["faces"]))}
+            did.append(said("shock save made (needs ≤ %(target)s on %(dice)sd6, rolled %(rolled)s)", **values)
+                       if save["saved"] else
+                       said("shock save failed (needs ≤ %(target)s on %(dice)sd6, rolled %(rolled)s)", **values))
+        did += [f"{stat} −{points}" for stat, points in sorted(result.get("stat_damage", {}).items()) if points]
     elif result.get("band"):
-        said.append(f"looks {result['band']}")
+        did.append(said("looks %(band)s", band=Said(result["band"])))
     if result.get("out_cold_seconds"):
-        said.append(f"out cold {stored(game_time.out_cold, result['out_cold_seconds'], round_seconds)}")
+        did.append(said("out cold %(time)s", time=game_time.out_cold_said(result["out_cold_seconds"], round_seconds)))
     if result.get("dying"):
-        said.append("dying")
-    return said[0] + (": " + ", ".join(said[1:]) if len(said) > 1 else "")
+        did.append(said("dying"))
+    return where + said(": %(did)s", did=listed(did)) if did else where
 
 
 @transaction.atomic
@@ -333,16 +344,17 @@ def dying_check(*, encounter: Encounter, by, combatant_id: int, medical_target: 
                                                     "success": medic.success}, "dice": slots.record()}
     if not round_.survived:
         combatant.dead, combatant.dying_modifier = True, None
-        summary = f"{combatant.name} fails the CON check and dies"
+        summary = said("%(name)s fails the CON check and dies", name=combatant.name)
     elif round_.restored:
         restored = restore_from_dying(me.wound_state())
         healed = {s: me.stat_damage.get(s, 0) - restored.stat_damage.get(s, 0) for s in me.stat_damage}
         pay_and_wound(combatant=combatant, changes=changes, trauma=restored.trauma - me.trauma,
                       stat_damage={s: -p for s, p in healed.items() if p})
         combatant.dying_modifier = None
-        summary = f"{combatant.name} is saved: back to 1 HP"
+        summary = said("%(name)s is saved: back to 1 HP", name=combatant.name)
     else:
-        summary = f"{combatant.name} holds on (CON check at {round_.modifier:+d})"
+        summary = said("%(name)s holds on (CON check at %(modifier)s)", name=combatant.name,
+                       modifier=f"{round_.modifier:+d}")
     record_roll(campaign=encounter.campaign_id, by=by, kind="combat", label=summary,
                 faces=result["dice"].get("save", []), total=round_.check.total, success=round_.survived,
                 probability=check_odds(round_.check.target, 4).probability, seen=seen_by(combatant))
@@ -371,7 +383,8 @@ def attack_request(*, encounter: Encounter, by, request: AttackRequest, dice: di
     _weapon(attacker, request.weapon)
     data = {"request": {**request.__dict__}, "dice": dice or {}, "status": "waiting for the GM"}
     return record(changes=Changes(encounter), kind="request", by=by, idempotency_key=idempotency_key,
-                  summary=f"{attacker.combatant.name} wants to attack {target.combatant.name}", data=data)
+                  summary=said("%(attacker)s wants to attack %(target)s", attacker=attacker.combatant.name,
+                               target=target.combatant.name), data=data)
 
 
 @transaction.atomic
@@ -387,5 +400,6 @@ def request_answer(*, encounter: Encounter, by, request_id: int, approve: bool) 
     if approve:
         return attack_make(encounter=encounter, by=by, request=AttackRequest.stored(pending.data["request"]),
                            dice=pending.data.get("dice"), is_gm=True, answers=pending)
-    return record(changes=Changes(encounter), kind="refused", by=by, summary=f"The GM refuses: {pending.summary}",
+    return record(changes=Changes(encounter), kind="refused", by=by, summary=said("The GM refuses: %(request)s",
+                                                                                  request=kept(pending.summary, pending.said)),
                   data={"request": pending.pk}, answers=pending)

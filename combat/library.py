@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from campaign.audience import GM_ONLY
 from campaign.changes import change_set
 from characters.models import Character
+from rulebook.words import said, said_plural
 from zenergate_site import limits
 from zenergate_site.text import with_suffix
 
@@ -45,15 +46,20 @@ def setup_save(*, encounter: Encounter, by, name: str) -> tuple[NpcSetup, bool]:
         raise CombatConflict(_("This fight has no NPCs to save."), field="encounter")
     setup, created = NpcSetup.objects.update_or_create(
         campaign_id=encounter.campaign_id, name=name, defaults={"npcs": npcs, "gm_notes": encounter.gm_notes})
-    write.audit("combat.setup", f"{by} {'saved' if created else 'saved again'} the NPC set-up {name} "
-                f"({len(npcs)} NPC{'s' if len(npcs) != 1 else ''})", data={"setup": setup.pk}, seen=GM_ONLY)
+    values = {"by": str(by), "name": name, "count": len(npcs)}
+    write.audit("combat.setup", said_plural("%(by)s saved the NPC set-up %(name)s (%(count)s NPC)",
+                                            "%(by)s saved the NPC set-up %(name)s (%(count)s NPCs)", len(npcs), **values)
+                if created else said_plural("%(by)s saved again the NPC set-up %(name)s (%(count)s NPC)",
+                                            "%(by)s saved again the NPC set-up %(name)s (%(count)s NPCs)", len(npcs),
+                                            **values), data={"setup": setup.pk}, seen=GM_ONLY)
     return setup, created
 
 
 @transaction.atomic
 def setup_delete(*, setup: NpcSetup, by) -> None:
     write = change_set(campaign=setup.campaign_id, by=by)
-    write.audit("combat.setup", f"{by} deleted the NPC set-up {setup.name}", data={"setup": setup.pk},
+    write.audit("combat.setup", said("%(by)s deleted the NPC set-up %(name)s", by=str(by), name=setup.name),
+                data={"setup": setup.pk},
                 seen=GM_ONLY)
     setup.delete()
 

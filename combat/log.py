@@ -9,6 +9,7 @@ from campaign.changes import Recorded, change_set, undo
 from characters.events import WoundsChanged
 from characters.models import Character
 from characters.wounds import WOUND_COLUMNS
+from rulebook.words import Said, said
 
 from .errors import CombatConflict
 from .events import CombatChanged
@@ -97,19 +98,23 @@ def undoes_characters(event: CombatEvent) -> list[int]:
     return list((entry.data.get("characters") if entry else None) or [])
 
 
-def record(*, changes: Changes, kind: str, by, summary: str, data: dict, gm_data: dict | None = None,
-           seen: Seen = EVERYONE, undoes: CombatEvent | None = None, idempotency_key: str | None = None,
-           answers: CombatEvent | None = None) -> CombatEvent:
+def record(*, changes: Changes, kind: str, by, summary: Said, data: dict, gm_data: dict | None = None,
+           gm_summary: Said | None = None, seen: Seen = EVERYONE, undoes: CombatEvent | None = None,
+           idempotency_key: str | None = None, answers: CombatEvent | None = None) -> CombatEvent:
     """Save what changed and append the event to the log, the campaign's audit trail and live stream,
-    each for ``seen`` (an unrevealed NPC's deeds: the GM alone)."""
+    each for ``seen`` (an unrevealed NPC's deeds: the GM alone).
+
+    ``summary`` is what everyone who may read the event reads, ``gm_summary`` the GM's wording
+    where it differs (a hidden NPC's numbers): Saids, each read in its reader's language."""
     encounter = changes.encounter
     write = change_set(campaign=encounter.campaign_id, by=by)
     changes.save()
-    event = CombatEvent.objects.create(encounter=encounter, kind=kind, summary=summary[:300], data=data,
-                                       gm_data=gm_data or {}, before=changes.before, after=changes.after(),
+    event = CombatEvent.objects.create(encounter=encounter, kind=kind, summary=summary.english()[:300],
+                                       said=summary.as_data(), gm_said=gm_summary.as_data() if gm_summary else {},
+                                       data=data, gm_data=gm_data or {}, before=changes.before, after=changes.after(),
                                        undoes=undoes, by=by, idempotency_key=idempotency_key or None,
                                        answers=answers, **seen.columns())
-    write.audit(f"combat.{kind}", f"{encounter.name}: {summary}",
+    write.audit(f"combat.{kind}", said("%(fight)s: %(summary)s", fight=encounter.name, summary=summary),
                 data={"encounter": encounter.pk, "event": event.pk,
                       "characters": characters_named(data, changes, undoes)}, seen=seen)
     event._state.fields_cache["undone_by"] = None  # a new entry is undone by nothing: no query to ask

@@ -14,8 +14,9 @@ from django.utils.translation import gettext_lazy as _
 
 from campaign.audience import Audienced, audience_constraint
 from rulebook.hit_locations import AREAS
+from rulebook.words import told
 from zenergate_site import limits
-from zenergate_site.shapes import capped
+from zenergate_site.shapes import SAID, capped
 
 from . import shapes
 
@@ -127,7 +128,10 @@ class CombatEvent(Audienced):
     id = models.BigAutoField(primary_key=True)
     encounter = models.ForeignKey(Encounter, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=16)
-    summary = models.CharField(max_length=300)
+    summary = models.CharField(max_length=300)  # in English, as kept; ``said`` is what readers read
+    said = models.JSONField(default=dict, blank=True, validators=[SAID])
+    # The GM's own wording where the public one leaves a hidden NPC's numbers out ({}: the same).
+    gm_said = models.JSONField(default=dict, blank=True, validators=[SAID])
     data = models.JSONField(default=dict, blank=True)
     gm_data = models.JSONField(default=dict, blank=True)
     before = models.JSONField(default=dict, blank=True)
@@ -147,6 +151,16 @@ class CombatEvent(Audienced):
                                                condition=Q(idempotency_key__isnull=False),
                                                name="combat_event_idempotency_key_once"),
                        audience_constraint("combat_event_audience_valid")]
+
+    @property
+    def told(self) -> str:
+        """The entry as everyone who may read it reads it, in the reader's language."""
+        return told(self.summary, self.said)
+
+    @property
+    def gm_told(self) -> str:
+        """The entry as the GM reads it (a hidden NPC's numbers in), in the GM's language."""
+        return told(self.gm_data.get("summary") or self.summary, self.gm_said or self.said)
 
 
 class NpcSetup(models.Model):

@@ -6,6 +6,7 @@ from django.utils.translation import gettext as _
 
 from campaign.audience import visible
 from rulebook import game_time
+from rulebook.words import told
 
 from .fighters import combatants_loaded, fighter
 from .models import CombatEvent, Encounter, SystemFight
@@ -51,8 +52,9 @@ def event_view(event: CombatEvent, *, is_gm: bool) -> dict:
     """An entry of the log as its reader may see it (``gm_data`` adds the GM's numbers and, where
     hidden NPCs were left out of the public wording, the GM's ``summary``)."""
     data = {**event.data, **event.gm_data} if is_gm else event.data
-    return {"id": event.id, "kind": event.kind, "summary": data.pop("summary", event.summary) if is_gm else
-            event.summary, "at": event.created_at, "data": data, "undone": hasattr(event, "undone_by")}
+    data.pop("summary", None)  # an older event kept the GM's wording here: gm_told reads it
+    return {"id": event.id, "kind": event.kind, "summary": event.gm_told if is_gm else event.told,
+            "at": event.created_at, "data": data, "undone": hasattr(event, "undone_by")}
 
 
 def log_after(*, access: EncounterAccess, after: int = 0, limit: int = 200) -> list[dict]:
@@ -92,12 +94,15 @@ def system_fight_list(*, campaign_id: int):
 def blow_view(blow: dict, fight=None, *, is_gm: bool = True) -> dict:
     """What the page and the API show of a blow of another rule set (not what it kept for its
     undo). Players get no terms of a blow an NPC took part in: they hold the NPC's numbers."""
-    view = {**{key: blow.get(key) for key in ("n", "attacker", "target", "summary", "breakdown", "dice",
-                                              "probability", "undone")}, "by": blow.get("struck_by") or ""}
+    view = {**{key: blow.get(key) for key in ("n", "attacker", "target", "breakdown", "dice", "probability",
+                                              "undone")},
+            "summary": told(blow.get("summary") or "", blow.get("said")), "by": blow.get("struck_by") or ""}
     if not is_gm and fight is not None and any(not fight.fighters.get(name) for name in (view["attacker"],
                                                                                           view["target"])):
         # Nor the words that carry them (an NPC's Endurance left, a margin that gives its DV away).
-        view["breakdown"], view["summary"] = [], blow.get("public") or view["summary"]
+        view["breakdown"] = []
+        if blow.get("public"):
+            view["summary"] = told(blow["public"], blow.get("public_said"))
     return view
 
 

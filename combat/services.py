@@ -34,8 +34,7 @@ from rulebook.recovery import (
     shock_after_combat,
     shock_after_skipped_action,
 )
-
-from zenergate_site.language import stored
+from rulebook.words import Said, kept, listed, said
 from zenergate_site.shapes import path_of as shapes_path
 
 from . import shapes
@@ -43,6 +42,15 @@ from .errors import CombatConflict, CombatError
 from .fighters import combatants_loaded, fighter
 from .log import Changes, record, restore
 from .models import Combatant, CombatEvent, Encounter
+
+#: An encounter's settings as the log names them.
+SETTING_WORDS = {"name": said("name"), "gm_notes": said("gm_notes"), "require_approval": said("require_approval"),
+                 "round_seconds": said("round_seconds"), "initiative_stat": said("initiative_stat")}
+#: A combatant's conditions as the log names them turned on and off.
+FLAG_ON = {"revealed": said("revealed on"), "surprised": said("surprised on"), "prone": said("prone on"),
+           "cant_move": said("cant move on")}
+FLAG_OFF = {"revealed": said("revealed off"), "surprised": said("surprised off"), "prone": said("prone off"),
+            "cant_move": said("cant move off")}
 
 NPC_FIELDS = ("name", "stats", "hit_points", "shock_threshold", "endurance_max", "armour_rating", "armour_type",
               "weapons", "revealed")
@@ -84,7 +92,7 @@ def encounter_create(*, campaign, by, name: str, gm_notes: str = "", initiative_
     encounter = Encounter.objects.create(campaign=campaign, name=name, gm_notes=gm_notes,
                                          initiative_stat=initiative_stat, round_seconds=round_seconds)
     changes = Changes(encounter)
-    record(changes=changes, kind="create", by=by, summary=f"{by} set up the encounter", data={})
+    record(changes=changes, kind="create", by=by, summary=said("%(by)s set up the encounter", by=str(by)), data={})
     return encounter
 
 
@@ -100,7 +108,8 @@ def encounter_update(*, encounter: Encounter, by, **changes) -> Encounter:
         setattr(encounter, key, changes[key])
     if changed:
         encounter.save(update_fields=changed)
-        write.audit("combat.settings", f"{by} changed {encounter.name}: {', '.join(changed)}",
+        write.audit("combat.settings", said("%(by)s changed %(fight)s: %(fields)s", by=str(by), fight=encounter.name,
+                                            fields=listed(SETTING_WORDS.get(k, k) for k in changed)),
                     data={"encounter": encounter.pk}, seen=GM_ONLY if changed == ["gm_notes"] else EVERYONE)
     return encounter
 
@@ -150,14 +159,15 @@ def combatant_add(*, encounter: Encounter, by, character_id: int | None = None, 
             joined.watch(combatant)  # the character's wounds, so that undo carries the knock-out back
             out_cold_carry(character, seconds=0, game_hours=encounter.campaign.game_hours)
             record(changes=joined, kind="join", by=by, data={"combatant": combatant.pk}, seen=seen_by(combatant),
-                   summary=f"{character.name} joins the fight, out cold for {stored(game_time.duration, left)} more")
+                   summary=said("%(name)s joins the fight, out cold for %(time)s more", name=character.name,
+                                time=game_time.duration_said(left)))
             return combatant
     else:
         values = _check_npc(npc or {})
         combatant = Combatant.objects.create(encounter=encounter, position=position, revealed=bool(
             values.get("revealed", False)), **{k: values[k] for k in NPC_FIELDS if k in values and k != "revealed"})
     changes = Changes(encounter)
-    record(changes=changes, kind="join", by=by, summary=f"{combatant.name} joins the fight",
+    record(changes=changes, kind="join", by=by, summary=said("%(name)s joins the fight", name=combatant.name),
            data={"combatant": combatant.pk}, seen=seen_by(combatant))
     return combatant
 
@@ -172,9 +182,10 @@ def combatant_update(*, combatant: Combatant, by, **flags) -> Combatant:
     changes.watch(combatant)
     for name, value in flags.items():
         setattr(combatant, name, value)
-    said = ", ".join(f"{k.replace('_', ' ')} {'on' if v else 'off'}" for k, v in flags.items())
+    flagged = listed((FLAG_ON if v else FLAG_OFF)[k] for k, v in flags.items())
     # A reveal is told to everyone: from now on the NPC is in the players' view.
-    record(changes=changes, kind="update", by=by, summary=f"{combatant.name}: {said}",
+    record(changes=changes, kind="update", by=by, summary=said("%(name)s: %(flags)s", name=combatant.name,
+                                                                 flags=flagged),
            data={"combatant": combatant.pk, **flags}, seen=seen_by(combatant))
     return combatant
 
@@ -243,10 +254,10 @@ def initiative_roll(*, encounter: Encounter, by, dice: dict | None = None,
                         for entry in full["order"] if entry["combatant"] in shown],
               "micro_time": [kept for tie in ties if len(kept := [pk for pk in tie if pk in shown]) > 1],
               "dice": {pk: roll for pk, roll in rollers.rolls.items() if pk in shown}}
-    said = f"Round {encounter.round}: initiative rolled"
-    record(changes=changes, kind="initiative", by=by,
-           summary=said + (f"; {first.name} acts first" if first.pk in shown else ""),
-           data=public, gm_data={**full, "summary": f"{said}; {first.name} acts first"})
+    rolled = said("Round %(round)s: initiative rolled", round=encounter.round)
+    first_acts = said("%(rolled)s; %(name)s acts first", rolled=rolled, name=first.name)
+    record(changes=changes, kind="initiative", by=by, summary=first_acts if first.pk in shown else rolled,
+           data=public, gm_data=full, gm_summary=first_acts)
     return encounter
 
 
@@ -272,24 +283,28 @@ def _skip_action(combatant: Combatant, changes: Changes, rng) -> list[tuple[str,
             combatant.end_spent -= healed_end
     notes = []
     if healed:
-        notes.append((f"{combatant.name} gets {healed} shock back for the skipped action", combatant))
+        notes.append((said("%(name)s gets %(shock)s shock back for the skipped action", name=combatant.name,
+                           shock=healed), combatant))
     if healed_end:
-        notes.append((f"{combatant.name} recovers {healed_end} END after two skipped rounds", combatant))
+        notes.append((said("%(name)s recovers %(end)s END after two skipped rounds", name=combatant.name,
+                           end=healed_end), combatant))
     return notes
 
 
-def _told(notes: list[tuple[str, Combatant | None]], *, data: dict, gm_data: dict | None = None) -> dict:
+def _told(notes: list[tuple[Said, Combatant | None]], *, data: dict, gm_data: dict | None = None) -> dict:
     """Record arguments for notes about several combatants: players read the notes about those
-    they can see (and the dice only when no hidden NPC rolled); the GM reads them all."""
+    they can see (and the dice only when no hidden NPC rolled); the GM reads them all. The
+    notes in the event's data are in English, as kept (the summary is what readers read)."""
     public = [text for text, about in notes if about is None or not hidden(about)]
     complete = [text for text, _ in notes]
     secret = len(public) != len(complete)
-    gm_data = {**(gm_data or {}), "notes": complete, "summary": "; ".join(complete)} if secret else gm_data or {}
+    gm_data = {**(gm_data or {}), "notes": [n.english() for n in complete]} if secret else gm_data or {}
     if secret:
         data = {k: v for k, v in data.items() if k != "dice"}
         gm_data.setdefault("dice", data.get("dice"))
-    return {"summary": "; ".join(public) or "The turn passes", "data": {**data, "notes": public},
-            "gm_data": gm_data}
+    return {"summary": listed(public, separator="; ") if public else said("The turn passes"),
+            "data": {**data, "notes": [n.english() for n in public]}, "gm_data": gm_data,
+            "gm_summary": listed(complete, separator="; ") if secret else None}
 
 
 def _lock_characters(combatants) -> None:
@@ -323,7 +338,7 @@ def turn_next(*, encounter: Encounter, by, skip: bool = False, hold: bool = Fals
         changes.watch(acting)
         if hold:
             acting.held = True
-            notes.append((f"{acting.name} holds its action", acting))
+            notes.append((said("%(name)s holds its action", name=acting.name), acting))
         elif skip:
             notes += _skip_action(acting, changes, end_dice)
         else:
@@ -335,26 +350,26 @@ def turn_next(*, encounter: Encounter, by, skip: bool = False, hold: bool = Fals
             for combatant in combatants.values():
                 changes.watch(combatant)
                 combatant.shock_this_round, combatant.held = 0, False
-            notes.append((f"Round {encounter.round} begins", None))
+            notes.append((said("Round %(round)s begins", round=encounter.round), None))
         current = combatants.get(encounter.order[encounter.turn])
         if current is None or current.dead or current.held:
             continue
         if out_cold_now(encounter, current):
             changes.watch(current)
-            notes.append((f"{current.name} is out cold and misses the action", current))
+            notes.append((said("%(name)s is out cold and misses the action", name=current.name), current))
             notes += _skip_action(current, changes, end_dice)
             continue
         if current.out_cold_until is not None:
             changes.watch(current)
             current.out_cold_until = None
-            notes.append((f"{current.name} comes round", current))
+            notes.append((said("%(name)s comes round", name=current.name), current))
         break
     try:
         end_dice.check_all_used()
     except RulesError as exc:
         raise CombatError(str(exc), field="dice") from None
     acting = combatants[encounter.order[encounter.turn]]
-    notes.append((f"{acting.name} acts", acting))
+    notes.append((said("%(name)s acts", name=acting.name), acting))
     dice = end_dice.record()
     record(changes=changes, kind="turn", by=by,
            **_told(notes, data={"round": encounter.round, "acting": None if hidden(acting) else acting.pk,
@@ -386,7 +401,7 @@ def act_now(*, encounter: Encounter, by, combatant_id: int) -> Encounter:
         position = order.index(encounter.order[encounter.turn])
         encounter.order, encounter.turn = order[:position] + [combatant.pk] + order[position:], position
     combatant.held = False
-    record(changes=changes, kind="act_now", by=by, summary=f"{combatant.name} comes back and acts now",
+    record(changes=changes, kind="act_now", by=by, summary=said("%(name)s comes back and acts now", name=combatant.name),
            data={"combatant": combatant.pk}, seen=seen_by(combatant))
     return encounter
 
@@ -412,15 +427,17 @@ def encounter_end(*, encounter: Encounter, by) -> Encounter:
             healed = ceil(combatant.shock / 3)
             combatant.shock -= healed
         if healed:
-            notes.append((f"{combatant.name} {healed}", combatant))
+            notes.append((listed([f"{combatant.name} {healed}"]), combatant))
         # The fight's clock stops at the end of this round; a knock-out runs on past it, on the
         # campaign clock for a character (the next fight or the sheet reads it from there).
         left = max((combatant.out_cold_until or 0) - encounter.round * encounter.round_seconds, 0)
         if game_time.open_ended(left):  # the table's "10,000+": that long at least, then the GM says
             left = game_time.OPEN_ENDED_SECONDS
-            still.append((f"{combatant.name} for {left:,} s or more (the GM says when they wake)", combatant))
+            still.append((said("%(name)s for %(seconds)s s or more (the GM says when they wake)",
+                                name=combatant.name, seconds=f"{left:,}"), combatant))
         elif left > 0:
-            still.append((f"{combatant.name} for {stored(game_time.duration, left)}", combatant))
+            still.append((said("%(name)s for %(time)s", name=combatant.name, time=game_time.duration_said(left)),
+                          combatant))
         if combatant.character is not None:
             out_cold_carry(combatant.character, seconds=left, game_hours=encounter.campaign.game_hours)
     encounter.state = Encounter.State.ENDED
@@ -429,15 +446,19 @@ def encounter_end(*, encounter: Encounter, by) -> Encounter:
     out_public = [text for text, about in still if not hidden(about)]
     out_complete = [text for text, _ in still]
 
-    def said(parts, out):
-        return ("The encounter ends" + (f"; shock back at the end of combat: {', '.join(parts)}" if parts else "")
-                + (f"; still out cold: {', '.join(out)}" if out else ""))
+    def ends(parts, out) -> Said:
+        return listed([said("The encounter ends"),
+                       *([said("; shock back at the end of combat: %(who)s", who=listed(parts))] if parts else []),
+                       *([said("; still out cold: %(who)s", who=listed(out))] if out else [])], separator="")
+
+    def english(parts):
+        return [part.english() for part in parts]
 
     secret = public != complete or out_public != out_complete
-    record(changes=changes, kind="end", by=by, summary=said(public, out_public),
-           data={"shock_back": public, "out_cold": out_public},
-           gm_data={"shock_back": complete, "out_cold": out_complete,
-                    "summary": said(complete, out_complete)} if secret else None)
+    record(changes=changes, kind="end", by=by, summary=ends(public, out_public),
+           data={"shock_back": english(public), "out_cold": english(out_public)},
+           gm_data={"shock_back": english(complete), "out_cold": english(out_complete)} if secret else None,
+           gm_summary=ends(complete, out_complete) if secret else None)
     return encounter
 
 
@@ -465,7 +486,8 @@ def reaction(*, encounter: Encounter, by, combatant_id: int, milliseconds, has_n
             "modifier": result.modifier, "target": result.target, "success": result.success,
             "faces": None if result.check is None else list(result.check.faces),
             "breakdown": [list(t) for t in result.breakdown], "dice": slots.record()}
-    summary = f"{combatant.name} {'reacts in time' if result.success else 'is too slow to react'}"
+    summary = (said("%(name)s reacts in time", name=combatant.name) if result.success else
+               said("%(name)s is too slow to react", name=combatant.name))
     return record(changes=Changes(encounter), kind="reaction", by=by, summary=summary, data=data,
                   seen=seen_by(combatant))
 
@@ -481,7 +503,7 @@ def undo_last(*, encounter: Encounter, by) -> CombatEvent:
         raise CombatConflict(_("Nothing to undo."))
     restore(encounter=encounter, event=last)
     changes = Changes(encounter)
-    return record(changes=changes, kind="undo", by=by, summary=f"Undone: {last.summary}",
+    return record(changes=changes, kind="undo", by=by, summary=said("Undone: %(event)s", event=kept(last.summary, last.said)),
                   data={"undone": last.pk}, seen=last.seen, undoes=last)
 
 

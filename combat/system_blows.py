@@ -33,6 +33,7 @@ from rulebook import RulesError
 from rulebook.systems import core_rules, exchanges, get_system, rocket_house
 from rulebook.systems.base import ParamError
 from rulebook.systems.sheets import SPEND, UNDO, spec_for
+from rulebook.words import said
 
 from .events import SystemFightChanged
 from .models import SystemFight
@@ -127,7 +128,7 @@ def _needed(keys) -> str:
 
 
 def _resolve(system: str, inputs: dict, attacker: Side, target: Side, rulings: dict,
-             rng: random.Random | None) -> exchanges.Blow:
+             rng: random.Random | None, *, is_gm: bool = True) -> exchanges.Blow:
     """Resolve the blow with the rulebook; armour not typed comes from the sheets, and so does a
     ZeroSpace defender's DV (an NPC's from the GM's numbers, which a striking player never sees)."""
     if system == "zerospace" and "dv" not in inputs and target.numbers.get("dv"):
@@ -137,6 +138,9 @@ def _resolve(system: str, inputs: dict, attacker: Side, target: Side, rulings: d
     missing = [key for key in need if key not in inputs]
     if missing:
         said = _needed(missing)
+        if missing == ["dv"] and not is_gm and target.sheet is None:
+            raise CampaignError(_("%(name)s's DV is the GM's, and the GM has not given it yet: ask the GM.")
+                                % {"name": target.name}, field="inputs.dv")
         if missing == ["dv"]:
             raise CampaignError(_("Type %(what)s: %(name)s has none on their numbers; type it, or the GM gives it.")
                                 % {"what": said, "name": target.name}, field=f"inputs.{missing[0]}")
@@ -205,10 +209,11 @@ def blow_preview(*, fight: SystemFight, attacker: object, target: object, inputs
     if fight.system not in INPUTS:
         raise CampaignConflict(_no_blows(fight), field="fight")
     cleaned = _clean_inputs(fight.system, inputs, *sides)
+    if fight.system == "zerospace" and not is_gm and sides[1].sheet is None:
+        # As when striking, an NPC's DV is the GM's whatever a player types: no odds against it.
+        raise CampaignError(_("%(name)s's DV is the GM's: strike, and the tracker rolls against it.")
+                            % {"name": sides[1].name}, field="inputs.dv")
     if fight.system == "zerospace" and "dv" not in cleaned and sides[1].numbers.get("dv"):
-        if not is_gm and sides[1].sheet is None:
-            raise CampaignError(_("%(name)s's DV is the GM's: strike, and the tracker rolls against it.")
-                                % {"name": sides[1].name}, field="inputs.dv")
         cleaned["dv"] = sides[1].numbers["dv"]
     cleaned = {k: v for k, v in cleaned.items() if not (k.endswith("dice") and k not in
                                                           ("bonus_dice", "defense_dice", "weapon_dice"))}
@@ -289,9 +294,12 @@ def system_fight_blow(*, fight: SystemFight, by, is_gm: bool, attacker: object, 
                           damage_mode=fight.rulings().get("damage_mode", 0))["state"] != "fighting":
         raise CampaignConflict(_("%(name)s is out of the fight.") % {"name": first.name}, field="attacker")
     inputs = _clean_inputs(fight.system, inputs, first, second)
+    if fight.system == "zerospace" and not is_gm and second.sheet is None:
+        # An NPC's DV is the GM's number: a striking player types only their own side.
+        inputs = {key: value for key, value in inputs.items() if key != "dv"}
     rulings = fight.rulings()
     spent_pools = _check_pools(fight.system, inputs, first, second)
-    result = _resolve(fight.system, inputs, first, second, rulings, rng)
+    result = _resolve(fight.system, inputs, first, second, rulings, rng, is_gm=is_gm)
     before, after, landed = {}, {}, []
     for side_key, side in (("first", first), ("second", second)):
         if side_key not in result.conditions:
@@ -311,15 +319,18 @@ def system_fight_blow(*, fight: SystemFight, by, is_gm: bool, attacker: object, 
             fight.npcs = {**fight.npcs, side.name: {**npc, "condition": new}}
             after[f"npc:{side.name}"] = new
     entries = _spend(fight, result, spent_pools, first, second, by)
-    blow = {"n": len(fight.blows) + 1, "attacker": attacker, "target": target, "summary": result.summary,
-            "public": result.public or result.summary,
+    public = result.public or result.summary
+    # The words as kept (English) and as told (Saids, each reader's language: combat.selectors).
+    blow = {"n": len(fight.blows) + 1, "attacker": attacker, "target": target, "summary": result.summary.english(),
+            "said": result.summary.as_data(), "public": public.english(), "public_said": public.as_data(),
             "breakdown": [[str(label), _plain(value)] for label, value in result.breakdown],
             "dice": [dict(d) for d in result.dice], "probability": f"{float(result.probability) * 100:.1f} %",
             "key": idempotency_key or None, "before": before, "after": after, "entries": entries,
             "struck_by": getattr(by, "username", ""), "undone": False}
     fight.blows = [*fight.blows, blow]
     fight.save(update_fields=["blows", "npcs"])
-    changes.audit("fight.blow", f"{fight.name}: {attacker} against {target}: {result.summary}",
+    changes.audit("fight.blow", said("%(fight)s: %(attacker)s against %(target)s: %(blow)s", fight=fight.name,
+                                     attacker=attacker, target=target, blow=result.summary),
                   data={"fight": fight.pk, "blow": blow["n"]})
     changes.publish(SystemFightChanged(fight=fight.pk),
                     *([SystemSheetChanged(sheets=landed + [e["sheet"] for e in entries])]
@@ -415,7 +426,8 @@ def system_fight_undo(*, fight: SystemFight, by, is_gm: bool) -> dict:
     fight.npcs = npcs
     fight.blows = [{**b, "undone": True} if b["n"] == blow["n"] else b for b in fight.blows]
     fight.save(update_fields=["blows", "npcs"])
-    changes.audit("fight.undo", f"{fight.name}: undid blow {blow['n']} ({blow['attacker']} against {blow['target']})",
+    changes.audit("fight.undo", said("%(fight)s: undid blow %(n)s (%(attacker)s against %(target)s)",
+                                     fight=fight.name, n=blow["n"], attacker=blow["attacker"], target=blow["target"]),
                   data={"fight": fight.pk, "blow": blow["n"]})
     touched = sorted(set(sheets) | set(refunded))
     changes.publish(SystemFightChanged(fight=fight.pk), *([SystemSheetChanged(sheets=touched)] if touched else []))

@@ -34,6 +34,7 @@ from rulebook.systems.base import ParamError
 from rulebook.systems.core_turns import DeclarationTurns
 from rulebook.systems.sheets import NEW_FIGHT, spec_for
 from rulebook.systems.zerospace_turns import Contender, TurnOrder, initiative_order
+from rulebook.words import Said, listed, said
 from zenergate_site import limits
 
 from .events import SystemFightChanged
@@ -169,7 +170,8 @@ def system_fight_start(*, campaign, by, name: object, fighters: Sequence, tie_di
     fight = SystemFight.objects.create(campaign=campaign, name=name.strip(), system=campaign.rule_set,
                                        state=state, fighters={n: pk for n, pk, _ in entries}, npcs=npcs)
     refilled = _new_fight_pools(fight, [sheets[pk] for _, pk, _ in entries if pk], by)
-    changes.audit("fight.start", f"{fight.name}: {', '.join(order_names)}", data={"fight": fight.pk})
+    changes.audit("fight.start", said("%(fight)s: %(order)s", fight=fight.name, order=listed(order_names)),
+                  data={"fight": fight.pk})
     changes.publish(SystemFightChanged(fight=fight.pk), *([SystemSheetChanged(sheets=refilled)] if refilled else []))
     return fight
 
@@ -227,26 +229,29 @@ def system_fight_act(*, fight: SystemFight, by, is_gm: bool, action: object, nam
     try:
         if action == "next":
             if core:
-                summary = f"turn {order.turn}: {order.next_declaration()} declares"
+                turn = order.turn  # the declaration moves the turn on: its number first
+                summary = said("turn %(turn)s: %(name)s declares", turn=turn, name=order.next_declaration())
             else:
                 started, round_before = order.position >= 0, order.round
-                summary = f"round {order.round if order.position >= 0 else 1}: {order.next_turn()} acts"
+                round_now = order.round if order.position >= 0 else 1
+                summary = said("round %(round)s: %(name)s acts", round=round_now, name=order.next_turn())
                 if fight.system == "rocket_house" and started and order.round > round_before:
                     summary += _bleed_all(fight, changes)
         elif action == "first_aid":
             summary = _first_aid(fight, changes, name, skill, dice, rng)
         elif action == "end":
             fight.ended = True
-            summary = "the fight ends"
+            summary = said("the fight ends")
         elif action == "insert":
             newcomer, pk, numbers = _newcomer(fight, name, sheet)
             if core:
                 som, empathy, perception = _scores(scores, numbers)
                 order.insert(newcomer, som, empathy, perception)
-                summary = f"{newcomer} joins the declarations"
+                summary = said("%(name)s joins the declarations", name=newcomer)
             else:
                 order.insert(newcomer, after=after if isinstance(after, str) and after else None)
-                summary = f"{newcomer} joins" + (f" after {after}" if after else " first")
+                summary = (said("%(name)s joins after %(after)s", name=newcomer, after=after) if after else
+                           said("%(name)s joins first", name=newcomer))
             fight.fighters = {**fight.fighters, newcomer: pk}
             if pk is None:
                 fight.npcs = {**fight.npcs, newcomer: {"numbers": numbers, "condition": {}}}
@@ -254,20 +259,23 @@ def system_fight_act(*, fight: SystemFight, by, is_gm: bool, action: object, nam
             (side,) = Side.of(fight, [name])
             som = side.numbers["som"]
             roll = order.reaction(name, som, rng, _faces(dice))
-            summary = (f"{name}'s reaction check: {roll.total}, "  # not the SOM: an NPC's is the GM's
-                       + ("acts normally" if roll.success else "loses the turn"))
+            # Not the SOM: an NPC's is the GM's.
+            summary = (said("%(name)s's reaction check: %(total)s, acts normally", name=name, total=roll.total)
+                       if roll.success else
+                       said("%(name)s's reaction check: %(total)s, loses the turn", name=name, total=roll.total))
         else:
             getattr(order, action)(name)
             if action == "remove":
                 fight.fighters = {k: v for k, v in fight.fighters.items() if k != name}
-            summary = {"hold": f"{name} holds the turn", "take_held": f"{name} takes the held turn",
-                       "force": f"{name} forces a defensive action (the next turn is given up)",
-                       "remove": f"{name} leaves the fight"}[action]
+            summary = {"hold": said("%(name)s holds the turn", name=name),
+                       "take_held": said("%(name)s takes the held turn", name=name),
+                       "force": said("%(name)s forces a defensive action (the next turn is given up)", name=name),
+                       "remove": said("%(name)s leaves the fight", name=name)}[action]
     except (RulesError, ParamError) as exc:
         raise CampaignConflict(str(exc), field="action") from None
     fight.state = order.to_state()
     fight.save(update_fields=["state", "fighters", "npcs", "ended"])
-    changes.audit("fight.act", f"{fight.name}: {summary}", data={"fight": fight.pk, "action": action})
+    changes.audit("fight.act", said("%(fight)s: %(summary)s", fight=fight.name, summary=summary), data={"fight": fight.pk, "action": action})
     changes.publish(SystemFightChanged(fight=fight.pk))
     return fight
 
@@ -328,20 +336,20 @@ def _land(fight: SystemFight, changes, name: str, sheet: SystemSheet | None, con
         fight.npcs = {**fight.npcs, name: {**fight.npcs.get(name, {}), "condition": condition}}
 
 
-def _bleed_all(fight: SystemFight, changes) -> str:
+def _bleed_all(fight: SystemFight, changes) -> Said:
     """Rocket House: a round has passed; every wound nobody has seen to bleeds (003, "Wounds")."""
     mode = fight.rulings().get("damage_mode", 0)
-    said = []
+    bleeding = []
     for side in Side.of(fight, list(fight.fighters), changes):
         bled, what = exchanges.bleed(side.condition, side.numbers, seconds=exchanges.ROUND_SECONDS, damage_mode=mode)
         if bled != side.condition:
             _land(fight, changes, side.name, side.sheet, bled, f"{fight.name}: bleeding")
         if what:
-            said.append(f"{side.name} {what}")
-    return "; " + "; ".join(said) if said else ""
+            bleeding.append(listed([side.name, what], separator=" "))
+    return listed(["", *bleeding], separator="; ") if bleeding else listed([])
 
 
-def _first_aid(fight: SystemFight, changes, name: str, skill: object, dice: object, rng) -> str:
+def _first_aid(fight: SystemFight, changes, name: str, skill: object, dice: object, rng) -> Said:
     (side,) = Side.of(fight, [name], changes)
     if isinstance(skill, bool) or not isinstance(skill, int):
         raise CampaignError(_("Give the helper's First Aid, in percent."), field="skill")
@@ -354,8 +362,10 @@ def _first_aid(fight: SystemFight, changes, name: str, skill: object, dice: obje
     if roll.success:
         _land(fight, changes, name, side.sheet, seen, f"{fight.name}: first aid")
     target = roll.details.get("target", skill)  # by key: the breakdown's labels are in the reader's language
-    return (f"first aid for {name}: {roll.total} against {target}, "
-            + ("the bleeding stops" if roll.success else "the bleeding goes on"))
+    values = {"name": name, "total": roll.total, "target": target}
+    return (said("first aid for %(name)s: %(total)s against %(target)s, the bleeding stops", **values)
+            if roll.success else
+            said("first aid for %(name)s: %(total)s against %(target)s, the bleeding goes on", **values))
 
 
 def _scores(scores: object, numbers: dict) -> tuple[int, int, int]:

@@ -180,7 +180,7 @@ def encounter_act(request, encounter_id: int):
             else:
                 event = attacks.attack_make(encounter=encounter, by=by, request=attack, dice=dice, is_gm=access.is_gm,
                                             idempotency_key=form.cleaned_data["idempotency_key"] or None)
-                messages.success(request, event.summary)
+                messages.success(request, event.gm_told if access.is_gm else event.told)
             request.session[_remembered_key(encounter.pk, combatant.pk)] = form.remembered()
         elif action == "add_character":
             services.combatant_add(encounter=encounter, by=by, character_id=int(request.POST.get("character", 0)))
@@ -204,12 +204,12 @@ def encounter_act(request, encounter_id: int):
         elif action in ("approve", "refuse"):
             event = attacks.request_answer(encounter=encounter, by=by, request_id=int(request.POST.get("request", 0)),
                                            approve=action == "approve")
-            messages.success(request, event.summary)
+            messages.success(request, event.gm_told if access.is_gm else event.told)
         elif action == "approval":
             services.encounter_update(encounter=encounter, by=by, require_approval=not encounter.require_approval)
         elif action == "undo":
             event = services.undo_last(encounter=encounter, by=by)
-            messages.success(request, event.summary)
+            messages.success(request, event.gm_told if access.is_gm else event.told)
         elif action == "end":
             services.encounter_end(encounter=encounter, by=by)
         elif action == "save_setup":
@@ -229,7 +229,7 @@ def encounter_act(request, encounter_id: int):
             event = attacks.dying_check(encounter=encounter, by=by, combatant_id=form.cleaned_data["combatant"],
                                         medical_target=form.cleaned_data["medical_target"],
                                         medical_help=form.cleaned_data["medical_help"])
-            messages.success(request, event.summary)
+            messages.success(request, event.gm_told if access.is_gm else event.told)
         else:
             raise DomainError(_("Unknown action."))
     except (DomainError, Combatant.DoesNotExist, ValueError) as exc:

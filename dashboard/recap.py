@@ -1,5 +1,6 @@
 """The recap of a game night, drafted from what happened: the campaign log's lines and the feed's
-notable rolls between the session's start and end, in order, in the words they were written in.
+notable rolls between the session's start and end, in order, in the language of the GM who drafts
+it (a night the app closes: in the language the campaign's GM chose for their account).
 
 Bookkeeping (edits to sheets and settings, invitations, accounts) stays out. GM-only lines and
 rolls stay out unless the GM asks for them. The GM edits the draft before publishing it.
@@ -7,8 +8,11 @@ rolls stay out unless the GM asks for them. The GM edits the draft before publis
 
 from __future__ import annotations
 
+from django.utils import formats, translation
+from django.utils.translation import gettext as _
+
 from campaign.audience import Audience
-from campaign.models import GameSession, LogEntry
+from campaign.models import Account, GameSession, LogEntry, Membership
 from rolls.models import Roll
 
 #: Kinds of log line a recap tells (the action before the dot), and single actions it tells too.
@@ -29,12 +33,12 @@ def _roll_told(roll: Roll) -> str:
     if roll.kind == Roll.Kind.COMBAT:
         return ""
     if detail.get("critical"):
-        return "a critical!"
+        return _("a critical!")
     if roll.reroll_of_id:
-        return "rerolled with Karma: " + ("it worked" if roll.success else "it failed again")
+        return _("rerolled with Karma: it worked") if roll.success else _("rerolled with Karma: it failed again")
     dice, base = (roll.params or {}).get("dice"), len(roll.dice or [])
     if isinstance(dice, int) and base > dice and not (roll.params or {}).get("extra"):
-        return "a miracle attempt: " + ("it worked" if roll.success else "it failed")
+        return _("a miracle attempt: it worked") if roll.success else _("a miracle attempt: it failed")
     return ""
 
 
@@ -48,17 +52,31 @@ def draft(session: GameSession, *, include_gm: bool = False) -> str:
     if not include_gm:
         entries = entries.filter(audience=Audience.EVERYONE)
         rolls = rolls.filter(audience=Audience.EVERYONE)
-    told = [(e.created_at, e.pk, e.summary) for e in entries.order_by("created_at", "id") if _line_told(e)]
+    told = [(e.created_at, e.pk, e.told) for e in entries.order_by("created_at", "id") if _line_told(e)]
     for roll in rolls.order_by("created_at", "id"):
         why = _roll_told(roll)
         if why:
-            result = "" if roll.success is None else (" (success)" if roll.success else " (failure)")
-            told.append((roll.created_at, roll.pk, f"{roll.label or 'A roll'} (rolled {roll.total}{result}: {why})"))
+            values = {"label": roll.told or _("A roll"), "total": roll.total, "why": why}
+            told.append((roll.created_at, roll.pk,
+                         _("%(label)s (rolled %(total)s: %(why)s)") % values if roll.success is None else
+                         _("%(label)s (rolled %(total)s (success): %(why)s)") % values if roll.success else
+                         _("%(label)s (rolled %(total)s (failure): %(why)s)") % values))
     told.sort(key=lambda t: (t[0], t[1]))
-    heading = f"Session {session.number}, {session.started_at:%a %d %b %Y}"
+    heading = _("Session %(number)s, %(date)s") % {
+        "number": session.number, "date": formats.date_format(session.started_at, _("D d M Y"))}
     if not told:
-        return heading + "\n\nA quiet night: nothing to tell yet."
-    return heading + "\n\n" + "\n".join(f"- {text}" for _, _, text in told)
+        return heading + "\n\n" + _("A quiet night: nothing to tell yet.")
+    return heading + "\n\n" + "\n".join(f"- {text}" for _when, _pk, text in told)
+
+
+def gm_language(campaign_id: int) -> str:
+    """The language the campaign's (first) GM chose for their account, else the site's."""
+    from django.conf import settings
+
+    chosen = (Account.objects.filter(user__memberships__campaign_id=campaign_id,
+                                     user__memberships__role=Membership.Role.GM).exclude(language="")
+              .order_by("user__memberships__joined_at").values_list("language", flat=True).first())
+    return chosen or settings.LANGUAGE_CODE
 
 
 def last_activity(session: GameSession):
@@ -89,6 +107,8 @@ def close_quiet_sessions(now=None) -> list[int]:
         if now - last < quiet or session.campaign.archived_at is not None:
             continue
         session.ended_at = last  # the draft tells the night, not the quiet hours after it
-        sessions.session_end(campaign=session.campaign, by=None, recap=draft(session), at=last)
+        with translation.override(gm_language(session.campaign_id)):
+            recap = draft(session)
+        sessions.session_end(campaign=session.campaign, by=None, recap=recap, at=last)
         ended.append(session.pk)
     return ended

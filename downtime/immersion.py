@@ -23,10 +23,27 @@ from characters.wounds import lock_in_play
 from rolls.services import record_roll
 from rulebook import RulesError
 from rulebook.dice import EnteredDice
-from rulebook.languages import ASPECTS, immerse
+from rulebook.languages import ASPECT_NAMES, ASPECTS, IMMERSION_HOURS, immerse
+from rulebook.words import Said, gettext, listed, said
 
 #: The longest span logged at once (a season abroad); longer is likelier a typo.
 MAX_HOURS = 24 * 120
+
+
+#: A language's aspects, as the rulebook names them in a check's purpose.
+ASPECTS_SAID = {"spoken": said("spoken"), "heard": said("heard"), "written": said("written"), "read": said("read")}
+
+
+def _purposes() -> dict[str, Said]:
+    """What an immersion check earns, as the rulebook words it in the current language
+    (``ImmersionProgress.interval``) → the same words as a Said, for the feed and the log."""
+    purposes = {gettext("era adjustment"): said("era adjustment"),
+                gettext("the language at 0 ranks"): said("the language at 0 ranks")}
+    for aspect in ASPECTS:
+        for rank in (r + 1 for r in IMMERSION_HOURS if r is not None):
+            purposes[gettext("%(aspect)s rank %(rank)s") % {"aspect": gettext(ASPECT_NAMES[aspect]), "rank": rank}] = (
+                said("%(aspect)s rank %(rank)s", aspect=ASPECTS_SAID[aspect], rank=rank))
+    return purposes
 
 
 @transaction.atomic
@@ -84,17 +101,24 @@ def immersion_log(*, character: Character, language_id: int, by, hours, aspect: 
     language.immersion = {"aspect": after.aspect, "era_gap": after.era_gap, "hours": str(after.hours),
                           "related": after.related_languages, "held": after.ranks is not None}
     dice_rolled, used = roller.record(), 0
-    for check in result.checks:
+    # Each purpose as a Said (a purpose the table does not know stays as the rulebook wrote it).
+    known = _purposes()
+    purposes = [known.get(check.purpose, check.purpose) for check in result.checks]
+    for check, purpose in zip(result.checks, purposes):
         faces = dice_rolled[used:used + len(check.roll.faces)]  # each die as rolled, typed ones marked
         used += len(faces)
         record_roll(campaign=locked.campaign_id, by=by, kind="downtime",
-                    label=f"{locked.name}: immersion in {language.name}, LAN check for {check.purpose}",
+                    label=said("%(name)s: immersion in %(language)s, LAN check for %(purpose)s", name=locked.name,
+                               language=language.name, purpose=purpose),
                     faces=faces, total=check.roll.total, success=check.success, probability=None,
                     detail={"breakdown": [[k, v] for k, v in check.breakdown], "at_hours": str(check.at_hours)})
-    gained = [c.purpose for c in result.checks if c.success]
+    gained = [purpose for check, purpose in zip(result.checks, purposes) if check.success]
+    # The hours as a number written once ("1.5"), the same in every language.
+    logged = dict(by=str(by), hours=f"{float(hours):g}", language=language.name, name=locked.name)
     write.audit("language.immersion",
-                f"{by} logged {float(hours):g} h of immersion in {language.name} for {locked.name}"
-                + (f": gained {', '.join(gained)}" if gained else ""),
+                said("%(by)s logged %(hours)s h of immersion in %(language)s for %(name)s: gained %(gained)s",
+                     **logged, gained=listed(gained)) if gained else
+                said("%(by)s logged %(hours)s h of immersion in %(language)s for %(name)s", **logged),
                 data={"character": locked.pk, "language": language.pk, "hours": str(hours),
                       "checks": [{"purpose": c.purpose, "success": c.success} for c in result.checks]})
     view = immersion_view(language)

@@ -32,6 +32,7 @@ from characters.models import Character
 from characters.wounds import WOUND_COLUMNS, save_wounds_many
 from rolls.services import record_rolls_many
 from rulebook import RulesError
+from rulebook.words import said
 from zenergate_site import limits
 from zenergate_site.celery import app as celery_app
 from zenergate_site.errors import DomainError, UnavailableError
@@ -46,6 +47,10 @@ log = logging.getLogger(__name__)
 RUN_DOWNTIME_TASK = "campaign.downtime.tasks.run_downtime"
 #: Longest downtime one job may advance (a year): beyond that a typo is likelier than intent.
 MAX_DOWNTIME_HOURS = 24 * 365
+
+
+#: Each kind of rest as a log line names it (rulebook.recovery.REST_KINDS).
+REST_SAID = {"comfortable": said("comfortable"), "rough": said("rough"), "awake": said("awake"), "none": said("none")}
 
 
 def _in_play(campaign: Campaign):
@@ -149,8 +154,11 @@ def downtime_start(*, campaign: Campaign, by, request: dict) -> tuple[Job, bool]
             write = change_set(campaign=campaign.pk, by=by)
             job = Job.objects.create(campaign=campaign, kind=Job.Kind.DOWNTIME, params=params, created_by=by,
                                      total=len(characters) + len(sheets), idempotency_key=key)
-            write.audit("downtime.start", f"{by} started {request['hours']} h of downtime ({request['rest']} rest) "
-                f"for {len(characters) + len(sheets)} characters", data={"job": job.pk, "hours": request["hours"]})
+            write.audit("downtime.start",
+                        said("%(by)s started %(hours)s h of downtime (%(rest)s rest) for %(n)s characters", by=str(by),
+                             hours=request["hours"], rest=REST_SAID.get(request["rest"], request["rest"]),
+                             n=len(characters) + len(sheets)),
+                        data={"job": job.pk, "hours": request["hours"]})
             write.publish(JobProgressed(job=job.pk, status=job.status, done=0, total=job.total))
             transaction.on_commit(lambda: _send(job.pk))
     except IntegrityError:  # the same key, sent twice at once: the other request made the job
@@ -198,7 +206,8 @@ def _run_batch(job: Job, ids: list[int], therapies: dict) -> int:
         save_wounds_many(wounds)
         _claim_many(job, claims)
         record_rolls_many(campaign_id=job.campaign_id, rolls=[
-            {"by_id": job.created_by_id, "kind": "downtime", "label": f"{c.name}: {job.params['hours']} h of downtime",
+            {"by_id": job.created_by_id, "kind": "downtime",
+             "label": said("%(name)s: %(hours)s h of downtime", name=c.name, hours=job.params["hours"]),
              "dice": [{"kept": True, **die} for die in claim["report"].get("dice", [])],
              "total": sum(die["face"] for die in claim["report"].get("dice", [])),
              # Therapies keep their dice from the players.
@@ -326,7 +335,8 @@ def _finish(job_id: int) -> Job:
         # Stored in English, shown in the reader's language (the job page translates the label).
         job.report = [{"label": gettext_noop("Campaign clock"), "detail": f"{before} h → {campaign.game_hours} h"}]
         job.save(update_fields=["status", "progress", "finished_at", "report"])
-        write.audit("downtime.done", f"Downtime of {hours} h applied to {job.total} characters", data={"job": job.pk})
+        write.audit("downtime.done", said("Downtime of %(hours)s h applied to %(n)s characters", hours=hours,
+                                          n=job.total), data={"job": job.pk})
         write.publish(JobProgressed(job=job.pk, status=Job.Status.DONE, done=job.total, total=job.total,
                                     game_hours=campaign.game_hours))
     return job
@@ -401,8 +411,8 @@ def downtime_undo(*, job: Job, by) -> Job:
     campaign.save(update_fields=["game_hours"])
     job.undone_at = timezone.now()
     job.save(update_fields=["undone_at"])
-    write.audit("downtime.undo", f"{by} undid the downtime of {job.params['hours']} h "
-                f"({len(claims) + len(sheets)} characters)", data={"job": job.pk})
+    write.audit("downtime.undo", said("%(by)s undid the downtime of %(hours)s h (%(n)s characters)", by=str(by),
+                                      hours=job.params["hours"], n=len(claims) + len(sheets)), data={"job": job.pk})
     write.publish(WoundsChanged(characters=[c.pk for c in characters]),
                   JobProgressed(job=job.pk, status="undone", game_hours=campaign.game_hours))
     return job

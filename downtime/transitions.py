@@ -33,6 +33,7 @@ from rulebook.radiation import (
 from rulebook.recovery import suffer_transition
 from rulebook.stats import STAT_CHECK_DICE
 from rulebook.tables import time_multiplier
+from rulebook.words import said
 
 from .models import TransitionBatch, TransitionRecord
 from .services import restore_wounds
@@ -213,7 +214,8 @@ def transition_make(*, campaign: Campaign, by, category: str, character_ids: lis
             batch.response = response
             batch.save(update_fields=["response"])
             write.audit("transition.make",
-                        f"{by} put {len(results)} characters through a category {category} Zener Transition",
+                        said("%(by)s put %(n)s characters through a category %(category)s Zener Transition",
+                             by=str(by), n=len(results), category=category),
                         data={"batch": batch.pk, "characters": [r["character"] for r in results]})
             write.publish(WoundsChanged(characters=[r["character"] for r in results]))
     except IntegrityError:  # the same key sent twice at once: the other request answered
@@ -245,7 +247,8 @@ def transition_undo(*, batch: TransitionBatch, by) -> TransitionBatch:
     write.changed(*records)
     batch.undone_at = timezone.now()
     batch.save(update_fields=["undone_at"])
-    write.audit("transition.undo", f"{by} undid a category {batch.category} Zener Transition",
+    write.audit("transition.undo", said("%(by)s undid a category %(category)s Zener Transition", by=str(by),
+                                        category=batch.category),
                 data={"batch": batch.pk, "characters": [r.character_id for r in records]})
     write.publish(WoundsChanged(characters=[r.character_id for r in records]))
     return batch

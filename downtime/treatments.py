@@ -23,12 +23,24 @@ from characters.wounds import WOUND_COLUMNS, healing_state, lock_in_play, wound_
 from rulebook import RulesError
 from rulebook.dice import EnteredDice
 from rulebook.therapies import Therapy as RulesTherapy
+from rulebook.words import Said, said
 
 from .models import Therapy, Treatment
 from .plan import effects_of, treat
 from .services import earlier_uses, restore_wounds
 
 THERAPY_FIELDS = ("name", "con_healed", "extra_reduction", "track_steps_back", "shock", "trauma", "efficacy_loss")
+
+
+#: The treatments the app names (a therapy is named by the GM who defined it).
+TREATMENT_SAID = {Treatment.Kind.STIMUTABS: said("Stimutabs"), Treatment.Kind.HYPERBARIC: said("Hyperbaric chamber")}
+
+
+def _treatment_named(kind: str, outcome: dict) -> Said | str:
+    """A treatment as a log line names it: a therapy by its name, the others in each reader's language."""
+    if kind in TREATMENT_SAID and outcome.get("name", kind) == TREATMENT_SAID[kind].english():
+        return TREATMENT_SAID[kind]
+    return str(outcome.get("name", kind))
 
 
 def _field_of(message: str) -> str:
@@ -58,7 +70,8 @@ def therapy_define(*, campaign: Campaign, by, **fields) -> Therapy:
     except RulesError as exc:
         raise CampaignError(str(exc), field=_field_of(str(exc))) from None
     therapy = Therapy.objects.create(campaign=campaign, created_by=by, **values)
-    write.audit("therapy.define", f"{by} defined the therapy {name}", data={"therapy": therapy.pk})
+    write.audit("therapy.define", said("%(by)s defined the therapy %(name)s", by=str(by), name=name),
+                data={"therapy": therapy.pk})
     return therapy
 
 
@@ -109,7 +122,8 @@ def treatment_give(*, character: Character, by, kind: str, therapy_id: int | Non
                                                  therapy_id=therapy_id if kind == Treatment.Kind.THERAPY else None,
                                                  idempotency_key=idempotency_key, before=before, after=after,
                                                  outcome=record, by=by)
-            write.audit("treatment.give", f"{by} gave {record['name']} to {character.name}",
+            write.audit("treatment.give", said("%(by)s gave %(treatment)s to %(name)s", by=str(by),
+                                               treatment=_treatment_named(kind, record), name=character.name),
                         data={"treatment": treatment.pk, "character": character.pk})
             write.publish(WoundsChanged(characters=[character.pk]))
     except IntegrityError:  # the same key sent twice at once: the other request treated
@@ -139,7 +153,8 @@ def treatment_undo(*, treatment: Treatment, by) -> Treatment:
     restore_wounds([treatment], what=_("this treatment"))
     treatment.undone_at = timezone.now()
     treatment.save(update_fields=["undone_at"])
-    write.audit("treatment.undo", f"{by} undid {treatment.outcome.get('name', treatment.kind)} on a character",
+    write.audit("treatment.undo", said("%(by)s undid %(treatment)s on a character", by=str(by),
+                                       treatment=_treatment_named(treatment.kind, treatment.outcome)),
                 data={"treatment": treatment.pk, "character": treatment.character_id})
     write.publish(WoundsChanged(characters=[treatment.character_id]))
     return treatment

@@ -14,6 +14,7 @@ from campaign.models import Campaign
 from characters.models import Character
 from economy.ledger import client_key, karma_post
 from rulebook.experience import COMPLICATION_AWARD, NPC_BOOST_AWARD, adventure_payout
+from rulebook.words import said
 from zenergate_site import limits
 
 from .common import Kind, current_adventure, lock_in_order, rules_call
@@ -112,9 +113,11 @@ def adventure_start(*, campaign: Campaign, name: str, base_xp: int, by) -> Adven
     for macguffin in campaign.macguffins.filter(status=MacGuffin.Status.FUNDED):
         macguffin.status = MacGuffin.Status.IN_EFFECT
         macguffin.save(update_fields=["status"])
-        write.audit("macguffin.in_effect", f"{macguffin.name} is now in effect", data={"macguffin": macguffin.pk})
+        write.audit("macguffin.in_effect", said("%(macguffin)s is now in effect", macguffin=macguffin.name),
+                    data={"macguffin": macguffin.pk})
         write.publish(PoolChanged(macguffin=macguffin.pk))
-    write.audit("adventure.start", f"{by} started the adventure {adventure.name} (base XP {base_xp})",
+    write.audit("adventure.start", said("%(by)s started the adventure %(adventure)s (base XP %(xp)s)", by=str(by),
+                                        adventure=adventure.name, xp=base_xp),
                 data={"adventure": adventure.pk})
     return adventure
 
@@ -126,7 +129,8 @@ def token_add(*, adventure: Adventure, note: str, by) -> BadNewsToken:
     if not adventure.is_open:
         raise CampaignConflict(_("That adventure is closed."), field="note")
     token = BadNewsToken.objects.create(adventure=adventure, note=(note or "")[:limits.TOKEN_NOTE])
-    write.audit("adventure.token", f"Bad news: {token.note or 'a token'} (+1 XP)", data={"adventure": adventure.pk})
+    write.audit("adventure.token", said("Bad news: %(note)s (+1 XP)", note=token.note) if token.note
+                else said("Bad news: a token (+1 XP)"), data={"adventure": adventure.pk})
     return token
 
 
@@ -141,7 +145,9 @@ def token_void(*, token: BadNewsToken, by) -> BadNewsToken:
         raise CampaignConflict(_("That token is already voided."), field="token")
     token.voided = True
     token.save(update_fields=["voided"])
-    write.audit("adventure.token_void", f"Token voided: {token.note or token.pk}", data={"adventure": adventure.pk})
+    # A token without a note is named by its number.
+    write.audit("adventure.token_void", said("Token voided: %(token)s", token=token.note or token.pk),
+                data={"adventure": adventure.pk})
     return token
 
 
@@ -176,11 +182,12 @@ def adventure_close(*, adventure: Adventure, outcome: str, permanent: bool, self
     for row in rows:
         if row["karma"]:
             karma_post(character=Character(pk=row["character"]), amount=row["karma"], kind=Kind.PAYOUT, by=by,
-                       reason=f"Payout for {adventure.name}", adventure=adventure,
+                       reason=said("Payout for %(adventure)s", adventure=adventure.name), adventure=adventure,
                        idempotency_key=f"system:payout:{adventure.pk}", data={"breakdown": row["breakdown"]})
     adventure.closed_at = timezone.now()
     adventure.outcome = outcome
     adventure.permanent = permanent
     adventure.save(update_fields=["closed_at", "outcome", "permanent"])
-    write.audit("adventure.close", f"{by} closed {adventure.name}", data={"adventure": adventure.pk})
+    write.audit("adventure.close", said("%(by)s closed %(adventure)s", by=str(by), adventure=adventure.name),
+                data={"adventure": adventure.pk})
     return rows

@@ -18,6 +18,7 @@ from rulebook.karma import (
     max_disadvantage_ranks,
 )
 from rulebook.stats import PRIMARY_STATS
+from rulebook.words import said
 from zenergate_site import limits
 
 from .models import Complication
@@ -110,5 +111,8 @@ def complication_record(*, character: Character, cause: str, form: str, ranks: i
     complication = Complication.objects.create(
         campaign=locked.campaign, character=locked, cause=cause, form=form, ranks=ranks,
         description=description[:limits.COMPLICATION_DESCRIPTION], effects=effects, by=by)
-    change_set(campaign=locked.campaign, by=by).audit("complication.record", f"Complication for {locked.name}: {description[:120]}", data={"character": locked.pk, "complication": complication.pk})
+    change_set(campaign=locked.campaign, by=by).audit(
+        "complication.record", said("Complication for %(name)s: %(description)s", name=locked.name,
+                                    description=description[:120]),
+        data={"character": locked.pk, "complication": complication.pk})
     return complication

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.db import IntegrityError, transaction
-from django.utils import translation
 from django.utils.translation import gettext as _
 
 from campaign.changes import change_set
 from campaign.errors import CampaignConflict, CampaignError
 from characters.models import Character
+from rulebook.words import Said, said
 from zenergate_site import limits
 
 from .common import in_sentence
@@ -49,14 +49,27 @@ def _existing(character_id: int, key: str | None, kind: str) -> KarmaEntry | Non
     return entry
 
 
-def karma_post(*, character: Character, amount: int, kind: str, by, reason: str = "", adventure=None,
+#: Each kind of entry inside a log line, in English in lower case (as ``Kind(kind).label.lower()``).
+KIND_IN_SENTENCE = {
+    "opening": said("starting karma"), "payout": said("adventure payout"),
+    "complication": said("gm complication (+2)"), "npc_boost": said("npc boost (+1)"),
+    "manual": said("gm correction"), "reroll": said("reroll"), "assist": said("+5 to another's roll"),
+    "skill_points": said("converted to skill points"), "stat_raise": said("stat raise"),
+    "disadvantage_removal": said("disadvantage rank removed"), "good_fortune": said("stroke of good fortune"),
+    "delay_transition": said("delayed a zener transition"), "setback_payoff": said("setback paid off"),
+    "macguffin": said("campaign macguffin"),
+}
+
+
+def karma_post(*, character: Character, amount: int, kind: str, by, reason: str | Said = "", adventure=None,
                macguffin=None, idempotency_key: str | None = None, data: dict | None = None,
                effect: Callable[[Character], dict | None] | None = None) -> tuple[KarmaEntry, bool]:
     """Post one ledger entry and move the balance; return (entry, created).
 
     Replaying an ``idempotency_key`` returns the first entry and changes nothing. ``effect``
     runs under the same lock and transaction before the entry is written (a stat raise, skill
-    points…): if it raises, nothing is posted.
+    points…): if it raises, nothing is posted. A ``reason`` someone typed is kept as typed; the
+    app's own (a Said) in English, and as the Said each reader reads in their language.
     """
     if isinstance(amount, bool) or not isinstance(amount, int):
         raise CampaignError(_("The amount must be a whole number."), field="amount")
@@ -82,14 +95,16 @@ def karma_post(*, character: Character, amount: int, kind: str, by, reason: str 
             locked.save(update_fields=["karma", "updated_at"])
             entry = KarmaEntry.objects.create(
                 campaign_id=locked.campaign_id, character=locked, kind=kind, amount=amount, balance_after=balance,
-                reason=reason[:limits.KARMA_REASON], adventure=adventure, macguffin=macguffin,
+                reason=(reason.english() if isinstance(reason, Said) else reason)[:limits.KARMA_REASON],
+                said=reason.as_data() if isinstance(reason, Said) else {}, adventure=adventure, macguffin=macguffin,
                 idempotency_key=idempotency_key,
                 data={**(data or {}), **(extra or {})}, by=by if getattr(by, "is_authenticated", False) else None,
             )
-            with translation.override(None):  # the log's stored summary stays in the words of the code
-                label = str(KarmaEntry.Kind(kind).label).lower()
-            write.audit(f"karma.{kind}", f"{locked.name}: {amount:+d} Karma ({label})"
-                        + (f": {reason}" if reason else ""),
+            # The amount keeps its sign ("+2", "-1") in every language.
+            line = dict(name=locked.name, amount=f"{amount:+d}", kind=KIND_IN_SENTENCE[kind])
+            write.audit(f"karma.{kind}",
+                        said("%(name)s: %(amount)s Karma (%(kind)s): %(reason)s", **line, reason=reason) if reason
+                        else said("%(name)s: %(amount)s Karma (%(kind)s)", **line),
                         data={"character": locked.pk, "entry": entry.pk,
                               # An assist names the helped too: the log's filter finds it under both.
                               **({"characters": [locked.pk, helped]} if (helped := entry.data.get("helped")) else {})})
@@ -106,7 +121,7 @@ def karma_post(*, character: Character, amount: int, kind: str, by, reason: str 
 def karma_open(*, character: Character, by) -> KarmaEntry:
     """Open an approved character's ledger with its starting Karma (once)."""
     entry, _ = karma_post(character=character, amount=character.starting_karma or 0, kind=Kind.OPENING, by=by,
-                          reason="Starting Karma at approval", idempotency_key="system:opening")
+                          reason=said("Starting Karma at approval"), idempotency_key="system:opening")
     return entry
 
 

@@ -13,7 +13,9 @@ from django.utils.translation import gettext_lazy as _
 
 from campaign.models import Campaign
 from characters.models import Character
+from rulebook.words import told
 from zenergate_site import limits
+from zenergate_site.shapes import SAID
 
 
 class Adventure(models.Model):
@@ -127,7 +129,8 @@ class KarmaEntry(models.Model):
     kind = models.CharField(max_length=24, choices=Kind.choices)
     amount = models.IntegerField()
     balance_after = models.IntegerField()
-    reason = models.CharField(max_length=limits.KARMA_REASON, blank=True)
+    reason = models.CharField(max_length=limits.KARMA_REASON, blank=True)  # as typed, or the app's in English
+    said = models.JSONField(default=dict, blank=True, validators=[SAID])  # the app's reason, for each reader
     adventure = models.ForeignKey(Adventure, null=True, blank=True, on_delete=models.PROTECT, related_name="karma_entries")
     macguffin = models.ForeignKey(MacGuffin, null=True, blank=True, on_delete=models.PROTECT, related_name="contributions")
     # Room for a client's 100 characters in its namespace ("client:…", "client:award:…:<id>").
@@ -152,6 +155,11 @@ class KarmaEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.character}: {self.amount:+d} ({self.kind})"
+
+    @property
+    def told(self) -> str:
+        """The reason in the reader's language (the app's reasons; a typed one as typed)."""
+        return told(self.reason, self.said)
 
 
 class Complication(models.Model):

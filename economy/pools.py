@@ -15,6 +15,7 @@ from economy.ledger import client_key, karma_post
 from rulebook.karma import (
     spend_cost,
 )
+from rulebook.words import said
 from zenergate_site import limits
 
 from .common import Kind, current_adventure, rules_call
@@ -41,7 +42,8 @@ def macguffin_create(*, campaign: Campaign, name: str, limitation: str, target: 
     macguffin = MacGuffin.objects.create(campaign=campaign, name=name[:limits.MACGUFFIN_NAME],
                                          limitation=(limitation or "")[:limits.MACGUFFIN_LIMITATION],
                                          target=target, upgrade=upgrade or "")
-    write.audit("macguffin.create", f"{by} opened the MacGuffin pool {macguffin.name} (target {target})",
+    write.audit("macguffin.create", said("%(by)s opened the MacGuffin pool %(macguffin)s (target %(target)s)",
+                                         by=str(by), macguffin=macguffin.name, target=target),
                 data={"macguffin": macguffin.pk})
     write.publish(PoolChanged(macguffin=macguffin.pk))
     return macguffin
@@ -77,7 +79,7 @@ def macguffin_contribute(*, macguffin: MacGuffin, character: Character, amount: 
         return {"progress": pool.progress, "target": pool.target}
 
     return karma_post(character=character, amount=-price.cost, kind=Kind.MACGUFFIN, by=by,
-                      reason=f"Towards {macguffin.name}", macguffin=macguffin,
+                      reason=said("Towards %(macguffin)s", macguffin=macguffin.name), macguffin=macguffin,
                       adventure=current_adventure(macguffin.campaign), idempotency_key=idempotency_key,
                       effect=effect)
 

@@ -44,6 +44,8 @@ def _key_field(max_length: int = limits.IDEMPOTENCY_KEY, **kwargs) -> TextField:
 # --- Ledger and spends --------------------------------------------------------------------
 class KarmaEntryOut(serializers.ModelSerializer):
     by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    # The app's reasons in the reader's language; a typed one as typed.
+    reason = serializers.CharField(source="told", read_only=True)
 
     class Meta:
         model = KarmaEntry

@@ -14,6 +14,7 @@ from rulebook.karma import (
     spend_cost,
 )
 from rulebook.stats import PRIMARY_STATS
+from rulebook.words import Said, said
 from zenergate_site import limits
 
 from .common import (
@@ -122,7 +123,9 @@ def karma_spend(*, character: Character, kind: str, idempotency_key: str, by, is
         raise CampaignError(_gm_only_message(kind), field="kind")
     campaign = character.campaign
     adventure = current_adventure(campaign)
-    reason = str(params.get("reason", ""))[:limits.KARMA_REASON]
+    # A reason typed by a person, or the app's own (a Said, as a reroll names its roll).
+    reason = params.get("reason", "")
+    reason = reason if isinstance(reason, Said) else str(reason)[:limits.KARMA_REASON]
     data: dict = {}
 
     if kind == "assist":
@@ -133,7 +136,7 @@ def karma_spend(*, character: Character, kind: str, idempotency_key: str, by, is
             raise CampaignError(_("Name another character of this campaign to help."), field="character")
         price = rules_call(spend_cost, kind)
         data["helped"] = helped.pk
-        reason = reason or f"+5 to {helped.name}'s roll"
+        reason = reason or said("+5 to %(name)s's roll", name=helped.name)
         return karma_post(character=character, amount=-price.cost, kind=kind, by=by, reason=reason,
                           adventure=adventure, idempotency_key=idempotency_key, data=data)
 
@@ -146,7 +149,8 @@ def karma_spend(*, character: Character, kind: str, idempotency_key: str, by, is
             return {"skill_points": price.skill_points_gained}
 
         return karma_post(character=character, amount=-price.cost, kind=kind, by=by,
-                          reason=reason or f"{price.cost} Karma → {price.skill_points_gained} skill points",
+                          reason=reason or said("%(cost)s Karma → %(points)s skill points", cost=price.cost,
+                                                points=price.skill_points_gained),
                           adventure=adventure, idempotency_key=idempotency_key, effect=effect)
 
     if kind == "stat_raise":
@@ -169,7 +173,7 @@ def karma_spend(*, character: Character, kind: str, idempotency_key: str, by, is
 
         cost_now = rules_refusal(spend_cost, kind, current=getattr(character, field), field="stat").cost
         return karma_post(character=character, amount=-cost_now, kind=kind, by=by,
-                          reason=reason or f"{stat} +1", adventure=adventure,
+                          reason=reason or said("%(stat)s +1", stat=stat), adventure=adventure,
                           idempotency_key=idempotency_key, effect=effect)
 
     if kind == "setback_payoff":
@@ -191,7 +195,8 @@ def karma_spend(*, character: Character, kind: str, idempotency_key: str, by, is
             return {"stat": stat, "from": before, "to": before + 1}
 
         return karma_post(character=character, amount=-1, kind=kind, by=by,
-                          reason=reason or f"paid off a point of the {stat} setback", adventure=adventure,
+                          reason=reason or said("paid off a point of the %(stat)s setback", stat=stat),
+                          adventure=adventure,
                           idempotency_key=idempotency_key, effect=pay_off)
 
     if kind == "disadvantage_removal":
@@ -219,13 +224,14 @@ def karma_spend(*, character: Character, kind: str, idempotency_key: str, by, is
             return result
 
         return karma_post(character=character, amount=-1, kind=kind, by=by,
-                          reason=reason or f"one rank off {disadvantage.name}", adventure=adventure,
+                          reason=reason or said("one rank off %(name)s", name=disadvantage.name),
+                          adventure=adventure,
                           idempotency_key=idempotency_key, effect=effect)
 
     if kind == "good_fortune":
         price = rules_call(spend_cost, kind, cost=params.get("cost"), field="cost")
         return karma_post(character=character, amount=-price.cost, kind=kind, by=by,
-                          reason=reason or "stroke of good fortune", adventure=adventure,
+                          reason=reason or said("stroke of good fortune"), adventure=adventure,
                           idempotency_key=idempotency_key, data={"cost": price.cost})
 
     if kind == "delay_transition":
@@ -237,10 +243,10 @@ def karma_spend(*, character: Character, kind: str, idempotency_key: str, by, is
                 raise CampaignConflict(str(exc), field="kind") from None
             raise CampaignError(str(exc), field="time_index") from None
         return karma_post(character=character, amount=-price.cost, kind=kind, by=by,
-                          reason=reason or "delay the next Zener Transition", adventure=adventure,
+                          reason=reason or said("delay the next Zener Transition"), adventure=adventure,
                           idempotency_key=idempotency_key, data={"time_index": params.get("time_index")})
 
     price = rules_call(spend_cost, kind)  # reroll
     return karma_post(character=character, amount=-price.cost, kind=kind, by=by,
-                      reason=reason or "reroll a failed roll", adventure=adventure,
+                      reason=reason or said("reroll a failed roll"), adventure=adventure,
                       idempotency_key=idempotency_key)

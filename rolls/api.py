@@ -134,7 +134,7 @@ class CheckPreviewApi(APIView):
     def post(self, request, campaign_id: int):
         _access, values, built = _campaign_check(request, campaign_id)
         odds = built.odds(values["extra"])
-        return Response({"label": built.label, "target": built.target, "dice": odds.dice, "counted": odds.kept,
+        return Response({"label": str(built.label), "target": built.target, "dice": odds.dice, "counted": odds.kept,
                          "probability": services.fraction_text(odds.probability),
                          "percent": round(float(odds.probability) * 100, 4),
                          "breakdown": [[str(k), services.plain(v)] for k, v in built.breakdown],

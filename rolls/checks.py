@@ -28,6 +28,7 @@ from rulebook.situation import (
 )
 from rulebook.skills import eventual_success
 from rulebook.stats import PRIMARY_STATS, SKILL_CHECK_DICE, STAT_CHECK_DICE, stat_check_target
+from rulebook.words import Said, said
 
 #: Modifiers beyond this are a typo, not a situation.
 MODIFIER_LIMIT = 50
@@ -43,7 +44,7 @@ PARTY_STATS = PRIMARY_STATS
 class Built:
     """A check ready to roll: its label, target with every term, dice, and what it rests on."""
 
-    label: str
+    label: str | Said  # the app's labels are Saids: each reader reads them in their language
     target: int
     dice: int
     breakdown: list
@@ -103,7 +104,7 @@ def line_built(character: Character, line: str, situation: Situation = Situation
     facts = LineFacts(kind=check.kind, proficient=check.proficient, stat=check.stat, level=check.level,
                       strength=current_stats(character)["STR"], aiming=check.aiming)
     terms = _terms(situation, facts)
-    return Built(label=f"{character.name}: {check.label} check", target=check.target + sum(v for _, v in terms),
+    return Built(label=said("%(name)s: %(check)s check", name=character.name, check=check.label), target=check.target + sum(v for _, v in terms),
                  dice=check.dice, breakdown=[*check.breakdown, *terms], check=check.label, line=line,
                  character=character, situation=situation, kind=check.kind, stat=check.stat, proficient=check.proficient)
 
@@ -147,7 +148,7 @@ def party_built(campaign: Campaign, stat: str, situation: Situation = Situation(
         terms = _terms(situation, LineFacts(kind="stat", stat=stat, level=lead))
     breakdown += terms
     base = stat_check_target(sum(v for _, v in breakdown))
-    return Built(label=f"Party: collective {stat} check", target=base.total, dice=STAT_CHECK_DICE,
+    return Built(label=said("Party: collective %(stat)s check", stat=stat), target=base.total, dice=STAT_CHECK_DICE,
                  breakdown=breakdown, check=f"collective {stat}", line=f"party:{stat}", situation=situation,
                  kind="party", stat=stat)
 
@@ -166,7 +167,7 @@ def bare_built(target: int, dice: int, label: str, situation: Situation = Situat
                                  or not 0 <= strength <= 200):
         raise CampaignError(_("A STR is a whole number from 0 to 200."), field="strength")
     terms = _terms(situation, LineFacts(kind=kind, level=0, strength=strength))
-    return Built(label=label or f"Check against {target}", target=target + sum(v for _, v in terms), dice=dice,
+    return Built(label=label or said("Check against %(target)s", target=target), target=target + sum(v for _, v in terms), dice=dice,
                  breakdown=[(_("target named by the GM"), target), *terms], check=label or f"target {target}",
                  situation=situation)
 

@@ -4,6 +4,8 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy
 
 from campaign.audience import Audienced, audience_constraint
+from rulebook.words import told
+from zenergate_site.shapes import SAID
 
 
 class Roll(Audienced):
@@ -20,7 +22,8 @@ class Roll(Audienced):
                            related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     kind = models.CharField(max_length=10, choices=Kind.choices)
-    label = models.CharField(max_length=120, blank=True)
+    label = models.CharField(max_length=120, blank=True)  # as kept (typed, or the app's in English)
+    said = models.JSONField(default=dict, blank=True, validators=[SAID])  # the app's label, for each reader
     system = models.CharField(max_length=20, blank=True)  # the rule set of a check
     params = models.JSONField(default=dict, blank=True)  # the check's inputs, rulings included
     notation = models.CharField(max_length=100, blank=True)
@@ -49,6 +52,11 @@ class Roll(Audienced):
 
     def __str__(self) -> str:
         return f"{self.label or self.notation or self.system}: {self.total}"
+
+    @property
+    def told(self) -> str:
+        """The label in the reader's language (the app's labels; a typed one as typed)."""
+        return told(self.label, self.said)
 
     @property
     def private(self) -> bool:

@@ -141,6 +141,8 @@ class RollOut(serializers.ModelSerializer):
     at = serializers.DateTimeField(source="created_at")
     success = serializers.BooleanField(allow_null=True)
     probability = serializers.SerializerMethodField()
+    # The app's labels in the reader's language (Accept-Language); a typed one as typed.
+    label = serializers.CharField(source="told", read_only=True)
 
     class Meta:
         model = Roll

@@ -23,6 +23,7 @@ from economy.spends import karma_spend
 from rulebook import RulesError, notation
 from rulebook.situation import Situation
 from rulebook.systems import ParamError, RuleSet, get_system
+from rulebook.words import Said, kept, said
 
 from . import checks
 from .events import RollMade
@@ -105,7 +106,15 @@ def roll_notation(*, campaign: Campaign, by, text: str, label: str = "", private
         detail={"text": rolled.text}, **gm_only_if(private).columns()))
 
 
-def record_roll(*, campaign: Campaign | int, by, kind: str, label: str, faces, total: int,
+def labelled(label: str | Said) -> dict:
+    """A roll's label as kept: one a person typed, as typed; the app's (a Said) in English, and
+    as the Said each reader reads in their language."""
+    if isinstance(label, Said):
+        return {"label": label.english()[:120], "said": label.as_data()}
+    return {"label": label[:120]}
+
+
+def record_roll(*, campaign: Campaign | int, by, kind: str, label: str | Said, faces, total: int,
                 success: bool | None = None, probability: Fraction | None = None, seen: Seen = EVERYONE,
                 detail: dict | None = None) -> Roll:
     """Put a roll another part of the app made (combat, downtime) in the feed, in its transaction.
@@ -117,7 +126,7 @@ def record_roll(*, campaign: Campaign | int, by, kind: str, label: str, faces, t
     dice = [{"kept": True, "entered": False, **die} for die in dice]
     campaign_id = campaign if isinstance(campaign, int) else campaign.pk
     return _publish(Roll.objects.create(
-        campaign_id=campaign_id, by=by, kind=kind, label=label[:120], dice=dice, total=total, success=success,
+        campaign_id=campaign_id, by=by, kind=kind, **labelled(label), dice=dice, total=total, success=success,
         probability=fraction_text(probability), detail=detail or {}, **seen.columns()))
 
 
@@ -130,7 +139,7 @@ def record_rolls_many(*, campaign_id: int, rolls: list[dict]) -> None:
         return
     made = Roll.objects.bulk_create(
         Roll(campaign_id=campaign_id, **gm_only_if(roll.get("private", False)).columns(),
-             **{k: v for k, v in roll.items() if k not in ("private", "label")}, label=roll["label"][:120])
+             **{k: v for k, v in roll.items() if k not in ("private", "label")}, **labelled(roll["label"]))
         for roll in rolls)
     changes = change_set(campaign=campaign_id)
     changes.changed(*made)
@@ -185,7 +194,7 @@ def rolled_odds(params: dict) -> Fraction:
                                          extra=params.get("extra", 0)).probability
 
 
-def _sheet_roll_record(*, campaign_id: int, character: Character | None, by, params: dict, label: str,
+def _sheet_roll_record(*, campaign_id: int, character: Character | None, by, params: dict, label: str | Said,
                        breakdown: list, dice: list | None, rng, private: bool, key: str | None,
                        reroll_of: Roll | None = None, eventual: dict | None = None, boost_end: int = 0) -> Roll:
     rolled = _roll_zener(params["target"], params["dice"], dice, rng, params.get("extra", 0))
@@ -196,7 +205,7 @@ def _sheet_roll_record(*, campaign_id: int, character: Character | None, by, par
     if eventual is not None and rolled.details.get("margin") is not None:
         detail["eventual"] = checks.eventual_time(rolled.details["margin"], **eventual).plain()
     return _publish(Roll.objects.create(
-        campaign_id=campaign_id, by=by, kind=Roll.Kind.CHECK, label=label[:120], system=SHEET_SYSTEM,
+        campaign_id=campaign_id, by=by, kind=Roll.Kind.CHECK, **labelled(label), system=SHEET_SYSTEM,
         params=params, dice=_faces(rolled), total=rolled.total, success=rolled.success,
         probability=fraction_text(rolled_odds(params)),
         detail=detail, character=character, reroll_of=reroll_of, idempotency_key=key,
@@ -255,7 +264,7 @@ def sheet_roll(*, character: Character, by, line: str, situation: Situation = Si
     eventual = _eventual(eventual, situation)
     built.odds(extra)
     # Stimutabs' boosted STR costs 1 more END each time it is used ("Other Drugs and Medications").
-    boost_end = pay_boosted_stat(character=character, by=by, stat=built.stat, what=f"a {built.check} check") \
+    boost_end = pay_boosted_stat(character=character, by=by, stat=built.stat, what=said("a %(check)s check", check=built.check)) \
         if built.kind in ("stat", "skill") else 0
     roll = _sheet_roll_record(campaign_id=character.campaign_id, character=character, by=by,
                               params=_params(built, extra=extra, eventual=eventual), label=built.label,
@@ -313,14 +322,15 @@ def roll_reroll(*, roll: Roll, by, is_gm: bool, idempotency_key: str, dice: list
         raise CampaignConflict(_("Only a failed roll is rerolled."), field="roll")
     character = original.character
     karma_spend(character=character, kind="reroll", idempotency_key=idempotency_key, by=by, is_gm=is_gm,
-                params={"reason": f"reroll: {original.label}"})
+                params={"reason": said("reroll: %(label)s", label=kept(original.label, original.said))})
     check = line_check(character_with_sheet(character_id=character.pk), original.params["line"])
     boost_end = pay_boosted_stat(character=character, by=by, stat=check.stat,
-                                 what=f"a {check.label} check") if check and check.kind in ("stat", "skill") else 0
+                                 what=said("a %(check)s check", check=check.label)) if check and check.kind in ("stat", "skill") else 0
     eventual = original.params.get("eventual")
     new = _sheet_roll_record(campaign_id=original.campaign_id, character=character, by=by,
                              params=dict(original.params),
-                             label=f"{character.name}: {original.params.get('check', 'check')} check (Karma reroll)",
+                             label=said("%(name)s: %(check)s check (Karma reroll)", name=character.name,
+                                        check=original.params.get("check", "")),
                              breakdown=original.detail.get("breakdown", []), dice=dice, rng=rng,
                              private=original.gm_only, key=key, reroll_of=original,
                              eventual={"desired": int(eventual["desired"]), "normal": Fraction(eventual["normal"]),

@@ -18,7 +18,7 @@ from math import ceil
 
 from rulebook import RulesError
 from rulebook.words import gettext as _
-from rulebook.words import gettext_noop, ngettext
+from rulebook.words import Said, gettext_noop, listed, said, said_plural
 
 MINUTE, HOUR, DAY, YEAR = 60, 3600, 86400, 31_557_600  # a Julian year: 365.25 days
 
@@ -82,36 +82,46 @@ def seconds_left(*, until: int | None, round_number: int, round_seconds: int) ->
 def duration(seconds: Fraction | int | float) -> str:
     """A duration as a player reads it, in its largest sensible unit: "20 s", "30 min",
     "2 h 5 min", "3 days", "12 years". Below a second: "a moment"."""
+    return duration_said(seconds).told()
+
+
+def duration_said(seconds: Fraction | int | float) -> Said:
+    """``duration`` kept to be told later, in each reader's language (a log line's)."""
     if seconds <= 0:
-        return _("no time")
+        return said("no time")
     if seconds < 1:
-        return _("a moment")
+        return said("a moment")
     whole = ceil(seconds)
     if whole >= LONGEST_SECONDS:
-        return _("100 years or more")
+        return said("100 years or more")
     if whole < MINUTE:
-        return f"{whole} s"
+        return listed([f"{whole} s"])
     if whole < HOUR:
         minutes, rest = divmod(whole, MINUTE)
-        return f"{minutes} min" + (f" {rest} s" if rest else "")
+        return listed([f"{minutes} min" + (f" {rest} s" if rest else "")])
     if whole < DAY:  # to the minute, rounded up: "out cold 2 h 5 min" is never too short
         hours, minutes = divmod(ceil(whole / MINUTE), 60)
-        return f"{hours} h" + (f" {minutes} min" if minutes else "")
+        return listed([f"{hours} h" + (f" {minutes} min" if minutes else "")])
     if whole < YEAR:
         days, hours = divmod(ceil(whole / HOUR), 24)
-        return ngettext("%(count)s day", "%(count)s days", days) % {"count": days} + (
+        return said_plural("%(count)s day", "%(count)s days", days, count=days) + (
             f" {hours} h" if hours and days < 10 else "")
     years = round(whole / YEAR, 1 if whole < 10 * YEAR else None)
-    years = int(years) if float(years).is_integer() else years
+    years = int(years) if float(years).is_integer() else float(years)
     # A part of a year ("1.5 years") reads as a plural: the count for the plural is then not 1.
-    return ngettext("%(count)s year", "%(count)s years", years if isinstance(years, int) else 2) % {"count": years}
+    return said_plural("%(count)s year", "%(count)s years", years if isinstance(years, int) else 2, count=years)
 
 
 def out_cold(seconds: Fraction | int, round_seconds: int) -> str:
     """A knock-out as the log and the card say it: "20 s — misses 2 actions", or "for the rest
     of the fight (10,000+ s)" from the time chart's last row on."""
+    return out_cold_said(seconds, round_seconds).told()
+
+
+def out_cold_said(seconds: Fraction | int, round_seconds: int) -> Said:
+    """``out_cold`` kept to be told later, in each reader's language."""
     if open_ended(seconds):
-        return _(REST_OF_FIGHT)
+        return Said(REST_OF_FIGHT)
     missed = actions_missed(seconds, round_seconds)
-    return ngettext("%(duration)s — misses %(missed)s action", "%(duration)s — misses %(missed)s actions",
-                    missed) % {"duration": duration(seconds), "missed": f"{missed:,}"}
+    return said_plural("%(duration)s — misses %(missed)s action", "%(duration)s — misses %(missed)s actions",
+                       missed, duration=duration_said(seconds), missed=f"{missed:,}")

@@ -502,7 +502,7 @@ def build_world() -> World:
     sheet = system_sheets.system_sheet_create(campaign=campaign, owner=player, by=player, name="Kestrel",
                                               lines=[{"name": "Close combat", "inputs": {"av": 6}}])
     fight = system_fights.system_fight_start(campaign=campaign, by=gm, name="Warehouse", fighters=[
-        {"sheet": sheet.pk, "total": 12}, {"name": "Virek-Kohl", "total": 9}])
+        {"sheet": sheet.pk, "total": 12}, {"name": "Virek-Kohl", "total": 9, "numbers": {"dv": 5}}])
     campaign = campaign_services.campaign_update(campaign=campaign, by=gm, rule_set="zener")
 
     ids = {

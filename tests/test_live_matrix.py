@@ -265,6 +265,23 @@ def _play_zerospace(world) -> dict:
     return {}
 
 
+def _success_check_sheet(world) -> dict:
+    """A Success Check sheet of the owner's, made while the campaign played that rule set: its
+    Edge comes back with rests, so its player may ask for one."""
+    from campaign import services as campaign_services
+    from campaign.models import Campaign
+    from characters import system_sheets
+
+    campaign = Campaign.objects.get(pk=world.ids["campaign_id"])
+    playing = campaign.rule_set
+    campaign = campaign_services.campaign_update(campaign=campaign, by=_gm(world), rule_set="success_check")
+    owner = world.users[PERSONAS["owner"]]
+    sheet = system_sheets.system_sheet_create(campaign=campaign, owner=owner, by=owner, name="Kestrel's twin",
+                                              numbers={"edge_max": 3})
+    campaign_services.campaign_update(campaign=campaign, by=_gm(world), rule_set=playing)
+    return {"sheet": sheet.pk}
+
+
 def _new_transition(world) -> dict:
     from campaign.models import Campaign
     from downtime import transitions
@@ -403,7 +420,9 @@ WRITES: list[Write] = [
     _w("api-system-sheet", "PATCH", "owner", {"name": "Kestrel Vane"}),
     _w("api-system-sheet-pools", "POST", "owner", {"pool": "plot_points", "action": "spend", "use": "bonus die",
                                                    "idempotency_key": "matrix-plot"}),
-    _w("api-system-sheet-rest-asks", "POST", "owner", {"rest": "long_rest"}),
+    # The world's sheet is ZeroSpace's, which no rest refills: the ask is made on a Success Check one.
+    _w("api-system-sheet-rest-asks", "POST", "owner", {"rest": "long_rest"}, setup=_success_check_sheet,
+       url=lambda w: f"/api/v1/system-sheets/{w.made['sheet']}/rest-asks/"),
     _w("character-new", "POST", "owner", {"name": "Matrix", **STATS, "int_plus": INT_DICE[0],
                                           "int_minus": INT_DICE[1]}),
     _w("character-stats", "POST", "owner", {"name": "Sketch, redrawn", **{f"rolled_{c}": v for c, v in STATS.items()},

@@ -2,7 +2,9 @@
 
 - Every user-visible string in a template, a Python module or a script is marked for
   translation: a scanner reads each and fails on text that is not, apart from a short list of
-  named exceptions (the game's notation, the brand, stored log text).
+  named exceptions (the game's notation, the brand). Text written once and read by many (log
+  lines, fights' events, roll labels, ledger reasons) is kept as a Said (rulebook.words): its
+  message must be a literal the extraction can find.
 - The German catalogues hold every marked string, none empty or fuzzy, and compile.
 - German text keeps to one German word per game word (rulebook/terms_de.py).
 """
@@ -58,7 +60,10 @@ PROGRAMMING_ERRORS = {"ValueError", "TypeError", "RuntimeError", "KeyError", "At
                       "AssertionError", "LookupError", "IndexError", "OSError", "ImproperlyConfigured", "Http404",
                       "NoChangeSet", "SystemExit", "ImportError", "StopIteration", "TemplateSyntaxError"}
 MARKERS = {"_", "gettext", "gettext_lazy", "ngettext", "ngettext_lazy", "pgettext", "pgettext_lazy", "gettext_noop",
-           "npgettext", "format_lazy", "mark_safe", "format_html"}
+           "npgettext", "format_lazy", "mark_safe", "format_html", "said", "said_plural"}
+#: Markers whose message is kept and translated later: it must be a literal, or the catalogue
+#: never learns it.
+KEPT = {"said", "said_plural"}
 #: Keyword arguments whose text a person reads.
 VISIBLE_KEYWORDS = {"label", "help_text", "empty_label", "verbose_name", "verbose_name_plural", "empty_value_display"}
 
@@ -172,6 +177,9 @@ def unmarked_in_python(source: str, *, api_reference: bool = False) -> list[tupl
         if name in MARKERS:
             if node.args and isinstance(node.args[0], ast.JoinedStr) and name != "format_html":
                 found.append((node.lineno, "an f-string inside a translation call cannot be translated"))
+            elif name in KEPT and not all(isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+                                          for arg in node.args[:2 if name == "said_plural" else 1]):
+                found.append((node.lineno, f"{name}() needs its message as a literal"))
             continue
         owner = node.func.value.id if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) else ""
         shown = []
@@ -214,8 +222,10 @@ raise CampaignError(_("No user called %(name)s.") % {"name": name})
 raise ValueError("a programming mistake")
 name = forms.CharField(label="Name", help_text=_("How the table knows you."))
 _(f"Hello {name}")
+said("%(name)s rested", name=name)
+said(message)
 '''
-    assert [line for line, _text in unmarked_in_python(source)] == [3, 5, 8, 9]
+    assert [line for line, _text in unmarked_in_python(source)] == [3, 5, 8, 9, 11]
 
 
 def test_every_python_module_marks_its_words():

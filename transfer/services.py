@@ -14,6 +14,7 @@ from campaign.changes import change_set
 from campaign.errors import CampaignConflict, CampaignError
 from campaign.models import Campaign, LogEntry, Membership
 from campaign.services import ensure_may_make_campaigns, invitations_by_name
+from rulebook.words import said
 from zenergate_site import limits
 from zenergate_site.text import with_suffix
 
@@ -74,9 +75,11 @@ def import_campaign(document: dict, user) -> Campaign:
                             ) from None
     named = importer.named
     # The record of whom the document named: what the importer may confirm invitations from.
+    # The usernames as one value, cut where the log line is cut (a document may name many).
     change_set(campaign=campaign, by=user).audit(
-        IMPORT_ACTION, f"{user} imported the campaign from a document"
-        + (f"; it names {', '.join(named)}: none invited until the GM confirms" if named else ""),
+        IMPORT_ACTION, said("%(by)s imported the campaign from a document; it names %(names)s: none invited until "
+                            "the GM confirms", by=str(user), names=", ".join(named)[:300]) if named else
+        said("%(by)s imported the campaign from a document", by=str(user)),
         data={"exported_at": document.get("exported_at"), "named": named,
               "held": [list(pair) for pair in importer.held]})
     return campaign
@@ -139,6 +142,7 @@ def import_invite(*, campaign: Campaign, by, usernames: list[str]) -> dict:
     if chosen:
         invitations_by_name(campaign=campaign, by=by, invited=[(name, Membership.Role.PLAYER) for name in chosen])
         change_set(campaign=campaign, by=by).audit(
-            "campaign.import_invite", f"{by} invited as players, from the imported document: {', '.join(chosen)}",
+            "campaign.import_invite", said("%(by)s invited as players, from the imported document: %(names)s",
+                                           by=str(by), names=", ".join(chosen)[:300]),
             data={"usernames": chosen})
     return import_report(campaign)

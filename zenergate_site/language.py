@@ -68,11 +68,3 @@ def javascript_catalog(request, language: str):
         response = JavaScriptCatalog.as_view()(request)
     response["Cache-Control"] = "public, max-age=3600"
     return response
-
-
-def stored(function, *args, **kwargs):
-    """What ``function`` says in the language stored text is kept in (English, the site's own):
-    a log line or a summary written once for every reader must not come out in the writer's
-    language halfway through."""
-    with translation.override(settings.LANGUAGE_CODE):
-        return function(*args, **kwargs)

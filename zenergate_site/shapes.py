@@ -202,3 +202,15 @@ def capped(field: str, limit: int, name: str) -> models.CheckConstraint:
     same cap as a validator (``MaxLengthValidator(limit)``), which forms, serializers and the
     importer reach."""
     return models.CheckConstraint(condition=Q(**{f"{field}__length__lte": limit}), name=name)
+
+
+def _said(value) -> None:
+    from rulebook.words import Said
+
+    if value != {} and Said.from_data(value) is None:
+        raise ValueError("a message with plain placeholders and the values that fill them")
+
+
+#: A sentence told once and read in each reader's language (rulebook.words.Said), or {} for a
+#: record kept before such sentences: its plain text is read then.
+SAID = define("said", Custom(_said, "a told sentence"))

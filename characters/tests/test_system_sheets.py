@@ -134,6 +134,21 @@ def test_rests_are_the_gms_and_a_player_asks_for_one(api_as, sheet, client, pers
     assert "Ask for a long rest" in mine and 'name="action" value="long_rest"' not in mine
 
 
+def test_a_rest_is_asked_for_only_where_a_rest_refills_something(api_as, personas, client):
+    """ZeroSpace's Endurance comes back with time (the downtime), not with a rest the sheet names:
+    its player is offered no ask, and the API refuses one with nothing written."""
+    campaign = campaign_services.campaign_update(campaign=personas["campaign"], by=personas["gm"],
+                                                 rule_set="zerospace")
+    soraya = system_sheets.system_sheet_create(campaign=campaign, owner=personas["player"], by=personas["player"],
+                                               name="Soraya", numbers={"brawn": 2})
+    asked = api_as("player").post(f"/api/v1/system-sheets/{soraya.pk}/rest-asks/", {"rest": "long_rest"},
+                                  format="json")
+    assert asked.status_code == 409 and "No rest refills" in str(asked.json())
+    assert not campaign.log_entries.filter(action="sheet.rest_asked").exists()
+    client.force_login(personas["player"])
+    assert "Ask for a" not in client.get(f"/system-sheets/{soraya.pk}/").content.decode()
+
+
 @pytest.mark.parametrize(("persona", "read", "write"), [
     ("gm", 200, 200), ("player", 200, 200), ("other_player", 200, 403), ("viewer", 200, 403),
     ("outsider", 404, 404), (None, 401, 401),

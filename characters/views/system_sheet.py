@@ -116,7 +116,7 @@ def _page(request, access, *, error: str = "", typed: list[dict] | None = None, 
         "rows": _rows(sheet.lines, spec, typed),
         "labels": [(p, spec.rule_set.param_named(p).label) for p in spec.line_params],
         "ledger": selectors.pool_ledger(sheet=sheet, limit=10),
-        "rest_asked": selectors.rest_asked(sheet=sheet),
+        "rest_asked": selectors.rest_asked(sheet=sheet), "rests": spec.rests,
         "action_key": uuid.uuid4().hex,  # one tap, one spend, however often the form is sent
         "live_campaign": sheet.campaign_id, "live_after": last_event_id(campaign=sheet.campaign),
     }

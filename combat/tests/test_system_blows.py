@@ -377,6 +377,29 @@ def test_a_player_strikes_an_npc_with_its_dv_unseen(api_as, personas):
     assert back["summary"].startswith("misses") and ["difficulty value", 4] in back["breakdown"]
 
 
+def test_a_dv_a_player_types_for_an_npc_does_not_count(api_as, personas):
+    """The NPC's DV is the GM's: a player who types DV 0 for the Lackey (DV 5) strikes against 5
+    all the same: 1 + 1 + 6 = 8 against 3 + 3 + 5 = 11 misses (against a typed 0 it would have
+    hit). With no DV on the NPC's numbers the player is told to ask the GM, and nothing is struck."""
+    campaign = _campaign(personas, "zerospace")
+    soraya = system_sheets.system_sheet_create(campaign=campaign, owner=personas["player"], by=personas["player"],
+                                               name="Soraya", lines=[{"name": "Close combat", "inputs": {"av": 6}}],
+                                               numbers={"brawn": 2, "presence": 1, "dv": 4})
+    gm, player = api_as("gm"), api_as("player")
+    fight = _start(gm, campaign, [{"sheet": soraya.pk, "total": 9},
+                                  {"name": "Lackey", "total": 5, "numbers": {"brawn": 2, "dv": 5}},
+                                  {"name": "Shade", "total": 4, "numbers": {"brawn": 2}}])
+    blow = _blow(player, fight["id"], "Soraya", "Lackey", av=6, dv=0, dice=[1, 1, 3, 3])
+    assert blow["summary"].startswith("misses")
+    full = gm.get(f"/api/v1/system-fights/{fight['id']}/").json()["blows"][-1]
+    assert ["difficulty value", 5] in full["breakdown"]
+    unknown = player.post(f"/api/v1/system-fights/{fight['id']}/blows/",
+                          {"attacker": "Soraya", "target": "Shade", "inputs": {"av": 6, "dv": 0, "dice": [6, 6, 1, 1]}},
+                          format="json")
+    assert unknown.status_code == 400 and "Shade's DV is the GM's" in str(unknown.json())
+    assert len(SystemFight.objects.get(pk=fight["id"]).blows) == 1
+
+
 def test_a_blow_with_its_values_left_empty_says_what_to_type(personas, api_as):
     """An empty AV and DV (a target with no DV on its numbers): 400 beside the form, nothing struck."""
     campaign = _campaign(personas, "zerospace")
@@ -567,19 +590,20 @@ def test_a_plot_point_buys_a_bonus_die_and_a_rally(api_as, personas):
     soraya = system_sheets.system_sheet_create(campaign=campaign, owner=personas["player"], by=personas["player"],
                                                name="Soraya", numbers={"brawn": 5})
     gm, player = api_as("gm"), api_as("player")
-    fight = _start(gm, campaign, [{"sheet": soraya.pk, "total": 9}, {"name": "Lackey", "total": 5}])
-    preview = player.post(f"/api/v1/system-fights/{fight['id']}/blows/preview/", {
-        "attacker": "Soraya", "target": "Lackey", "inputs": {"av": 3, "dv": 3, "plot_point": 1}}, format="json")
+    fight = _start(gm, campaign, [{"sheet": soraya.pk, "total": 9},
+                                  {"name": "Lackey", "total": 5, "numbers": {"dv": 3}}])
+    preview = gm.post(f"/api/v1/system-fights/{fight['id']}/blows/preview/", {
+        "attacker": "Soraya", "target": "Lackey", "inputs": {"av": 3, "plot_point": 1}}, format="json")
     from fractions import Fraction
 
     from rulebook.systems import zerospace
     assert Fraction(preview.json()["hit"]) == zerospace.opposed_odds(3, 3, 1).probability
-    blow = _blow(player, fight["id"], "Soraya", "Lackey", av=3, dv=3, plot_point=1, dice=[1, 6, 6, 1, 1])
+    blow = _blow(player, fight["id"], "Soraya", "Lackey", av=3, plot_point=1, dice=[1, 6, 6, 1, 1])
     assert blow["summary"].startswith("hits")
     soraya.refresh_from_db()
     assert soraya.pools["plot_points"] == 0
     assert PoolEntry.objects.get(sheet=soraya, action="spend").use == "bonus die"
-    broke = _blow(player, fight["id"], "Soraya", "Lackey", status=409, av=3, dv=3, plot_point=1)
+    broke = _blow(player, fight["id"], "Soraya", "Lackey", status=409, av=3, plot_point=1)
     assert "0 Plot points left" in str(broke)
     # Three lackey hits later, a rally brings back half the lost Endurance.
     for _ in range(3):

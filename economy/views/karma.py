@@ -101,7 +101,7 @@ def character_karma(request, character_id: int):
         return _karma_page(request, access, spend_form=form, status=attach_error(form, exc, aliases, shown))
     if created:
         messages.success(request, _("%(name)s spent %(amount)s Karma: %(reason)s. Balance %(balance)s.")
-                         % {"name": character.name, "amount": -entry.amount, "reason": entry.reason,
+                         % {"name": character.name, "amount": -entry.amount, "reason": entry.told,
                             "balance": entry.balance_after})
     else:
         messages.info(request, _("That spend was already posted (the form was sent twice); nothing more was spent."))

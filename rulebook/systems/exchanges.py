@@ -29,7 +29,7 @@ from fractions import Fraction
 from rulebook import RulesError
 from rulebook._numbers import require_int
 from rulebook.words import gettext as _
-from rulebook.words import gettext_noop
+from rulebook.words import Said, gettext_noop, listed, said
 
 from . import core_rules, rocket_house, success_check, zerospace
 from .base import Breakdown, SystemRoll, dice_record, table_dice
@@ -141,18 +141,18 @@ class Blow:
 
     ``conditions`` maps a side (``"first"``, ``"second"``) to its new condition, for the sides
     it changed; ``spent`` the points each side used of each resource (``"first.edge"``,
-    ``"second.strength_effect"``…). ``summary`` and ``public`` are stored in the fight's log as
-    they are, in English (not translated in this round); the breakdown is in the reader's language.
+    ``"second.strength_effect"``…). ``summary`` and ``public`` are Saids, kept in the fight's log
+    and told in each reader's language; the breakdown is in the striker's language.
     """
 
-    summary: str
+    summary: Said
     breakdown: Breakdown
     dice: tuple
     conditions: Mapping[str, dict]
     spent: Mapping[str, int]
     probability: Fraction
     #: What players read of a blow an NPC took part in, without the NPC's numbers ("" : the summary).
-    public: str = ""
+    public: Said | None = None
 
 
 def _faces(value: object, label: str) -> tuple[int, ...] | None:
@@ -191,11 +191,15 @@ def zerospace_attack(*, av: int, dv: int, bonus_dice: int = 0, defense_dice: int
     breakdown += ((_("a plot point's bonus die"), 1),) if point else ()
     left = zerospace.lose_endurance(target["endurance"], lost)
     breakdown += ((_("Endurance lost"), lost), (_("target's Endurance"), left))
-    summary = (f"hits for {lost} Endurance ({left} left{', defeated' if left == 0 else ''})" if roll.success
-               else f"misses (margin {roll.details['margin']})")
+    if not roll.success:
+        summary = said("misses (margin %(margin)s)", margin=roll.details["margin"])
+    elif left == 0:
+        summary = said("hits for %(lost)s Endurance (%(left)s left, defeated)", lost=lost, left=left)
+    else:
+        summary = said("hits for %(lost)s Endurance (%(left)s left)", lost=lost, left=left)
     # A new loss: the half-hour's half may come back once more after this conflict.
     hurt = {**{k: v for k, v in target.items() if k != HALF_BACK}, "endurance": left}
-    public = ("hits" + (", defeated" if left == 0 else "")) if roll.success else "misses"
+    public = (said("hits, defeated") if left == 0 else said("hits")) if roll.success else said("misses")
     return Blow(summary, breakdown, roll.details["rolls"], {"second": hurt} if lost else {},
                 {"first.plot_points": point}, roll.probability, public)
 
@@ -209,7 +213,8 @@ def core_rules_action(*, ks: int, us: int, es: int, threshold: int = core_rules.
     action changes neither side: what it did is the GM's to say (RULINGS §8)."""
     roll = core_rules.roll_check(ks, us, es, threshold, other, es_dice=es_dice, rng=rng, dice=dice)
     arc, needed = roll.total, roll.details["threshold"]
-    summary = f"succeeds: ARC {arc} beats {needed}" if roll.success else f"fails: ARC {arc} does not beat {needed}"
+    summary = (said("succeeds: ARC %(arc)s beats %(needed)s", arc=arc, needed=needed) if roll.success else
+               said("fails: ARC %(arc)s does not beat %(needed)s", arc=arc, needed=needed))
     return Blow(summary, roll.breakdown, roll.details["rolls"], {}, {}, roll.probability)
 
 
@@ -231,7 +236,7 @@ def success_check_attack(*, bonus: int, tn: int, weapon_dice: int, modifier: int
     if not check.success:
         if damage_dice:
             raise RulesError(_("The attack missed: there is no damage to roll."))
-        return Blow(f"misses (margin {check.details['margin']})", breakdown, dice, {}, {"first.edge": spent},
+        return Blow(said("misses (margin %(margin)s)", margin=check.details["margin"]), breakdown, dice, {}, {"first.edge": spent},
                     check.probability)
     extra = success_check.attack_extra_dice(check.details["margin_of_success"], 1 if edge_damage else 0)
     damage = success_check.roll_damage(weapon_dice, modifier, pt, dr, extra, rng=rng,
@@ -241,25 +246,33 @@ def success_check_attack(*, bonus: int, tn: int, weapon_dice: int, modifier: int
     total = target["damage"] + taken
     health = target_numbers.get("health", 30)
     breakdown += (((_("extra d6"), extra),) + damage.breakdown + ((_("damage taken in all"), _of(total, health)),))
-    summary = (f"hits for {damage.total}: " + (f"{taken} gets through" if damage.details["penetrated"]
-                                                else "the armour stops it")
-               + (" and the target is down" if total >= health > target["damage"] else ""))
+    through = (said("%(taken)s gets through", taken=taken) if damage.details["penetrated"]
+               else said("the armour stops it"))
+    summary = said("hits for %(damage)s: %(through)s", damage=damage.total, through=through)
+    if total >= health > target["damage"]:
+        summary += said(" and the target is down")
     return Blow(summary, breakdown, dice + damage.details["rolls"],
                 {"second": {**target, "damage": total}} if taken else {}, {"first.edge": spent}, check.probability)
 
 
 # --- Rocket House: one opposed combat round, Fatigue and wounds -------------------------------------
+#: A Rocket House wound as the fight's log names it.
+WOUND_TOLD = {"basic": said("a basic wound"), "serious": said("a serious wound"), "extreme": said("an extreme wound"),
+              "splat": said("a splat wound")}
+
+
 def _hurt(condition: dict, damage: int, toughness: int, less_lethal: bool, roller, mode: int
-          ) -> tuple[dict, Breakdown, str]:
+          ) -> tuple[dict, Breakdown, Said]:
     """Land one hit (003, "Damage"; "Optional Combat Approaches" by ``mode``): the new condition, the
-    breakdown's lines (in the reader's language) and what the fight's log says (in English)."""
+    breakdown's lines (in the striker's language) and what the fight's log says (a Said)."""
     if mode == rocket_house.FATIGUE_ONLY:  # no wounds, no Toughness check; 0 is out cold, −Toughness dead
         left = condition["fatigue"] - damage
         state = rocket_house.fatigue_state(left, toughness)
         condition = {**condition, "fatigue": left, "unconscious": state != "fighting", "dead": state == "dead"}
-        said = f"{damage} Fatigue" + {"fighting": "", "unconscious": ": out cold, bleeding 1 a minute",
-                                      "dead": ": dead"}[state]
-        return condition, ((_("Fatigue left"), left), (_("state"), _(state))), said
+        told = {"fighting": said("%(damage)s Fatigue", damage=damage),
+                "unconscious": said("%(damage)s Fatigue: out cold, bleeding 1 a minute", damage=damage),
+                "dead": said("%(damage)s Fatigue: dead", damage=damage)}[state]
+        return condition, ((_("Fatigue left"), left), (_("state"), _(state))), told
     if mode == rocket_house.WOUNDS_ONLY:  # the net Effect's band is the wound; Fatigue is not counted
         wound = rocket_house.wounds_only_wound(damage)
         if less_lethal and wound is not None and wound.fatal:
@@ -271,27 +284,29 @@ def _hurt(condition: dict, damage: int, toughness: int, less_lethal: bool, rolle
         hurt = rocket_house.take_damage(damage, condition["fatigue"], toughness, less_lethal=less_lethal)
     condition = {**condition, "fatigue": hurt.fatigue}
     lines: Breakdown = ((_("Fatigue left"), hurt.fatigue),) if mode != rocket_house.WOUNDS_ONLY else ()
-    said = f"{damage} damage"
+    told = [said("%(damage)s damage", damage=damage)]
     if hurt.wound is not None:
         condition["wounds"] = [*condition["wounds"], hurt.wound.name]
         condition.pop("bandaged", None)  # a new wound bleeds until it is seen to
         lines += ((_("wound"), _(hurt.wound.name)),)
-        said += f", {'an' if hurt.wound.name[0] in 'aeiou' else 'a'} {hurt.wound.name} wound"
+        told.append(WOUND_TOLD[hurt.wound.name])
     if hurt.state == "dead":
         condition["dead"] = True
-        return condition, lines + ((_("state"), _("dead")),), said + ": dead"
+        return condition, lines + ((_("state"), _("dead")),), listed(told) + said(": dead")
     if hurt.toughness_check is not None:
         face = roller.randint(1, rocket_house.D100)
         stays = rocket_house.succeeds(face, hurt.toughness_check)
         lines += ((_("Toughness check (Toughness + the wound's penalty)"), hurt.toughness_check), (_("rolled"), face),
                   (_("stays conscious"), _("yes") if stays else _("no")))
-        said += ", Toughness check " + ("made" if stays else "failed: out cold")
+        told.append(said("Toughness check made") if stays else said("Toughness check failed: out cold"))
         if not stays:
             condition["unconscious"] = True
+    knocked_out = hurt.toughness_check is not None and not stays
     if hurt.state == "unconscious":
+        if not knocked_out:  # said once: the failed check has told it already
+            told.append(said("out of Fatigue"))
         condition["unconscious"] = True
-        said += ", out of Fatigue" if "out cold" not in said else ""
-    return condition, lines, said
+    return condition, lines, listed(told)
 
 
 def _strikes(fighter: rocket_house.Fighter, round_: rocket_house.CombatRound, side: int) -> bool:
@@ -336,7 +351,7 @@ def rocket_house_round(*, first: rocket_house.Fighter, second: rocket_house.Figh
     round_ = rocket_house.resolve_combat(first, second, roller.randint(1, rocket_house.D100),
                                          roller.randint(1, rocket_house.D100), effect_tie=effect_tie)
     odds = rocket_house.combat_odds(first, second, effect_tie=effect_tie)
-    breakdown, said, conditions, spent = round_.breakdown, [], {}, {}
+    breakdown, told, conditions, spent = round_.breakdown, [], {}, {}
     damage = {"first": round_.damage_to_first, "second": round_.damage_to_second}
     for side, fighter, strength, number in (("first", first, first_strength, 1),
                                             ("second", second, second_strength, 2)):
@@ -360,11 +375,12 @@ def rocket_house_round(*, first: rocket_house.Fighter, second: rocket_house.Figh
                                                   less_lethal, roller, damage_mode)
             said_side = _(SIDE_NAMES[side])
             breakdown += tuple((f"{said_side}: {label}", value) for label, value in lines)
-            said.append(f"{names[0] if side == 'first' else names[1]} takes {text}")
+            told.append(said("%(name)s takes %(hurt)s", name=names[0] if side == "first" else names[1], hurt=text))
     roller.check_all_used()
-    if not said:
-        said.append("they circle" if round_.mode == "no attack" else "no damage")
-    summary = f"{round_.first_roll} against {round_.second_roll}: " + "; ".join(said)
+    if not told:
+        told.append(said("they circle") if round_.mode == "no attack" else said("no damage"))
+    summary = said("%(first)s against %(second)s: %(told)s", first=round_.first_roll, second=round_.second_roll,
+                   told=listed(told, separator="; "))
     return Blow(summary, breakdown, dice_record(roller), conditions, spent, odds.second_hurt)
 
 
@@ -375,6 +391,10 @@ ROUND_SECONDS = 3
 WOUNDS_ONLY_CLOCK = {"serious": (600, 900), "extreme": (60, 300)}
 
 
+#: Nothing to tell.
+NOTHING = listed([])
+
+
 def bleed(condition: Mapping | None, numbers: Mapping[str, int], *, seconds: int = ROUND_SECONDS,
           damage_mode: int = 0) -> tuple[dict, str]:
     """Let ``seconds`` of a fight pass for a Rocket House fighter whose bleeding nobody stopped.
@@ -382,11 +402,11 @@ def bleed(condition: Mapping | None, numbers: Mapping[str, int], *, seconds: int
     Wounds and Fatigue: every wound's bleeding adds up, per turn (a round) and per minute
     (003, "Wounds"); 0 Fatigue is out cold and −Toughness dead. Fatigue Only: one who is down
     bleeds a Fatigue a minute. Wounds Only: the worst bleeding wound knocks out and kills on its
-    clock. Returns the condition and what happened ("" for nothing).
+    clock. Returns the condition and what happened (a Said; empty for nothing).
     """
     condition = condition_of("rocket_house", condition, numbers)
     if condition["dead"] or condition.get("bandaged"):
-        return condition, ""
+        return condition, NOTHING
     toughness = numbers.get("toughness", 50)
     wounds = [rocket_house.WOUNDS_BY_NAME[name] for name in condition["wounds"]]
     before = condition.get("bled_seconds", 0)
@@ -394,30 +414,32 @@ def bleed(condition: Mapping | None, numbers: Mapping[str, int], *, seconds: int
     if damage_mode == rocket_house.WOUNDS_ONLY:
         worst = max((w for w in wounds if w.name in WOUNDS_ONLY_CLOCK), key=lambda w: w.damage, default=None)
         if worst is None:
-            return condition, ""
+            return condition, NOTHING
         out_at, dead_at = WOUNDS_ONLY_CLOCK[worst.name]
         condition = {**condition, "bled_seconds": after}
         if after >= dead_at:
-            return {**condition, "dead": True}, "bleeds to death"
+            return {**condition, "dead": True}, said("bleeds to death")
         if after >= out_at and not condition["unconscious"]:
-            return {**condition, "unconscious": True}, "passes out from the bleeding"
-        return condition, ""
+            return {**condition, "unconscious": True}, said("passes out from the bleeding")
+        return condition, NOTHING
     if damage_mode == rocket_house.FATIGUE_ONLY:
         per_turn, per_minute = (0, 1) if condition["fatigue"] <= 0 else (0, 0)
     else:
         per_turn, per_minute = rocket_house.bleeding(wounds)
     if not per_turn and not per_minute:
-        return condition, ""
+        return condition, NOTHING
     loss = per_turn * (seconds // ROUND_SECONDS) + per_minute * (after // 60 - before // 60)
     condition = {**condition, "bled_seconds": after}
     if not loss:
-        return condition, ""
+        return condition, NOTHING
     left = condition["fatigue"] - loss
     state = rocket_house.fatigue_state(left, toughness)
     condition = {**condition, "fatigue": left, "unconscious": condition["unconscious"] or state != "fighting",
                  "dead": state == "dead"}
-    said = f"bleeds {loss} Fatigue" + {"fighting": "", "unconscious": " and passes out", "dead": " to death"}[state]
-    return condition, said
+    told = {"fighting": said("bleeds %(loss)s Fatigue", loss=loss),
+            "unconscious": said("bleeds %(loss)s Fatigue and passes out", loss=loss),
+            "dead": said("bleeds %(loss)s Fatigue to death", loss=loss)}[state]
+    return condition, told
 
 
 def first_aid(condition: Mapping | None, numbers: Mapping[str, int], *, skill: int, damage_mode: int = 0,
@@ -462,6 +484,9 @@ def rally(condition: Mapping | None, numbers: Mapping[str, int]) -> dict:
     down, "as though they'd had a half-hour's worth of rest" (001, "Endurance"): that rest's half
     is then spent, and resting gives no more until a night's sleep (RULINGS §8)."""
     condition = condition_of("zerospace", condition, numbers)
+    if condition.get(HALF_BACK):  # the half-hour's half comes once a conflict: a rally is that half
+        raise RulesError(_("The half-hour's half of the lost Endurance is back already: only a night's sleep "
+                           "gives more (or a new loss, a new half)."))
     base = zerospace.base_endurance(numbers.get("brawn", 0), numbers.get("presence", 0))
     return {**condition, "endurance": zerospace.rest_endurance(base, min(condition["endurance"], base)),
             HALF_BACK: True}

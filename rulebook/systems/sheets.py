@@ -95,6 +95,12 @@ class SheetSpec:
     line_help: str
 
     @property
+    def rests(self) -> tuple[str, ...]:
+        """The rests that refill any of the sheet's resources (Success Check's short and long
+        rest; none for the others, whose rests the GM gives through the downtime)."""
+        return tuple(rest for rest in (SHORT_REST, LONG_REST) if any(rest in pool.refills for pool in self.pools))
+
+    @property
     def rule_set(self):
         from rulebook.systems import SYSTEMS  # the registry imports this module's siblings
 

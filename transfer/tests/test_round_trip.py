@@ -32,6 +32,8 @@ def _normalised(document: dict) -> dict:
 
 #: The document's fields that name an account (an author, a reader); "owner" names a sheet's owner.
 PEOPLE = {"by", "actor", "history_user", "audience_user", "created_by", "user", "author"}
+#: Columns holding a told sentence (rulebook.words.Said): its values are text, never an account.
+SAID_COLUMNS = {"said", "gm_said"}
 
 
 def _as_imported_by(document: dict, importer: str, name: str) -> dict:
@@ -45,7 +47,9 @@ def _as_imported_by(document: dict, importer: str, name: str) -> dict:
             return value
         out = {}
         for key, item in value.items():
-            if key in PEOPLE and isinstance(item, str):
+            if key in SAID_COLUMNS:  # a told sentence names people as text, as its plain text does
+                out[key] = item
+            elif key in PEOPLE and isinstance(item, str):
                 out[key] = item if item == importer else None
             elif key == "owner" and isinstance(item, str):
                 out[key] = importer

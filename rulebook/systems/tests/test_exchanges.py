@@ -23,7 +23,7 @@ def test_gareth_and_the_puce_knight():
     Fatigue; the Toughness check at 76 − 10 = 66 is rolled 47: still awake."""
     blow = _round()
     assert blow.conditions == {"second": {"fatigue": 11, "wounds": ["basic"], "unconscious": False, "dead": False}}
-    assert blow.summary == "82 against 44: the Puce Knight takes 4 damage, a basic wound, Toughness check made"
+    assert blow.summary.english() == "82 against 44: the Puce Knight takes 4 damage, a basic wound, Toughness check made"
     assert dict(blow.breakdown)["second: Toughness check (Toughness + the wound's penalty)"] == 66
     assert blow.probability == rocket_house.combat_odds(GARETH, KNIGHT).second_hurt
 
@@ -53,7 +53,7 @@ def test_a_failed_toughness_check_and_out_of_the_fight():
 def test_a_splat_kills_and_less_lethal_never_does():
     brute = Fighter(95, 5, 0)
     dead = _round(first=brute, second=Fighter(50), dice=(95, 99))  # 9 + 5 = 14 against nothing: splat
-    assert dead.conditions["second"]["dead"] is True and dead.summary.endswith("a splat wound: dead")
+    assert dead.conditions["second"]["dead"] is True and dead.summary.english().endswith("a splat wound: dead")
     stunned = _round(first=brute, second=Fighter(50), dice=(95, 99, 10), less_lethal=True)
     assert stunned.conditions["second"]["wounds"] == ["extreme"] and not stunned.conditions["second"]["dead"]
 
@@ -155,6 +155,11 @@ def test_zerospace_rally_is_the_half_hours_half_and_a_new_loss_allows_it_again()
     rallied = exchanges.rally({"endurance": 2}, {"brawn": 5})
     assert rallied == {"endurance": 3, "half_back": True}
     assert exchanges.recover("zerospace", rallied, {}, {"brawn": 5}, 1).condition["endurance"] == 3
+    # The half comes once: after a rest's half (1 of 5 → 3), a rally has none left to give.
+    rested = exchanges.recover("zerospace", {"endurance": 1}, {}, {"brawn": 5}, 1).condition
+    assert rested["endurance"] == 3
+    with pytest.raises(RulesError, match="back already"):
+        exchanges.rally(rested, {"brawn": 5})
     hit = exchanges.zerospace_attack(av=6, dv=5, attacker={}, target=rallied, attacker_numbers={"brawn": 4},
                                      target_numbers={"brawn": 5}, dice=[4, 4, 3, 3])
     assert hit.conditions == {"second": {"endurance": 2}}  # hit for 1: the mark is gone
@@ -169,7 +174,7 @@ def test_bleeding_adds_up_and_first_aid_stops_it():
             "unconscious": False, "dead": False}
     numbers = {"toughness": 90}
     after_round, said = exchanges.bleed(hurt, numbers)
-    assert after_round["fatigue"] == 38 and said == "bleeds 2 Fatigue"
+    assert after_round["fatigue"] == 38 and said.english() == "bleeds 2 Fatigue"
     condition = hurt
     for _ in range(20):  # a minute of rounds: 20 × 2, and the minute's 3
         condition, _ = exchanges.bleed(condition, numbers)
@@ -177,7 +182,7 @@ def test_bleeding_adds_up_and_first_aid_stops_it():
     failed, roll = exchanges.first_aid(hurt, numbers, skill=60, dice=[45])  # 60 − 30 = 30: 45 fails
     assert not roll.success and "bandaged" not in failed
     seen, roll = exchanges.first_aid(hurt, numbers, skill=60, dice=[25])
-    assert roll.success and seen["bandaged"] and exchanges.bleed(seen, numbers)[1] == ""
+    assert roll.success and seen["bandaged"] and not exchanges.bleed(seen, numbers)[1]
     assert ("Bleeding", "stopped by first aid") in exchanges.standing("rocket_house", seen, numbers)["lines"]
 
 
@@ -188,6 +193,6 @@ def test_wounds_only_bleeding_runs_on_a_clock():
         condition, said = exchanges.bleed(condition, TOUGH, damage_mode=WOUNDS_ONLY)
     assert not condition["unconscious"]
     condition, said = exchanges.bleed(condition, TOUGH, damage_mode=WOUNDS_ONLY)
-    assert condition["unconscious"] and said == "passes out from the bleeding"
+    assert condition["unconscious"] and said.english() == "passes out from the bleeding"
     condition, said = exchanges.bleed(condition, TOUGH, seconds=240, damage_mode=WOUNDS_ONLY)
-    assert condition["dead"] and said == "bleeds to death"
+    assert condition["dead"] and said.english() == "bleeds to death"
