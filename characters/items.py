@@ -148,9 +148,12 @@ ITEM_KINDS: dict[str, ItemKind] = {
     "skills": ItemKind(Skill, "skill", ("breadth",), _check_skill),
     "disadvantages": ItemKind(Disadvantage, "disadvantage", ("value",), _check_disadvantage),
     "equipment": ItemKind(Equipment, "equipment", ("breadth",), _check_equipment),
-    # "skilled" halves the price, so changing it asks the GM again like any other price term.
+    # "skilled" and the weapon skill it is linked to halve the price: whether that skill is an
+    # appropriate one is the GM's judgement, so changing either asks the GM again like any
+    # other price term.
     "weapons": ItemKind(Weapon, "weapon", ("damage_points", "rate_of_fire", "extra_damage",
-                                           "range_reduction_steps", "melee", "reach_steps", "skilled"), _check_weapon,
+                                           "range_reduction_steps", "melee", "reach_steps", "skilled", "skill"),
+                        _check_weapon,
                          prepare=_weapon_skill),
     "armour": ItemKind(Armour, "armour", ("hardness", "coverage", "nim_penalty", "tech_shift", "skilled"),
                        _check_armour),

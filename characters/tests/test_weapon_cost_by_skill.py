@@ -37,3 +37,25 @@ def test_a_rifle_linked_to_the_rifle_skill_costs_half(personas, api_as):
     assert _weapon_points(gm, character.pk, "Hunting rifle") == -3  # halved: the character has the skill
     gm.patch(f"/api/v1/characters/{character.pk}/weapons/{made.json()['id']}/", {"skill": None}, format="json")
     assert _weapon_points(gm, character.pk, "Hunting rifle") == -6
+
+
+def test_linking_a_weapon_to_a_skill_asks_the_gm_again(personas, api_as, client):
+    """Whether a skill is appropriate to a weapon is the GM's call: a player who links the GM's
+    classified rifle to their Knife skill halves its price only as a proposal (the line waits
+    for the GM again), and the sheet says the cost is halved and by which skill."""
+    character = make_character(personas, skills=0)
+    gm = personas["gm"]
+    items.item_create(character=character, kind_name="skills", by=gm, is_gm=True,
+                      data={"name": "Knife", "breadth": "weapon_type", "ranks": 1, "stat": "DEX"})
+    knife = character.skills.get(name="Knife")
+    rifle = items.item_create(character=character, kind_name="weapons", by=gm, is_gm=True,
+                              data={"name": "Hunting rifle", "damage_points": 5, "skill": None})
+    assert rifle.classified and rifle.skill_id is None
+    linked = api_as("player").patch(f"/api/v1/characters/{character.pk}/weapons/{rifle.pk}/", {"skill": knife.pk},
+                                    format="json")
+    assert linked.status_code == 200, linked.content
+    rifle.refresh_from_db()
+    assert rifle.skill_id == knife.pk and not rifle.classified  # the GM looks at it again
+    client.force_login(personas["player"])
+    page = client.get(f"/characters/{character.pk}/").content.decode()
+    assert "cost halved" in page and "Knife (1)" in page

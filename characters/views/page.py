@@ -145,7 +145,7 @@ def _facts(kind: str, item, character: Character, computed) -> tuple[list, int |
         facts.append((_("Skill"), f"{skill.name} ({skill.ranks})" if skill else _("none: unproficient")))
         if not item.melee:
             facts.append((_("Aiming"), item.get_aiming_display()))
-        if item.skilled:
+        if item.skilled or skill is not None:  # the tick, or the linked skill: both halve the cost
             facts.append((_("Skilled"), _("cost halved")))
         return _with_fate(item, facts, computed.weapon_costs.get(item.pk))
     if kind == "armour":
