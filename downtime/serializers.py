@@ -2,6 +2,7 @@
 
 from drf_spectacular.utils import extend_schema_field
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from campaign.models import Job
@@ -37,7 +38,7 @@ def _character_key(key) -> int:
 
 class ByCharacterField(serializers.DictField):
     """``{"<character id>": value}``: keys become integer ids."""
-
+    
     def to_internal_value(self, data):
         if not isinstance(data, dict):
             self.fail("not_a_dict", input_type=type(data).__name__)
@@ -55,9 +56,10 @@ class FacesField(serializers.ListField):
 
 
 class TransitionSlotsIn(StrictInput):
-    save = FacesField(required=False, help_text="The CON save's d6: 4, more under the miracle rule.")
-    damage = FacesField(required=False, help_text="The outcome's dice: d3 on a save; else d6 (1, 2), 2d6 (3A), "
-                                                  "d6 then 2d6 (3B).")
+    save = FacesField(required=False, help_text=gettext_lazy("The CON save's d6: 4, more under the miracle rule."))
+    damage = FacesField(required=False, help_text=gettext_lazy(
+        "The outcome's dice: d3 on a save; else d6 (1, 2), 2d6 (3A), "
+        "d6 then 2d6 (3B)."))
 
 
 _FACES_SCHEMA = {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 100}, "maxItems": MAX_FACES}
@@ -128,7 +130,7 @@ class JobOut(serializers.ModelSerializer):
         model = Job
         fields = ["id", "kind", "status", "progress", "percent", "report", "sheets", "error", "created_at",
                   "finished_at", "undone"]
-
+                  
     def get_progress(self, obj) -> dict:
         return {"done": obj.progress, "total": obj.total}
 
@@ -145,7 +147,7 @@ class JobOut(serializers.ModelSerializer):
 
 class JobStartedOut(JobOut):
     """A job just started (202) or found again by its idempotency key (200); ``job`` is its id."""
-
+    
     job = serializers.IntegerField(source="pk", read_only=True)
 
     class Meta(JobOut.Meta):
@@ -154,10 +156,10 @@ class JobStartedOut(JobOut):
 
 class DowntimePreviewOut(serializers.Serializer):
     """What a downtime would do to each character in play, changing nothing."""
-
+    
     report = serializers.ListField(child=serializers.DictField())
-    sheets = serializers.ListField(child=serializers.DictField(), help_text="The other rule set's sheets: "
-                                   "{sheet, name, lines}.")
+    sheets = serializers.ListField(child=serializers.DictField(), help_text=gettext_lazy("The other rule set's sheets: "
+                                   "{sheet, name, lines}."))
 
 
 class TransitionIn(StrictInput):
@@ -183,7 +185,7 @@ class TherapyOut(serializers.ModelSerializer):
         model = Therapy
         fields = ["id", "name", "con_healed", "extra_reduction", "track_steps_back", "shock", "trauma",
                   "efficacy_loss"]
-
+                  
     def to_representation(self, instance):
         data = super().to_representation(instance)
         if not self.context.get("is_gm"):  # the dice of a therapy stay behind the GM's screen
@@ -212,17 +214,20 @@ class TreatmentOut(serializers.ModelSerializer):
 
 class ImmersionIn(StrictInput):
     hours = NumberField(min_value=0.01, max_value=24 * 120,
-                                   help_text="Hours spent immersed in the language, logged now.")
+                                   help_text=gettext_lazy("Hours spent immersed in the language, logged now."))
     aspect = serializers.ChoiceField(choices=["spoken", "heard", "written", "read"], required=False, default=None,
-                                     allow_null=True, help_text="The aspect immersion raises (spoken by default).")
+                                     allow_null=True, help_text=gettext_lazy(
+                                         "The aspect immersion raises (spoken by default)."))
     era_gap = WholeNumberField(min_value=0, max_value=10, required=False, default=None, allow_null=True,
-                               help_text="Ranks of era difference to pay off first (6 h and a LAN check at −15 each).")
+                               help_text=gettext_lazy(
+                                   "Ranks of era difference to pay off first (6 h and a LAN check at −15 each)."))
     related = WholeNumberField(min_value=0, max_value=10, required=False, default=None, allow_null=True,
-                               help_text="Related languages the GM accepts: +2 each on the LAN checks.")
+                               help_text=gettext_lazy("Related languages the GM accepts: +2 each on the LAN checks."))
     new_language = FlagField(required=False, default=False,
-                             help_text="A language not held at all: its first 3 h earn it at 0 ranks.")
+                             help_text=gettext_lazy("A language not held at all: its first 3 h earn it at 0 ranks."))
     modifier = WholeNumberField(min_value=-50, max_value=50, required=False, default=0,
-                                help_text="The GM's modifier on every LAN check of this span.")
+                                help_text=gettext_lazy("The GM's modifier on every LAN check of this span."))
     dice = serializers.ListField(child=WholeNumberField(min_value=1, max_value=6), required=False, default=list,
-                                 max_length=200, help_text="d6 faces of the LAN checks, 4 a check, in order.")
+                                 max_length=200, help_text=gettext_lazy(
+                                     "d6 faces of the LAN checks, 4 a check, in order."))
     idempotency_key = TextField(max_length=100, required=False, default=None, allow_null=True)

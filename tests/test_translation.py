@@ -166,9 +166,9 @@ def _name(func) -> str:
     return ""
 
 
-def unmarked_in_python(source: str, *, api_reference: bool = False) -> list[tuple[int, str]]:
-    """Unmarked texts of a module; in an API module (``api_reference``) field help texts are the
-    API's reference for developers, like its field names, and may stay English."""
+def unmarked_in_python(source: str) -> list[tuple[int, str]]:
+    """Unmarked texts of a module. An API field's help text is marked too: the API reference
+    (OpenAPI) is served in the reader's language, like its errors; field names stay English."""
     found = []
     for node in ast.walk(ast.parse(source)):
         if not isinstance(node, ast.Call):
@@ -193,8 +193,7 @@ def unmarked_in_python(source: str, *, api_reference: bool = False) -> list[tupl
         elif name == "add_error":
             shown = node.args[1:2]
         if name.endswith(("Field", "Key", "Input", "Select")) or name in ("ForeignKey", "ManyToManyField"):
-            shown += [k.value for k in node.keywords
-                      if k.arg in VISIBLE_KEYWORDS and not (api_reference and k.arg == "help_text")]
+            shown += [k.value for k in node.keywords if k.arg in VISIBLE_KEYWORDS]
         found += [(node.lineno, ast.get_source_segment(source, arg)[:90]) for arg in shown if _is_text(arg)]
     return found
 
@@ -206,10 +205,6 @@ def _modules():
             if not any(part in relative if part.startswith("/") or part.endswith("/") else relative == part
                        for part in PYTHON_NOT_INTERFACE):
                 yield path
-
-
-def _is_api(path: Path) -> bool:
-    return path.name.startswith(("api", "serializers"))
 
 
 def test_the_scanner_finds_unmarked_python_text():
@@ -230,7 +225,7 @@ said(message)
 
 def test_every_python_module_marks_its_words():
     found = [f"{path.relative_to(ROOT)}:{line}: {text}" for path in _modules()
-             for line, text in unmarked_in_python(path.read_text(), api_reference=_is_api(path))]
+             for line, text in unmarked_in_python(path.read_text())]
     assert not found, f"{len(found)} texts in Python are not marked for translation:\n" + "\n".join(found[:80])
 
 

@@ -14,6 +14,7 @@ from campaign.models import Campaign, Event, LogEntry, Membership
 from campaign.testing import arranged
 from characters.models import Character
 from rolls.events import RollMade
+from rulebook.words import said
 
 pytestmark = pytest.mark.django_db
 
@@ -54,7 +55,7 @@ def test_a_service_called_by_another_joins_its_change_set(personas, make_charact
 def test_audit_lines_and_events_carry_their_audience(personas):
     campaign = personas["campaign"]
     with arranged(campaign) as write:
-        write.audit("test.secret", "The GM's plan", seen=GM_ONLY)
+        write.audit("test.secret", said("The GM's plan"), seen=GM_ONLY)
         write.publish(RollMade(roll=1, seen=GM_ONLY))
     line = LogEntry.objects.get(action="test.secret")
     event = Event.objects.filter(campaign=campaign, kind="roll").latest("id")

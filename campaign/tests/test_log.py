@@ -13,6 +13,7 @@ from campaign.audience import GM_ONLY
 from campaign.testing import arranged
 from characters import services_rolls
 from characters.tests.factories import create_draft
+from rulebook.words import said
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +28,7 @@ def rolled(personas):
     for _ in range(2):  # rolled, then rolled again
         services_rolls.stats_roll(campaign=campaign, by=personas["player"], character=draft)
     with arranged(campaign) as write:
-        write.audit("combat.secret", "The ambush waits behind the door", seen=GM_ONLY)
+        write.audit("combat.secret", said("The ambush waits behind the door"), seen=GM_ONLY)
     return draft
 
 

@@ -14,6 +14,7 @@ from downtime import services as downtime
 from economy.pools import macguffin_create
 from economy.tests.conftest import make_character  # noqa: F401  (a fixture)
 from rolls.models import Roll
+from rulebook.words import said
 
 pytestmark = pytest.mark.django_db
 
@@ -95,7 +96,7 @@ def test_the_gm_may_draft_with_gm_only_facts(personas, client):
 
     _gm_post(client, personas, action="start")
     with arranged(personas["campaign"]) as write:
-        write.audit("combat.secret", "The Assassin waits on the roof", seen=GM_ONLY)
+        write.audit("combat.secret", said("The Assassin waits on the roof"), seen=GM_ONLY)
     _gm_post(client, personas, action="end")
     session = GameSession.objects.get(campaign=personas["campaign"])
     assert "Assassin" not in session.recap
@@ -127,13 +128,13 @@ def test_the_log_keeps_one_nights_lines(personas, client, api_as):
     from campaign.testing import arranged
 
     with arranged(personas["campaign"]) as write:
-        write.audit("combat.before", "Before the night")
+        write.audit("combat.before", said("Before the night"))
     _gm_post(client, personas, action="start")
     with arranged(personas["campaign"]) as write:
-        write.audit("combat.during", "During the night")
+        write.audit("combat.during", said("During the night"))
     _gm_post(client, personas, action="end")
     with arranged(personas["campaign"]) as write:
-        write.audit("combat.after", "After the night")
+        write.audit("combat.after", said("After the night"))
     api = f"/api/v1/campaigns/{personas['campaign'].pk}/log/"
     night = [e["summary"] for e in api_as("player").get(api, {"session": 1}).json()["entries"]]
     assert "During the night" in night and "Before the night" not in night and "After the night" not in night
