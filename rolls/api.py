@@ -73,7 +73,7 @@ class RollFeedApi(APIView):
         return Response({"rolls": RollOut(rolls, many=True).data,
                          "next_before": rolls[-1].pk if len(rolls) == query.validated_data["limit"] else None})
 
-    @extend_schema(request=RollIn, responses={201: RollOut},
+    @extend_schema(request=RollIn, responses={201: RollOut, 200: RollOut},
                    description="Roll a check of the campaign's rule set ({\"check\": {…}}) or free-form dice "
                                "({\"notation\": \"2d6+3\"}). Players and GMs roll; only a GM rolls in private.")
     def post(self, request, campaign_id: int):
@@ -86,12 +86,14 @@ class RollFeedApi(APIView):
         if values["private"] and not access.is_gm:
             raise PermissionDenied(_("Only the campaign's GM rolls in private."))
         common = {"campaign": access.campaign, "by": request.user, "label": values["label"],
-                  "private": values["private"]}
+                  "private": values["private"], "idempotency_key": values.get("idempotency_key")}
         if "check" in values:
             roll = services.roll_check(check=values["check"], dice=values.get("dice"), is_gm=access.is_gm, **common)
         else:
             roll = services.roll_notation(text=values["notation"], **common)
-        return Response(RollOut(roll).data, status=status.HTTP_201_CREATED)
+        # A request sent again with its key gets the roll it made the first time.
+        made = not getattr(roll, "replayed", False)
+        return Response(RollOut(roll).data, status=status.HTTP_201_CREATED if made else status.HTTP_200_OK)
 
 
 class SheetRollApi(APIView):

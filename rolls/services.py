@@ -73,10 +73,15 @@ def _faces(rolled) -> list[dict]:
 
 @transaction.atomic
 def roll_check(*, campaign: Campaign, by, check: dict, label: str = "", private: bool = False,
-               dice: list | None = None, rng: random.Random | None = None, is_gm: bool = True) -> Roll:
+               dice: list | None = None, rng: random.Random | None = None, is_gm: bool = True,
+               idempotency_key: str | None = None) -> Roll:
     """Roll a check of the campaign's rule set; ``dice`` are faces rolled at the table (a player's
-    only where the campaign's ``typed_dice`` lets them: pass ``is_gm=False`` for a player)."""
+    only where the campaign's ``typed_dice`` lets them: pass ``is_gm=False`` for a player). With
+    an ``idempotency_key`` seen before, return that roll (``replayed``) and roll nothing."""
     change_set(campaign=campaign.pk, by=by)
+    done = _replayed_free(campaign, by, idempotency_key, notation="")
+    if done is not None:
+        return done
     typed_dice_check(campaign, is_gm=is_gm, dice=dice)
     rule_set, params = check_inputs(campaign, check)
     try:
@@ -88,14 +93,19 @@ def roll_check(*, campaign: Campaign, by, check: dict, label: str = "", private:
     return _publish(Roll.objects.create(
         campaign=campaign, by=by, kind=Roll.Kind.CHECK, label=label, system=rule_set.key, params=params,
         dice=_faces(rolled), total=rolled.total, success=rolled.success, probability=fraction_text(rolled.probability),
-        detail={"breakdown": [[str(k), plain(v)] for k, v in rolled.breakdown]}, **gm_only_if(private).columns()))
+        detail={"breakdown": [[str(k), plain(v)] for k, v in rolled.breakdown]}, idempotency_key=idempotency_key,
+        **gm_only_if(private).columns()))
 
 
 @transaction.atomic
 def roll_notation(*, campaign: Campaign, by, text: str, label: str = "", private: bool = False,
-                  rng: random.Random | None = None) -> Roll:
-    """Roll free-form dice notation ("2d6+3", "4d6kh3")."""
+                  rng: random.Random | None = None, idempotency_key: str | None = None) -> Roll:
+    """Roll free-form dice notation ("2d6+3", "4d6kh3"). With an ``idempotency_key`` seen
+    before, return that roll (``replayed``) and roll nothing."""
     change_set(campaign=campaign.pk, by=by)
+    done = _replayed_free(campaign, by, idempotency_key, notation=text)
+    if done is not None:
+        return done
     try:
         rolled = notation.roll(text, rng or _system_rng)
     except RulesError as exc:
@@ -103,7 +113,7 @@ def roll_notation(*, campaign: Campaign, by, text: str, label: str = "", private
     return _publish(Roll.objects.create(
         campaign=campaign, by=by, kind=Roll.Kind.NOTATION, label=label, notation=rolled.notation,
         dice=[{**die, "entered": False} for die in rolled.dice], total=rolled.total,
-        detail={"text": rolled.text}, **gm_only_if(private).columns()))
+        detail={"text": rolled.text}, idempotency_key=idempotency_key, **gm_only_if(private).columns()))
 
 
 def labelled(label: str | Said) -> dict:
@@ -175,6 +185,20 @@ def _roll_zener(target: int, dice_count: int, dice: list | None, rng, extra: int
         raise CampaignError(str(exc), field="extra" if exc.field == "extra" else "modifier") from None
     except RulesError as exc:
         raise CampaignError(str(exc), field="dice") from None
+
+
+def _replayed_free(campaign: Campaign, by, key: str | None, *, notation: str) -> Roll | None:
+    """A free roll (notation or a rule set's check) sent again with its key: the roll it made
+    then, marked ``replayed``. Rolls of the same campaign queue on its row meanwhile, so two
+    copies sent at once make one roll."""
+    if not key:
+        return None
+    Campaign.objects.select_for_update(no_key=True).filter(pk=campaign.pk).first()
+    done = _replayed(campaign.pk, key, same=lambda r: r.by_id == getattr(by, "pk", None) and r.notation == notation
+                     and r.character_id is None)
+    if done is not None:
+        done.replayed = True
+    return done
 
 
 def _replayed(campaign_id: int, key: str | None, *, same) -> Roll | None:

@@ -151,6 +151,25 @@ def test_a_notation_roll_adds_up_its_kept_dice(personas, api_as):
     assert body["total"] == sum(kept) + 2 and min(d["face"] for d in body["dice"]) <= min(kept)
 
 
+def test_a_roll_sent_again_with_its_key_is_made_once(personas, api_as):
+    """A client that lost the answer sends the roll again with the same key: it gets the first
+    roll back (200), and the feed holds one roll; another player's or another kind's use of the
+    key is refused."""
+    player = api_as("player")
+    first = player.post(feed_url(personas), {"notation": "3d6", "label": "the vault door", "idempotency_key": "k-1"},
+                        format="json")
+    again = player.post(feed_url(personas), {"notation": "3d6", "label": "the vault door", "idempotency_key": "k-1"},
+                        format="json")
+    assert (first.status_code, again.status_code) == (201, 200)
+    assert again.json() == first.json()
+    assert Roll.objects.filter(label="the vault door").count() == 1
+    checked = player.post(feed_url(personas), {"check": {"target": 10}, "idempotency_key": "k-2"}, format="json")
+    assert player.post(feed_url(personas), {"check": {"target": 10}, "idempotency_key": "k-2"},
+                       format="json").json()["id"] == checked.json()["id"]
+    other = api_as("gm").post(feed_url(personas), {"notation": "3d6", "idempotency_key": "k-1"}, format="json")
+    assert other.status_code == 409 and Roll.objects.filter(idempotency_key="k-1").count() == 1
+
+
 @pytest.mark.parametrize("body, field", [
     ({"notation": "2d6+x"}, "notation"),
     ({"notation": "1000d6"}, "notation"),
