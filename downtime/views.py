@@ -19,7 +19,7 @@ from campaign.models import Job
 from campaign.permissions import access_campaign
 from characters import wounds
 from characters.models import Character
-from zenergate_site.errors import DomainError
+from zenergate_site.errors import DomainError, UnavailableError
 
 from . import immersion, selectors, services, transitions, treatments
 from . import sheets as sheet_rest
@@ -132,7 +132,7 @@ def downtime_page(request, campaign_id: int):
                 status = exc.status_code
         else:
             status = 400
-    return render(request, "downtime/downtime.html", {
+    response = render(request, "downtime/downtime.html", {
         "campaign": campaign, "access": access, "form": form, "preview": preview, "characters": characters,
         "sheet_preview": sheet_preview,
         "jobs": campaign.jobs.filter(kind=Job.Kind.DOWNTIME)[:10], "therapies": therapies,
@@ -141,6 +141,9 @@ def downtime_page(request, campaign_id: int):
         "treat_form": TreatNowForm(characters=characters, therapies=therapies) if access.is_gm and characters else None,
         "recent_treatments": selectors.treatments_recent(campaign=campaign),
     }, status=status)
+    if status == UnavailableError.status_code:
+        response["Retry-After"] = str(UnavailableError.retry_after)
+    return response
 
 
 @login_required

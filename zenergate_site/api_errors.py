@@ -62,7 +62,8 @@ def exception_handler(exc, context):
     if is_lock_timeout(exc):
         exc = Busy()
     if isinstance(exc, DomainError):
-        return Response({"errors": exc.as_errors()}, status=exc.status_code)
+        return Response({"errors": exc.as_errors()}, status=exc.status_code,
+                        headers={"Retry-After": str(exc.retry_after)} if exc.retry_after else None)
     if isinstance(exc, RulesError):
         return Response({"errors": {"detail": [str(exc)]}}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, DjangoValidationError):

@@ -11,6 +11,8 @@ class DomainError(Exception):
     """Bad input the rules or the app refuse: HTTP 400."""
 
     status_code = 400
+    #: Seconds a client should wait before it sends the request again (a Retry-After header).
+    retry_after: int | None = None
 
     def __init__(self, message: str, *, field: str = "detail"):
         super().__init__(message)
@@ -31,6 +33,7 @@ class UnavailableError(DomainError):
     """A service the request needs (the job broker) cannot be reached: HTTP 503, nothing changed."""
 
     status_code = 503
+    retry_after = 5  # a restarting broker is back within seconds
 
 
 class Busy(ConflictError):

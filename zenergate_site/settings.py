@@ -120,7 +120,7 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True  # a reused connection is test
 # connections"). A request that waits DB_POOL_TIMEOUT seconds for one answers 503 with Retry-After
 # (zenergate_site/errors.py). Without a pool, a thread keeps its connection CONN_MAX_AGE seconds.
 DB_POOL_SIZE = env.int("DB_POOL_SIZE", default=0)
-DB_POOL_TIMEOUT = env.float("DB_POOL_TIMEOUT", default=5)
+DB_POOL_TIMEOUT = env.float("DB_POOL_TIMEOUT", default=3)
 if DB_POOL_SIZE:
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them instead
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {

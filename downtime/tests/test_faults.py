@@ -129,7 +129,7 @@ def test_redis_down_is_a_503_and_no_job_is_orphaned(personas, api_as, wounded, s
             redis.stop()
             response = api_as("gm").post(f"/api/v1/campaigns/{campaign.pk}/downtime/",
                                          {"hours": 24, "idempotency_key": "while-down"}, format="json")
-            assert response.status_code == 503
+            assert response.status_code == 503 and response["Retry-After"] == "5"
             assert "nothing changed" in response.json()["errors"]["detail"][0]
             assert not Job.objects.exists()
 
