@@ -482,8 +482,11 @@ def reaction(*, encounter: Encounter, by, combatant_id: int, milliseconds, has_n
         slots.check_all_used()
     except RulesError as exc:
         raise CombatError(str(exc), field="dice" if "dice" in str(exc) else "milliseconds") from None
+    # One target and one dice count, the ones rolled (the miracle rule's, when the save escalated).
     data = {"combatant": combatant.pk, "milliseconds": float(milliseconds), "automatic": result.automatic,
-            "modifier": result.modifier, "target": result.target, "success": result.success,
+            "modifier": result.modifier, "success": result.success,
+            "target": result.target if result.check is None else result.check.effective_target,
+            "dice_count": None if result.check is None else result.check.dice,
             "faces": None if result.check is None else list(result.check.faces),
             "breakdown": [list(t) for t in result.breakdown], "dice": slots.record()}
     summary = (said("%(name)s reacts in time", name=combatant.name) if result.success else

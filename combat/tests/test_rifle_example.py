@@ -159,6 +159,29 @@ def test_wounds_recorded_outside_the_fight_make_the_fighter_dying(fight):
     assert refused.status_code == 409 and "not dying" in str(refused.json())
 
 
+def test_a_transition_that_takes_the_last_con_makes_the_fighter_dying(fight):
+    """Dying is read from the wounds whatever wrote them: a Zener Transition's radiation CON loss
+    that takes CON to 0 has the tracker and the dying check agree with the sheet (article,
+    "Death": zero or less in any stat). Alice's CON 7, 6 of it wounded away, then a failed save
+    of a category 1 transition takes the rest."""
+    api, encounter, alice = fight["api"], fight["encounter"], fight["alice"]
+    hurt = api.post(f"/api/v1/characters/{alice.pk}/wounds/", {"stat_damage": {"CON": 6}, "reason": "a fever"},
+                    format="json")
+    assert hurt.status_code == 201 and hurt.json()["dying"] is False
+    (pc,) = [c for c in api.get(f"/api/v1/encounters/{encounter}/").json()["combatants"] if c["id"] == fight["pc"]]
+    assert pc["dying"] is False
+    gone = api.post(f"/api/v1/campaigns/{alice.campaign_id}/transitions/", {
+        "category": "1", "characters": [alice.pk], "idempotency_key": "the-last-con",
+        "dice": {str(alice.pk): {"save": [6, 6, 6, 6], "damage": [6]}}}, format="json")
+    assert gone.status_code == 201, gone.json()
+    assert api.get(f"/api/v1/characters/{alice.pk}/").json()["wounds"]["dying"] is True
+    (pc,) = [c for c in api.get(f"/api/v1/encounters/{encounter}/").json()["combatants"] if c["id"] == fight["pc"]]
+    assert pc["dying"] is True
+    check = api.post(f"/api/v1/encounters/{encounter}/dying/",
+                     {"combatant": fight["pc"], "dice": {"save": [1, 1, 1, 1]}}, format="json")
+    assert check.status_code == 201, check.json()
+
+
 def test_hit_points_count_below_zero(fight, client, personas):
     """Article, "Death": "a character goes to -2 hit points in round D"; RULINGS §8: HP may go
     below zero. Trauma 32 against HP 30 reads −2 in the tracker, on the sheet and the dashboard."""

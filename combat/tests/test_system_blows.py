@@ -348,17 +348,24 @@ def test_a_zerospace_hit_costs_endurance(api_as, personas):
     assert "Lackey is out of the fight" in str(out)
 
 
-def test_a_player_strikes_an_npc_with_its_dv_unseen(api_as, personas):
-    """001: AV 6 against the Lackey's DV 5 (the GM's number, given when it joined), 4 + 4 against
-    3 + 3: a hit. The player types only their own AV and dice; what they read of the blow holds
-    none of the NPC's numbers, while the GM reads it whole."""
+def _soraya_against(api_as, personas, *others):
+    """A ZeroSpace fight: the player's Soraya (AV 6 in close combat, DV 4) against the Lackey,
+    whose DV 5 the GM gave, and any ``others``: the GM's and the player's API clients, the fight."""
     campaign = _campaign(personas, "zerospace")
     soraya = system_sheets.system_sheet_create(campaign=campaign, owner=personas["player"], by=personas["player"],
                                                name="Soraya", lines=[{"name": "Close combat", "inputs": {"av": 6}}],
                                                numbers={"brawn": 2, "presence": 1, "dv": 4})
     gm, player = api_as("gm"), api_as("player")
     fight = _start(gm, campaign, [{"sheet": soraya.pk, "total": 9},
-                                  {"name": "Lackey", "total": 5, "numbers": {"brawn": 2, "dv": 5}}])
+                                  {"name": "Lackey", "total": 5, "numbers": {"brawn": 2, "dv": 5}}, *others])
+    return gm, player, fight
+
+
+def test_a_player_strikes_an_npc_with_its_dv_unseen(api_as, personas):
+    """001: AV 6 against the Lackey's DV 5 (the GM's number, given when it joined), 4 + 4 against
+    3 + 3: a hit. The player types only their own AV and dice; what they read of the blow holds
+    none of the NPC's numbers, while the GM reads it whole."""
+    gm, player, fight = _soraya_against(api_as, personas)
     odds = player.post(f"/api/v1/system-fights/{fight['id']}/blows/preview/",
                        {"attacker": "Soraya", "target": "Lackey", "inputs": {"av": 6}}, format="json")
     assert odds.status_code == 400 and "Lackey's DV is the GM's" in str(odds.json())
@@ -381,14 +388,7 @@ def test_a_dv_a_player_types_for_an_npc_does_not_count(api_as, personas):
     """The NPC's DV is the GM's: a player who types DV 0 for the Lackey (DV 5) strikes against 5
     all the same: 1 + 1 + 6 = 8 against 3 + 3 + 5 = 11 misses (against a typed 0 it would have
     hit). With no DV on the NPC's numbers the player is told to ask the GM, and nothing is struck."""
-    campaign = _campaign(personas, "zerospace")
-    soraya = system_sheets.system_sheet_create(campaign=campaign, owner=personas["player"], by=personas["player"],
-                                               name="Soraya", lines=[{"name": "Close combat", "inputs": {"av": 6}}],
-                                               numbers={"brawn": 2, "presence": 1, "dv": 4})
-    gm, player = api_as("gm"), api_as("player")
-    fight = _start(gm, campaign, [{"sheet": soraya.pk, "total": 9},
-                                  {"name": "Lackey", "total": 5, "numbers": {"brawn": 2, "dv": 5}},
-                                  {"name": "Shade", "total": 4, "numbers": {"brawn": 2}}])
+    gm, player, fight = _soraya_against(api_as, personas, {"name": "Shade", "total": 4, "numbers": {"brawn": 2}})
     blow = _blow(player, fight["id"], "Soraya", "Lackey", av=6, dv=0, dice=[1, 1, 3, 3])
     assert blow["summary"].startswith("misses")
     full = gm.get(f"/api/v1/system-fights/{fight['id']}/").json()["blows"][-1]

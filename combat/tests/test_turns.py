@@ -78,9 +78,22 @@ def test_a_reaction_save_reads_the_milliseconds_on_the_time_chart(fight):
     assert response.status_code == 201, response.json()
     data = response.json()["data"]
     assert data["modifier"] == -8 and data["success"] and data["faces"] == [1, 1, 1, 1]
+    assert (data["target"], data["dice_count"]) == (15 - 8, 4)  # NIM 15 at −8, on 4d6
     automatic = gm.post(f"/api/v1/encounters/{e}/reactions/",
                         {"combatant": fight["pc"], "milliseconds": 250, "has_next_initiative": True}, format="json")
     assert automatic.json()["data"]["automatic"]
+
+
+def test_an_impossible_reaction_save_says_the_target_and_dice_it_was_rolled_at(fight):
+    """10 ms is −16 (RULINGS 5): NIM 15 − 16 = −1 on 4d6 cannot succeed, so the miracle rule
+    (RULINGS 1) adds a die and 2 to the target until a roll can: 9d6 against −1 + 10 = 9. The
+    event says that target and those dice."""
+    gm, e = fight["gm"], fight["e"]
+    response = gm.post(f"/api/v1/encounters/{e}/reactions/",
+                       {"combatant": fight["pc"], "milliseconds": 10, "dice": {"save": [1] * 9}}, format="json")
+    assert response.status_code == 201, response.json()
+    data = response.json()["data"]
+    assert (data["modifier"], data["target"], data["dice_count"], data["success"]) == (-16, 9, 9, True)
 
 
 def test_a_player_attack_waits_for_the_gm_when_the_gm_says_so(fight, api_as):
