@@ -1,4 +1,4 @@
-"""The short night of faults (bench/soak/bench_soak.py): two tables play for three minutes under
+"""The short night of faults (bench/soak/bench_soak.py): two tables play for two minutes under
 `make run`'s own supervisor while each fault comes once (the worker, Redis killed and stopped,
 PostgreSQL stopped, a stream and a web process killed, a backup mid-play); afterwards every
 acknowledged write is in the database once, no answer was a 5xx but a 503 with Retry-After,
@@ -19,8 +19,8 @@ FAULTS = {"worker", "redis-kill", "redis-stop", "postgres", "stream", "web", "ba
 
 def test_a_short_night_of_faults_loses_nothing_acknowledged(tmp_path):
     out = tmp_path / "soak.json"
-    done = subprocess.run([sys.executable, "bench/soak/bench_soak.py", "--tables", "2", "--minutes", "3",
-                           "--rounds", "1", "--gap", "12", "--downtime-every", "40", "--json-out", str(out)],
+    done = subprocess.run([sys.executable, "bench/soak/bench_soak.py", "--tables", "2", "--minutes", "2",
+                           "--rounds", "1", "--gap", "8", "--downtime-every", "20", "--json-out", str(out)],
                           cwd=ROOT, capture_output=True, text=True, timeout=900)
     told = done.stdout[-5000:] + done.stderr[-3000:]
     assert out.exists(), told
