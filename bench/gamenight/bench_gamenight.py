@@ -151,6 +151,7 @@ class Browser:
     fetched_keys: set = field(default_factory=set)  # the keys of the page's parts it fetches itself
     refetching: bool = False
     refetch_again: bool = False
+    last_id: int = 0  # the last event id the stream delivered: EventSource's Last-Event-ID
 
     def __post_init__(self):
         self.http = Http(self.web, self.cookies, self.stats)
@@ -216,7 +217,8 @@ class Browser:
 
     async def run_push(self) -> None:
         asked = quote(f"roll-feed,encounter:{self.table.encounter}")
-        last = self.after
+        # EventSource keeps the last id it saw for every reconnect, a dropped connection's too.
+        last = max(self.after, self.last_id)
         while True:
             reader, writer = await asyncio.open_connection("127.0.0.1", self.stream_port, limit=2**22)
             cookie = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
@@ -250,7 +252,7 @@ class Browser:
                     kind = fields.get(b"event")
                     if kind == b"zg":
                         self.stats["events received"] += 1
-                        last = int(fields[b"id"])
+                        last = self.last_id = int(fields[b"id"])
                         event = json.loads(fields[b"data"])
                         if event["kind"] == "changed" and any(
                                 _covers(shown, key) for shown in self.fetched_keys for key in event["data"]["keys"]):

@@ -142,7 +142,8 @@ class Ledger:
         self.bad: list[str] = []  # 5xx other than 503 with Retry-After, or an answer past SLOW
         self.lost: list[str] = []
         self.unanswered = Counter()  # why a request got no answer: the exception's name
-        self.refused = Counter()  # writes the game refused (409) with its reason, by kind
+        self.refused = Counter()  # writes the game refused (409), by kind
+        self.reasons = Counter()  # the game's refusals: (kind, what it said)
 
     async def send(self, browser, kind: str, path: str, payload: dict, key: str) -> dict | None:
         """POST until a 2xx or a refusal that is final (4xx): a 503, a dropped connection or no
@@ -171,6 +172,7 @@ class Ledger:
                 self.bad.append(f"{kind}: {status} {answer[:160]}")
             if status == 409 and "again" not in answer:  # the game's refusal, said clearly: final
                 self.refused[kind] += 1
+                self.reasons[f"{kind}: {answer[:120]}"] += 1
                 return None
             if 400 <= status < 500 and status not in (408, 409, 429):  # 409 "try again": a lock was busy
                 self.bad.append(f"{kind}: refused {status} {answer[:160]}")
@@ -726,6 +728,8 @@ def main() -> int:
           f"{dict(LEDGER.unanswered)}; refused by the game (409): {dict(LEDGER.refused)}")
     for bad in LEDGER.bad[:20]:
         print("  -", bad)
+    for reason, count in LEDGER.reasons.most_common(5):
+        print(f"  - refused {count} ×: {reason}")
     print(f"Unseen by some browser: {unseen}; backups restored and matching: "
           f"{sum(1 for b in backups_checked if not b)} of {len(backups_checked)} {[b for b in backups_checked if b]}")
     print("RSS growth over the last 20 minutes (two thirds of a shorter night): " + ", ".join(
@@ -742,7 +746,7 @@ def main() -> int:
         args.json_out.write_text(json.dumps({
             "tables": args.tables, "minutes": args.minutes, "rounds": args.rounds, "faults": rows,
             "writes": books, "statuses": statuses, "unanswered": dict(LEDGER.unanswered),
-            "refused": dict(LEDGER.refused), "bad": LEDGER.bad,
+            "refused": dict(LEDGER.refused), "reasons": dict(LEDGER.reasons), "bad": LEDGER.bad,
             "lost": LEDGER.lost, "unseen": unseen,
             "backups": backups_checked, "rss_growth": growth, "idle_before": before, "idle_after": after,
             "samples": result["samples"], "passed": ok}, indent=1, default=str))
