@@ -477,8 +477,9 @@ async def _burst(browsers: list[Browser], port: int, *, spread: float, connectio
             "max": waits[-1] if waits else float("nan"), "db_connections": peak[0]}
 
 
-def _build_tables(count: int, players: int, row: int) -> list[dict]:
-    """A campaign per table: its GM, its players, an encounter with two revealed NPCs."""
+def _build_tables(count: int, players: int, row: int, *, endurance: int | None = None) -> list[dict]:
+    """A campaign per table: its GM, its players, an encounter with two revealed NPCs (with
+    ``endurance``, that much END each: an attack spends END, and a fighter at 0 is dying)."""
     from django.contrib.auth import get_user_model
 
     from campaign import services as campaign_services
@@ -498,7 +499,8 @@ def _build_tables(count: int, players: int, row: int) -> list[dict]:
         npcs = tuple(combat.combatant_add(encounter=encounter, by=gm, npc={
             "name": name, "revealed": True, "stats": {"ACC": 12, "AWA": 12},
             "armour_rating": 6, "armour_type": 3,
-            "weapons": [{"name": "Pistol", "damage_points": 1, "ranks": 1}]}).pk for name in ("Guard", "Smuggler"))
+            "weapons": [{"name": "Pistol", "damage_points": 1, "ranks": 1}],
+            **({"endurance_max": endurance} if endurance else {})}).pk for name in ("Guard", "Smuggler"))
         combat.initiative_roll(encounter=encounter, by=gm, dice={npcs[0]: [6], npcs[1]: [1]})
         built.append({"campaign": campaign.pk, "encounter": encounter.pk, "npcs": npcs, "gm": gm, "players": users})
     return built

@@ -252,7 +252,9 @@ def _build(count: int) -> list[dict]:
     from economy.tests.conftest import BASE_STATS, HIGH_ORDER, PROFESSION
     from characters import items
 
-    tables = night._build_tables(count, 5, 0)
+    # Each attack spends the attacker's END, and a fighter at END 0 is dying and acts no more:
+    # fighters with END 100 last the night's attacks (one every 20 s per table, in turn).
+    tables = night._build_tables(count, 5, 0, endurance=100)
     for table in tables:
         from campaign.models import Campaign
 
@@ -351,6 +353,7 @@ async def _fault(kind: str, stack: Stack, env: dict, tables, hold: asyncio.Event
     if kind == "worker":
         await downtime_started()  # a job is running when the worker dies
         await asyncio.sleep(0.3)
+        started = note["at"] = time.time()  # the fault lasts from the kill, not from the wait for a job
         main = min(procs["worker"], key=lambda p: p.pid)
         main.send_signal(signal.SIGKILL)
     elif kind == "redis-kill":
