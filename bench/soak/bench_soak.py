@@ -459,6 +459,17 @@ def _sample(stack: Stack) -> dict:
                 pass
         found[role] = {"rss_mb": rss / 2**20, "fds": fds, "processes": len(procs),
                        "pids": sorted(p.pid for p in procs)}
+    if "redis" in found:
+        # What Redis holds, beside its RSS: the page cache's entries expire (PAGE_CACHE_SECONDS),
+        # and an allocator keeps pages it has freed, so RSS alone does not tell a fill from a leak.
+        import redis
+
+        try:
+            client = redis.Redis.from_url(stack.env()["REDIS_URL"], socket_timeout=2)
+            found["redis"].update(used_mb=client.info("memory")["used_memory"] / 2**20, keys=client.dbsize())
+            client.close()
+        except (redis.RedisError, OSError):
+            pass
     try:
         found["connections"] = night._db_connections()
     except Exception:  # noqa: BLE001 - the database is down this moment
@@ -738,6 +749,10 @@ def main() -> int:
     print("RSS growth over the last 20 minutes (two thirds of a shorter night): " + ", ".join(
         f"{role} {g * 100:+.1f} %" if g is not None else f"{role} restarted late, not judged"
         for role, g in growth.items()))
+    held = [(s["at"], s["redis"]) for s in result["samples"] if "used_mb" in s.get("redis", {})]
+    if held:
+        print("Redis's own count over the night (minute: MB used, keys): " + ", ".join(
+            f"{(at - held[0][0]) / 60:.0f}: {r['used_mb']:.1f}, {r['keys']}" for at, r in held[::max(1, len(held) // 8)]))
     print("Idle before / after: " + ", ".join(
         f"{role} fds {before[role]['fds']} / {after.get(role, {}).get('fds')}" for role in before
         if role != "connections") + f"; database connections {before['connections']} / {after['connections']}")
