@@ -4,18 +4,25 @@ A sheet of 30 skills takes tens of milliseconds to render, and a table of phones
 over and over while nothing changes. So the expensive part of a read (the rendered page, or
 the data an API read serialises) is cached under a key made of
 
-    the page · the object · the viewer · the language · the campaign's version
+    the page · the object · the viewer · the language
 
-and every committed write to anything in the campaign moves the version on, so no cached copy
-outlives the data it shows. Access is always checked before the cache is asked: the key
-includes the viewer, so what a GM sees (their notes) is never served to a player.
+stamped with the campaign's version, and every committed write to anything in the campaign
+moves the version on. A copy is served only while its stamp is the current version, so no
+cached copy outlives the data it shows; the next render takes the stale copy's place. Access is
+always checked before the cache is asked: the key includes the viewer, so what a GM sees (their
+notes) is never served to a player.
+
+The version is a stamp rather than part of the key so that the cache holds one copy per page
+and viewer, however busy the night: with the version in the key, every write left a copy of
+every page behind that nobody would ask for again, and the cache server grew with the writes
+until they expired.
 
 Writes are noticed in one place: every write goes through a change set (``campaign.changes``),
 which moves the version of each campaign it touched once its transaction commits. A reader
-that renders between the commit and the move caches fresh data under the old number, which
-nobody asks for again. Entries also expire after ``PAGE_CACHE_SECONDS``, a bound on staleness
-should a process die between a commit and its move. With the cache server down, reads render
-as if nothing were cached.
+that renders between the commit and the move keeps fresh data stamped with the old number,
+which the next reader does not take. Entries also expire after ``PAGE_CACHE_SECONDS``, a bound
+on staleness should a process die between a commit and its move. With the cache server down,
+reads render as if nothing were cached.
 """
 
 from __future__ import annotations
@@ -64,25 +71,33 @@ def move_version(campaign_id: int) -> None:
 
 
 # --- Reading through the cache ---------------------------------------------------------------
-def _key(kind: str, name: str, object_id: int, request, campaign_id: int, extra: str = "",
-         known: int | None = None) -> str:
-    current = version(campaign_id) if known is None else known
+def _key(kind: str, name: str, object_id: int, request, campaign_id: int, extra: str = "") -> str:
     # The viewer's language too: the same page in German is another page.
-    return (f"zg:{kind}:{name}:{object_id}:{request.user.pk}:{translation.get_language()}:{extra}:{campaign_id}:"
-            f"{current}")
+    return f"zg:{kind}:{name}:{object_id}:{request.user.pk}:{translation.get_language()}:{extra}:{campaign_id}"
 
 
-def _get(key: str):
+def _stamp(campaign_id: int, known: int | None) -> int:
+    """The campaign's version: as the access check read it, else asked now."""
+    return version(campaign_id) if known is None else known
+
+
+def kept(key: str, stamp):
+    """What is kept under ``key`` if it was kept with this stamp, else None (a stale or no copy)."""
     try:
-        return cache.get(key)
+        hit = cache.get(key)
     except Exception:  # the cache is a convenience: without it, render
         log.warning("page cache unavailable", exc_info=True)
         return None
+    # A copy kept by an older release (no stamp) is never taken: its first item is no version.
+    if isinstance(hit, tuple) and len(hit) == 2 and hit[0] == stamp:
+        return hit[1]
+    return None
 
 
-def _set(key: str, value) -> None:
+def keep(key: str, stamp, value, seconds: int | None = None) -> None:
+    """Keep ``value`` under ``key`` with its stamp, in place of any older copy."""
     try:
-        cache.set(key, value, settings.PAGE_CACHE_SECONDS)
+        cache.set(key, (stamp, value), settings.PAGE_CACHE_SECONDS if seconds is None else seconds)
     except Exception:
         log.warning("page cache unavailable", exc_info=True)
 
@@ -107,8 +122,9 @@ def cached_page(request, *, name: str, object_id: int, campaign_id: int,
     if not settings.PAGE_CACHE_SECONDS or request.method != "GET" or request.GET or _has_messages(request):
         return render()
     htmx = "hx" if request.headers.get("HX-Request") else "page"
-    key = _key("page", name, object_id, request, campaign_id, htmx, version)
-    hit = _get(key)
+    key = _key("page", name, object_id, request, campaign_id, htmx)
+    stamp = _stamp(campaign_id, version)
+    hit = kept(key, stamp)
     if hit is not None:
         packed, content_type = hit
         response = HttpResponse(csrf.fill(zlib.decompress(packed), request), content_type=content_type)
@@ -119,7 +135,7 @@ def cached_page(request, *, name: str, object_id: int, campaign_id: int,
     if response.status_code == 200 and not response.streaming and not response.cookies:
         # Stored compressed: a sheet's 70 KB of HTML is a tenth of that, and moves to and from
         # the cache server ten times faster; inflating it costs far less than the transfer.
-        _set(key, (zlib.compress(response.content, 1), response["Content-Type"]))
+        keep(key, stamp, (zlib.compress(response.content, 1), response["Content-Type"]))
     if not response.streaming:
         response.content = csrf.fill(response.content, request)
     response["X-Page-Cache"] = "miss"
@@ -131,10 +147,11 @@ def cached_data(request, *, name: str, object_id: int, campaign_id: int, build: 
     """Return what ``build`` returns (an API read's data), from the cache when it is current."""
     if not settings.PAGE_CACHE_SECONDS:
         return build()
-    key = _key("data", name, object_id, request, campaign_id, known=version)
-    hit = _get(key)
+    key = _key("data", name, object_id, request, campaign_id)
+    stamp = _stamp(campaign_id, version)
+    hit = kept(key, stamp)
     if hit is not None:
         return hit
     data = build()
-    _set(key, data)
+    keep(key, stamp, data)
     return data

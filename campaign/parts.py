@@ -15,18 +15,17 @@ leaves an empty slot; the page keeps the one it has (with what was typed in it),
 its own copy of the part only when a slot is new (a new pool, a new turn). Forms in a render
 carry the CSRF placeholder, which each page's copy gets its own token for (zenergate_site.csrf).
 
-Renders are kept in the page cache under the campaign's version and the last event id, so the
-players' copy is made once per write across every process, every stream and every poll.
+Renders are kept in the page cache stamped with the campaign's version and the last event id,
+so the players' copy is made once per write across every process, every stream and every poll,
+and each new copy takes the place of the one before.
 """
 
 from __future__ import annotations
 
-import logging
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from django.core.cache import cache
 from django.utils import translation
 from django.template.loader import render_to_string
 
@@ -36,8 +35,6 @@ from . import keys as data_keys
 from . import pagecache
 from .events import KeysChanged
 from .models import Campaign
-
-log = logging.getLogger(__name__)
 
 #: How long a render stays in the cache: a page that catches up later re-renders.
 KEEP_SECONDS = 120
@@ -111,30 +108,25 @@ def audience_cached(what: str, key: int | None, *, campaign_id: int, gm: bool, l
                     make: Callable[[], object], language: str | None = None):
     """What ``make`` returns for an audience, made once per write: from the cache, else made and kept.
 
-    Keyed by the campaign's version *and* the last event id read: a stream woken by a commit
-    may read the version a moment before the change set moves it, and must not find the copy
+    Stamped with the campaign's version *and* the last event id read: a stream woken by a commit
+    may read the version a moment before the change set moves it, and must not take the copy
     made before that write. ``make`` returns ``None`` for nothing to keep (not kept, not counted).
     """
     audience = "gm" if gm else "players"
     language = language or translation.get_language()  # a copy per audience and per language
-    cache_key = (f"zg:part:{what}:{key}:{audience}:{language}:{campaign_id}:"
-                 f"{pagecache.version(campaign_id)}:{last_event}")
-    try:
-        kept = cache.get(cache_key)
-    except Exception:  # the cache is a convenience: without it, make
-        log.warning("page cache unavailable", exc_info=True)
-        kept = None
-    if kept is not None:
-        return kept
+    # One copy per part and audience, stamped (pagecache.kept): a stale copy is replaced, not
+    # left beside the new one until it expires.
+    cache_key = f"zg:part:{what}:{key}:{audience}:{language}:{campaign_id}"
+    stamp = (pagecache.version(campaign_id), last_event)
+    held = pagecache.kept(cache_key, stamp)
+    if held is not None:
+        return held
     with translation.override(language):
         made = make()
     if made is None:
         return None
     RENDERS[(what, audience)] += 1
-    try:
-        cache.set(cache_key, made, KEEP_SECONDS)
-    except Exception:
-        log.warning("page cache unavailable", exc_info=True)
+    pagecache.keep(cache_key, stamp, made, KEEP_SECONDS)
     return made
 
 

@@ -230,9 +230,9 @@ def test_a_cached_read_costs_the_same_few_queries_whatever_the_campaign_holds(ta
 
 
 def test_a_log_in_keeps_the_pages_cached_and_each_copy_carries_its_own_token(table, personas):
-    """The key is the page, the viewer and the campaign's version, not the session: a player who
-    logs in again (a new CSRF secret) is served the copy cached before, with a token of the new
-    session that the server accepts."""
+    """The key is the page and the viewer (the copy is stamped with the campaign's version), not
+    the session: a player who logs in again (a new CSRF secret) is served the copy cached before,
+    with a token of the new session that the server accepts."""
     sheet = f"/characters/{table.character.pk}/"
     assert table.browsers["player"].get(sheet)["X-Page-Cache"] in ("hit", "miss")
     assert table.browsers["player"].get(sheet)["X-Page-Cache"] == "hit"
@@ -254,3 +254,43 @@ def test_a_log_in_keeps_the_pages_cached_and_each_copy_carries_its_own_token(tab
     refused.force_login(personas["player"])
     refused.get("/")
     assert refused.post("/accounts/logout/", {"csrfmiddlewaretoken": token}).status_code == 403
+
+
+def _copies(pattern: str) -> int:
+    """How many keys the cache server holds that match ``pattern`` (the test's own Redis database)."""
+    from django.core.cache import cache
+
+    client = cache._cache.get_client()
+    return sum(1 for _ in client.scan_iter(match=cache.make_key(pattern), count=1000))
+
+
+def test_the_cache_holds_one_copy_of_a_page_per_viewer_however_many_writes(table):
+    """A write makes every copy stale and the next read replaces it: a busy night does not fill
+    the cache server with copies of pages that nobody will ask for again."""
+    from economy.services import award
+
+    table.read_all()
+    sheets = f"zg:page:sheet:{table.character.pk}:*"
+    reads = f"zg:data:character:{table.character.pk}:*"
+    assert (_copies(sheets), _copies(reads)) == (len(VIEWERS), len(VIEWERS))
+    for n in range(4):
+        award(campaign=table.character.campaign, kind="manual", character_ids=[table.character.pk],
+              by=table.personas["gm"], amount=1, reason=f"Scene {n}")
+        table.check_fresh({})  # each viewer's first read after the write renders anew, and is fresh
+        table.read_all()
+    assert (_copies(sheets), _copies(reads)) == (len(VIEWERS), len(VIEWERS))
+
+
+def test_a_part_keeps_one_copy_per_audience_and_renders_once_per_write(table):
+    from campaign import pagecache, parts
+
+    campaign_id = table.character.campaign_id
+    parts.RENDERS.clear()
+    for n in range(4):
+        pagecache.move_version(campaign_id)  # what a change set does when its write commits
+        for _ in range(3):  # three streams woken by the same write
+            made = parts.audience_cached("probe", None, campaign_id=campaign_id, gm=False, last_event=n,
+                                         make=lambda n=n: f"render {n}")
+            assert made == f"render {n}"
+    assert parts.RENDERS[("probe", "players")] == 4
+    assert _copies(f"zg:part:probe:*:{campaign_id}") == 1
