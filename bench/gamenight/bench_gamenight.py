@@ -152,6 +152,7 @@ class Browser:
     refetching: bool = False
     refetch_again: bool = False
     last_id: int = 0  # the last event id the stream delivered: EventSource's Last-Event-ID
+    opened_at: list = field(default_factory=list)  # when each stream connection was answered
 
     def __post_init__(self):
         self.http = Http(self.web, self.cookies, self.stats)
@@ -237,6 +238,7 @@ class Browser:
                 await self.run_poll()
                 return
             self.stats["stream opened"] += 1
+            self.opened_at.append(time.time())
             self.opened.set()
             buffer = b""
             while data := await reader.read(1 << 20):

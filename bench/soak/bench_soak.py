@@ -332,13 +332,19 @@ async def _caught_up(tables, ended: float) -> list[float]:
     markers = await asyncio.gather(*(_marker(t, LEDGER) for t in tables))
     times = []
     deadline = time.time() + 60
-    for table, (roll, _at) in zip(tables, markers, strict=True):
+    slowest = None
+    for table, (roll, answered) in zip(tables, markers, strict=True):
         for browser in table.browsers[2:]:
             while roll is not None and roll not in browser.rolls_shown and time.time() < deadline:
                 await asyncio.sleep(0.1)
             seen = browser.rolls_shown.get(roll)
             times.append((seen - ended) if seen else float("inf"))
-    return times
+            if slowest is None or times[-1] > slowest["caught_up"]:
+                # What the slowest page waited on: the marker's write, or its own stream's reopening.
+                slowest = {"caught_up": times[-1], "table": table.index, "marker_answered": answered - ended,
+                           "stream_reopened": [round(at - ended, 2) for at in browser.opened_at
+                                               if ended - 30 <= at <= (seen or time.time())]}
+    return times, slowest
 
 
 LEDGER = Ledger()
@@ -386,7 +392,7 @@ async def _fault(kind: str, stack: Stack, env: dict, tables, hold: asyncio.Event
     # The fault has ended once every process is back and answering.
     await _back(stack, env)
     note["ended"] = time.time()
-    note["caught_up"] = await _caught_up(tables, note["ended"])
+    note["caught_up"], note["slowest"] = await _caught_up(tables, note["ended"])
     return note
 
 
@@ -726,7 +732,9 @@ def main() -> int:
         caught = [t for f in faults for t in f["caught_up"]]
         rows.append({"fault": kind, "times": len(faults), "p50": _pct(caught, 0.5), "p95": _pct(caught, 0.95),
                      "max": max(caught) if caught else float("nan"),
-                     "lasted": sum(f["ended"] - f["at"] for f in faults) / len(faults)})
+                     "lasted": sum(f["ended"] - f["at"] for f in faults) / len(faults),
+                     "slowest": max((f["slowest"] for f in faults if f.get("slowest")), default=None,
+                                    key=lambda slow: slow["caught_up"])})
     growth = {role: _grew(result["samples"], role) for role in ("web", "stream", "worker", "postgres", "redis")}
     before, after = result["idle_before"], result["idle_after"]
     statuses = dict(sorted(LEDGER.statuses.items()))
@@ -734,6 +742,12 @@ def main() -> int:
     for row in rows:
         print(f"| {row['fault']} | {row['times']} | {row['lasted']:.1f} | "
               f"{row['p50']:.1f} / {row['p95']:.1f} / {row['max']:.1f} |")
+    print("\nThe slowest page after each kind of fault (seconds from the fault's end):")
+    for row in rows:
+        slow = row["slowest"]
+        if slow:
+            print(f"  {row['fault']}: caught up at {slow['caught_up']:.1f} (table {slow['table']}); the marker roll "
+                  f"was answered at {slow['marker_answered']:.1f}; its stream opened at {slow['stream_reopened']}")
     print(f"\nAcknowledged writes checked: {books['checked']}; problems: {len(books['problems'])}")
     for problem in books["problems"][:20]:
         print("  -", problem)
